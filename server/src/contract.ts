@@ -1,0 +1,116 @@
+// The widget ↔ relay contract. The relay validates with these schemas; the widget imports
+// *types only* (`import type`), so zod never reaches the browser bundle.
+import { z } from 'zod';
+
+/** Attribution captured in the visitor's browser from the tracking cookies (rngst2, rngst, _ga). */
+const attributionValue = z.string().trim().min(1).max(200);
+export const Attribution = z
+  .object({
+    utmSource: attributionValue,
+    utmMedium: attributionValue,
+    utmCampaign: attributionValue,
+    utmTerm: attributionValue,
+    utmContent: attributionValue,
+    clientId: attributionValue,
+  })
+  .partial()
+  .strict();
+export type Attribution = z.infer<typeof Attribution>;
+
+/** Body of `POST /api/callback`. */
+export const CallbackRequest = z
+  .object({
+    /** What the visitor typed; the relay parses it (national forms use `country`, then DEFAULT_COUNTRY). */
+    phone: z.string().min(1).max(40),
+    /** ISO 3166-1 alpha-2 country the visitor picked for national numbers. */
+    country: z.string().regex(/^[A-Za-z]{2}$/).optional(),
+    consent: z.boolean().optional(),
+    attribution: Attribution.optional(),
+    pageUrl: z.string().url().max(2048).optional(),
+    locale: z.string().max(35).optional(),
+    /** Cloudflare Turnstile token, when the site enables it. */
+    turnstileToken: z.string().max(4096).optional(),
+  })
+  .strict();
+export type CallbackRequest = z.infer<typeof CallbackRequest>;
+
+/** `202` answer of `POST /api/callback`. Never carries the full number back. */
+export interface CallbackAccepted {
+  status: 'accepted';
+  requestId: string;
+  /** The number with its middle digits hidden, e.g. `+380 50 *** ** 67`. */
+  phoneMasked: string;
+  /** Honest estimate of when the visitor's phone rings, in seconds from now. */
+  estimateSeconds: number;
+}
+
+/** What the relay knows about an accepted callback (`GET /api/callback/<requestId>`). */
+export const callOutcomes = ['accepted', 'agent_ringing', 'ringing_you', 'connected', 'completed', 'missed', 'unknown'] as const;
+export type CallOutcome = (typeof callOutcomes)[number];
+export interface CallbackProgress {
+  requestId: string;
+  outcome: CallOutcome;
+  /** Suggested wait before asking again, in milliseconds; absent once the outcome is final. */
+  pollAfterMs?: number;
+}
+
+/** `GET /api/status`. */
+export interface StatusResponse {
+  available: boolean;
+  agentsOnline: number;
+  agentsFree: number;
+  openNow: boolean;
+  /** ISO 8601 instant of the next opening when closed now; null when always open or open now. */
+  nextOpenAt: string | null;
+  /** Where the status came from: fresh service answer, a cached one, or unknown (service unreachable). */
+  source: 'live' | 'cached' | 'unknown';
+}
+
+/**
+ * Every error code the relay can answer, with its HTTP status. The widget keeps a sentence for each
+ * one (its catalogs are typed `Record<ErrorCode, string>`, so a new code cannot go untranslated).
+ */
+export const errorStatus = {
+  invalid_request: 400,
+  invalid_phone: 400,
+  country_not_allowed: 400,
+  premium_number_not_allowed: 400,
+  shared_cost_number_not_allowed: 400,
+  uan_number_not_allowed: 400,
+  voip_number_not_allowed: 400,
+  pager_number_not_allowed: 400,
+  personal_number_not_allowed: 400,
+  consent_required: 400,
+  captcha_required: 400,
+  captcha_failed: 403,
+  origin_not_allowed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
+  closed: 409,
+  idempotency_in_progress: 409,
+  idempotency_key_reused: 422,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  headers_too_large: 431,
+  rate_limited: 429,
+  internal_error: 500,
+  upstream_rejected: 502,
+  upstream_unknown: 502,
+  upstream_unavailable: 503,
+  temporarily_unavailable: 503,
+  upstream_timeout: 504,
+} as const satisfies Record<string, number>;
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    field?: string;
+    /** Seconds until a retry may succeed (also sent as `Retry-After`). */
+    retryAfter?: number;
+    /** For `closed`: ISO 8601 instant of the next opening. */
+    nextOpenAt?: string;
+  };
+}

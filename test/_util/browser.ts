@@ -1,0 +1,39 @@
+// Real Chromium for end-to-end tests: Debian's `chromium` package driven by playwright-core.
+// Browsers cannot be downloaded on our machines, so we never use Playwright's own builds.
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+
+const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+export function chromiumPath(): string {
+  const found = candidates.find((p): p is string => !!p && existsSync(p));
+  if (!found) throw new Error('Chromium not found: install Debian\'s `chromium` package (see .ci/run) or set CHROMIUM_PATH');
+  return found;
+}
+
+/** Launches headless Chromium with a fresh profile; `close()` removes the profile too. */
+export async function launchChromium(): Promise<Browser & { dispose(): Promise<void> }> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'dialback-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--user-data-dir=${userDataDir}`,
+    ],
+  });
+  return Object.assign(browser, {
+    async dispose() {
+      await browser.close().catch(() => {});
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  });
+}

@@ -1,0 +1,27 @@
+// Starts any node:http server on 127.0.0.1 port 0 and gives back its base URL and a closer
+// that also ends keep-alive sockets, so test files never hang on open handles.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Listening {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function listen(server: Server): Promise<Listening> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
