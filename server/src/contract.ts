@@ -24,7 +24,10 @@ export const CallbackRequest = z
     phone: z.string().min(1).max(40),
     /** ISO 3166-1 alpha-2 country the visitor picked for national numbers. */
     country: z.string().regex(/^[A-Za-z]{2}$/).optional(),
+    /** True when the visitor ticked the consent box (required when the relay has REQUIRE_CONSENT). */
     consent: z.boolean().optional(),
+    /** The consent sentence the visitor saw; the relay stores only its hash in the consent record. */
+    consentText: z.string().max(2000).optional(),
     attribution: Attribution.optional(),
     pageUrl: z.string().url().max(2048).optional(),
     locale: z.string().max(35).optional(),

@@ -1,0 +1,18 @@
+// What every route may use, built once by createRelay. Routes take this instead of reaching for
+// globals, so tests can build a relay with any piece replaced.
+import type { Config } from './config.js';
+import type { CallTrackingClient } from './calltracking/client.js';
+import type { Logger } from './log.js';
+import type { OriginPolicy } from './http/origin.js';
+import type { AgentStatus } from './agents/agent-status.js';
+import type { ConsentLog } from './callback/consent-log.js';
+
+export interface AppContext {
+  config: Config;
+  client: CallTrackingClient;
+  log: Logger;
+  origins: OriginPolicy;
+  agents: AgentStatus;
+  consent: ConsentLog;
+  now: () => Date;
+}

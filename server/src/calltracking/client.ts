@@ -1,0 +1,63 @@
+// The client for the call-tracking service's HTTP interface (spec/service-api.md), as a factory
+// with an injectable dispatcher and timeout (after viem's rpc/http.ts). Methods return values or
+// throw one of calltracking/errors.ts; nothing else escapes.
+import { z } from 'zod';
+import { createTransport, type TransportOptions } from './transport.js';
+import { readJson, readRpcResult } from './responses.js';
+
+/** Decoded method name; JSON.stringify doubles each backslash on the wire, as the spec requires. */
+export const CALLBACK_EXTERNAL_METHOD = 'Api\\V2\\Callback.external';
+
+export interface CallbackExternalParams {
+  caller: string;
+  callee: string;
+  caller_type: 'default' | 'scheme';
+  callee_type: 'default' | 'scheme';
+  direction: 'in' | 'out';
+  manager_dst: 0 | 1;
+  projectId: string;
+  clientIp: string;
+  utmSource?: string;
+  utmMedium?: string;
+  utmCampaign?: string;
+  utmTerm?: string;
+  utmContent?: string;
+  clientId?: string;
+  clientUserAgent?: string;
+}
+
+const SipLogins = z.array(z.string());
+
+export type CallTrackingClientOptions = TransportOptions;
+
+export function createCallTrackingClient(options: CallTrackingClientOptions) {
+  const transport = createTransport(options);
+  let nextId = 1;
+
+  return {
+    /** `POST /a/v2` `Api\V2\Callback.external`. Resolves when the service accepted the call. */
+    async callbackExternal(params: CallbackExternalParams): Promise<{ id: number; result: unknown }> {
+      const id = nextId++;
+      const raw = await transport.send({
+        method: 'POST',
+        path: '/a/v2',
+        body: { json: { jsonrpc: '2.0', id, method: CALLBACK_EXTERNAL_METHOD, params } },
+      });
+      return { id, result: readRpcResult(raw, id) };
+    },
+
+    /** `GET /sipstatus/online`: SIP logins that are online. */
+    async sipOnline(): Promise<string[]> {
+      return readJson(await transport.send({ method: 'GET', path: '/sipstatus/online' }), SipLogins, 'sipstatus/online');
+    },
+
+    /** `GET /sipstatus/speaking`: SIP logins taking part in a call. */
+    async sipSpeaking(): Promise<string[]> {
+      return readJson(await transport.send({ method: 'GET', path: '/sipstatus/speaking' }), SipLogins, 'sipstatus/speaking');
+    },
+
+    close: () => transport.close(),
+  };
+}
+
+export type CallTrackingClient = ReturnType<typeof createCallTrackingClient>;

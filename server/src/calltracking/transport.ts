@@ -1,0 +1,115 @@
+// The HTTP layer under the service client: undici (not fetch) so connect and total timeouts are
+// separate and a connect failure is distinguishable from a failure after the request went out.
+// Every failure comes out as one of calltracking/errors.ts.
+import { Agent, request, type Dispatcher } from 'undici';
+import {
+  CallTrackingConnectError,
+  CallTrackingError,
+  CallTrackingTimeoutError,
+  CallTrackingTransportError,
+} from './errors.js';
+
+export interface TransportOptions {
+  baseUrl: string;
+  authKey: string;
+  /** The longest wait for a whole answer (UPSTREAM_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** The longest wait for the TCP connection; defaults to min(timeoutMs, 3000). */
+  connectTimeoutMs?: number;
+  /** Injectable for tests (e.g. undici MockAgent) and for sharing one pool. */
+  dispatcher?: Dispatcher;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export interface SendOptions {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: { json: unknown } | { form: Record<string, string> };
+}
+
+/** Error codes (system and undici) that prove no byte of the request reached the service. */
+const neverConnected = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_ABORTED') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function createTransport(options: TransportOptions) {
+  const connectTimeout = options.connectTimeoutMs ?? Math.min(options.timeoutMs, 3000);
+  const ownAgent = options.dispatcher
+    ? null
+    : new Agent({
+        connect: { timeout: connectTimeout },
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        // Shorter than common server keep-alive defaults (5 s), so we rarely write into a socket
+        // the service is closing: such a write cannot be proven unsent and would end as "unknown".
+        keepAliveTimeout: 2000,
+        connections: 64,
+      });
+  const dispatcher = options.dispatcher ?? ownAgent!;
+
+  async function send(opts: SendOptions): Promise<RawResponse> {
+    const url = new URL(options.baseUrl.replace(/\/+$/, '') + opts.path);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+
+    const headers: Record<string, string> = { 'auth-key': options.authKey, accept: 'application/json' };
+    let body: string | undefined;
+    if (opts.body && 'json' in opts.body) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.body.json);
+    } else if (opts.body && 'form' in opts.body) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(opts.body.form).toString();
+    } else if (opts.method === 'GET') {
+      // The spec's clients send it on GETs too; harmless, and some gateways want it.
+      headers['content-type'] = 'application/json';
+    }
+
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    try {
+      const res = await request(url, { method: opts.method, headers, body, dispatcher, signal });
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: res.headers, text };
+    } catch (err) {
+      throw classify(err, signal, options.timeoutMs);
+    }
+  }
+
+  return {
+    send,
+    async close(): Promise<void> {
+      await ownAgent?.close();
+    },
+  };
+}
+
+function classify(err: unknown, signal: AbortSignal, timeoutMs: number): CallTrackingError {
+  if (err instanceof CallTrackingError) return err;
+  const code = errorCode(err);
+  if (code && neverConnected.has(code)) return new CallTrackingConnectError(`could not connect to the service (${code})`, { cause: err });
+  if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return new CallTrackingTimeoutError(timeoutMs);
+  return new CallTrackingTransportError(`the connection to the service failed (${code ?? 'unknown error'})`, { cause: err });
+}
+
+export type Transport = ReturnType<typeof createTransport>;

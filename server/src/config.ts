@@ -1,0 +1,194 @@
+// Environment → typed configuration, parsed once at startup. A missing or malformed setting stops
+// startup with one line that names it and says what is expected (ConfigError.message).
+// main.ts is the only caller with the real process.env; tests pass plain objects.
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { LogLevel } from './log.js';
+import { parseWorkingHours, type WeeklySchedule } from './schedule/working-hours.js';
+import { parseCidrList, type CidrList } from './http/cidr.js';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Values the embedded simulator supplies when CALLTRACKING_BASE_URL is unset (demo mode). */
+export interface SimulatorDefaults {
+  baseUrl: string;
+  authKey: string;
+  projectId: string;
+  caller: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** Demo mode: the embedded simulator is the service; `/` and `/owner` are served. */
+  demo: boolean;
+  calltracking: { baseUrl: string; authKey: string; projectId: string };
+  callback: { caller: string; callerType: 'default' | 'scheme'; direction: 'in' | 'out'; managerDst: 0 | 1 };
+  allowedOrigins: readonly string[];
+  defaultCountry: string;
+  allowedCountries: readonly string[];
+  trustedProxies: CidrList;
+  upstreamTimeoutMs: number;
+  statusCacheMs: number;
+  logLevel: LogLevel;
+  schedule: WeeklySchedule | null;
+  timezone: string;
+  requireConsent: boolean;
+  consentLogPath: string | null;
+  /** Key for hashing phone numbers (limiter keys, consent records). */
+  hashSecret: string;
+  /** True when HASH_SECRET was unset and a per-process secret was generated (main.ts warns). */
+  hashSecretGenerated: boolean;
+  widgetDir: string;
+  demoDir: string;
+}
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `expected a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `expected a whole number from ${min} to ${max}`);
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
+const country = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, 'expected an ISO 3166-1 alpha-2 country code such as UA')
+  .transform((c) => c.toUpperCase());
+const origin = z.string().transform((value, ctx) => {
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '')) return url.origin;
+  } catch {
+    /* reported below */
+  }
+  ctx.addIssue({ code: 'custom', message: `expected an origin such as https://shop.example.com, got "${value}"` });
+  return z.NEVER;
+});
+const commaList = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+const httpUrl = z.string().url('expected an http(s) URL').refine((u) => /^https?:/.test(u), 'expected an http(s) URL');
+
+// One schema per variable, so the error names exactly the variable that is wrong.
+const env = {
+  PORT: integer(0, 65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: origin.optional(),
+  CALLTRACKING_BASE_URL: httpUrl.optional(),
+  CALLTRACKING_AUTH_KEY: z.string().min(8, 'expected the project Auth-key (at least 8 characters)').optional(),
+  CALLTRACKING_PROJECT_ID: z.string().regex(/^\S+$/, 'expected the project id').optional(),
+  CALLBACK_CALLER: z.string().regex(/^\S{2,64}$/, 'expected a number, SIP login or scheme id').optional(),
+  CALLBACK_CALLER_TYPE: z.enum(['default', 'scheme']).default('default'),
+  CALLBACK_DIRECTION: z.enum(['in', 'out']).default('out'),
+  CALLBACK_MANAGER_DST: z.enum(['0', '1']).default('1').transform(Number) as z.ZodType<0 | 1>,
+  ALLOWED_ORIGINS: z.string().transform(commaList).pipe(z.array(origin).min(1, 'expected at least one origin')).optional(),
+  DEFAULT_COUNTRY: country.default('UA'),
+  ALLOWED_COUNTRIES: z.string().transform(commaList).pipe(z.array(country).min(1)).optional(),
+  TRUSTED_PROXIES: z.string().default(''),
+  UPSTREAM_TIMEOUT_MS: integer(100, 120_000).default(8000),
+  STATUS_CACHE_MS: integer(0, 600_000).default(5000),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  WORKING_HOURS: z.string().optional(),
+  TIMEZONE: z.string().default('UTC'),
+  REQUIRE_CONSENT: bool.default(false),
+  CONSENT_LOG_PATH: z.string().min(1).optional(),
+  HASH_SECRET: z.string().min(16, 'expected a random secret of at least 16 characters').optional(),
+  DEMO: bool.optional(),
+  WIDGET_DIR: z.string().default('dist/widget'),
+  DEMO_DIR: z.string().default('demo'),
+} satisfies Record<string, z.ZodType>;
+
+type Env = { [K in keyof typeof env]: z.output<(typeof env)[K]> };
+
+function readEnv(raw: Record<string, string | undefined>): Env {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(env)) {
+    const value = raw[name] === '' ? undefined : raw[name];
+    const parsed = (schema as z.ZodType).safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const shown = value === undefined ? 'it is missing' : `got "${value.length > 80 ? value.slice(0, 80) + '…' : value}"`;
+      const why = issue?.message?.startsWith('expected') ? issue.message : `${issue?.message ?? 'invalid'} (${shown})`;
+      throw new ConfigError(`${name}: ${why}`);
+    }
+    out[name] = parsed.data;
+  }
+  return out as Env;
+}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds the configuration. `simulator` supplies the service settings when CALLTRACKING_BASE_URL is
+ * unset (main.ts starts the embedded simulator first); without either, startup stops.
+ */
+export function loadConfig(raw: Record<string, string | undefined>, simulator?: SimulatorDefaults): Config {
+  const e = readEnv(raw);
+  const external = e.CALLTRACKING_BASE_URL !== undefined;
+  if (external && !e.CALLTRACKING_AUTH_KEY) throw new ConfigError('CALLTRACKING_AUTH_KEY: required when CALLTRACKING_BASE_URL is set (the project Auth-key from the service\'s integration section)');
+  if (external && !e.CALLTRACKING_PROJECT_ID) throw new ConfigError('CALLTRACKING_PROJECT_ID: required when CALLTRACKING_BASE_URL is set (the projectId of the extended callback)');
+  if (external && !e.CALLBACK_CALLER) throw new ConfigError('CALLBACK_CALLER: required when CALLTRACKING_BASE_URL is set (the number, SIP login or scheme that is called first)');
+  if (!external && !simulator) throw new ConfigError('CALLTRACKING_BASE_URL: not set, and no simulator was started to stand in for the service');
+
+  const demo = e.DEMO ?? !external;
+  const publicUrl = e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`;
+  const allowedOrigins = e.ALLOWED_ORIGINS ?? (demo ? [new URL(publicUrl).origin] : undefined);
+  if (!allowedOrigins) throw new ConfigError('ALLOWED_ORIGINS: required outside demo mode (comma-separated origins of the sites that embed the widget, e.g. https://shop.example.com)');
+  if (!isTimeZone(e.TIMEZONE)) throw new ConfigError(`TIMEZONE: expected an IANA time zone such as Europe/Kyiv, got "${e.TIMEZONE}"`);
+
+  let schedule: WeeklySchedule | null = null;
+  if (e.WORKING_HOURS) {
+    try {
+      schedule = parseWorkingHours(e.WORKING_HOURS);
+    } catch (err) {
+      throw new ConfigError(`WORKING_HOURS: ${(err as Error).message}`);
+    }
+  }
+  let trustedProxies: CidrList;
+  try {
+    trustedProxies = parseCidrList(e.TRUSTED_PROXIES);
+  } catch (err) {
+    throw new ConfigError(`TRUSTED_PROXIES: ${(err as Error).message}`);
+  }
+
+  const service = external
+    ? { baseUrl: e.CALLTRACKING_BASE_URL!, authKey: e.CALLTRACKING_AUTH_KEY!, projectId: e.CALLTRACKING_PROJECT_ID! }
+    : { baseUrl: simulator!.baseUrl, authKey: e.CALLTRACKING_AUTH_KEY ?? simulator!.authKey, projectId: e.CALLTRACKING_PROJECT_ID ?? simulator!.projectId };
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    demo,
+    calltracking: { ...service, baseUrl: service.baseUrl.replace(/\/+$/, '') },
+    callback: {
+      caller: e.CALLBACK_CALLER ?? simulator!.caller,
+      callerType: e.CALLBACK_CALLER_TYPE,
+      direction: e.CALLBACK_DIRECTION,
+      managerDst: e.CALLBACK_MANAGER_DST,
+    },
+    allowedOrigins,
+    defaultCountry: e.DEFAULT_COUNTRY,
+    allowedCountries: e.ALLOWED_COUNTRIES ?? [e.DEFAULT_COUNTRY],
+    trustedProxies,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    statusCacheMs: e.STATUS_CACHE_MS,
+    logLevel: e.LOG_LEVEL,
+    schedule,
+    timezone: e.TIMEZONE,
+    requireConsent: e.REQUIRE_CONSENT,
+    consentLogPath: e.CONSENT_LOG_PATH ?? null,
+    hashSecret: e.HASH_SECRET ?? randomBytes(32).toString('hex'),
+    hashSecretGenerated: e.HASH_SECRET === undefined,
+    widgetDir: e.WIDGET_DIR,
+    demoDir: e.DEMO_DIR,
+  };
+}

@@ -1,0 +1,44 @@
+// Every failure the relay reports, in one place. Handlers throw these; one error handler
+// (http/reply.ts) turns them into `{"error": {code, message, field?}}` with the status that
+// contract.ts fixes for the code. Anything that is not a RelayError becomes `internal_error`
+// with a generic message, so internal details never reach a visitor.
+import { errorStatus, type ErrorCode, type ErrorBody } from './contract.js';
+
+export interface RelayErrorOptions {
+  field?: string;
+  /** Seconds until a retry may succeed; sent as `Retry-After` too. */
+  retryAfter?: number;
+  nextOpenAt?: string;
+  /** Extra response headers (e.g. `Allow` for 405). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class RelayError extends Error {
+  override readonly name = 'RelayError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: RelayErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.status = errorStatus[code];
+  }
+
+  toBody(): ErrorBody {
+    const { field, retryAfter, nextOpenAt } = this.options;
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(field !== undefined && { field }),
+        ...(retryAfter !== undefined && { retryAfter }),
+        ...(nextOpenAt !== undefined && { nextOpenAt }),
+      },
+    };
+  }
+}
+
+export const isRelayError = (e: unknown): e is RelayError => e instanceof RelayError;

@@ -1,0 +1,41 @@
+// Reads a JSON request body with the limits checked while streaming: the relay never buffers
+// more than `limitBytes` of anyone's body, and never parses anything that is not JSON.
+import type { IncomingMessage } from 'node:http';
+import { RelayError } from '../errors.js';
+
+export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    drain(req);
+    throw new RelayError('unsupported_media_type', `Send the request as JSON (Content-Type: application/json), not "${type || 'no content type'}".`);
+  }
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    drain(req);
+    throw new RelayError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+  }
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limitBytes) {
+      drain(req);
+      throw new RelayError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') throw new RelayError('invalid_request', 'The request body is empty; send a JSON object.');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RelayError('invalid_request', 'The request body is not valid JSON.');
+  }
+}
+
+/** Stop reading an oversized or unwanted body; the reply closes the connection. */
+function drain(req: IncomingMessage): void {
+  req.resume();
+  req.on('error', () => {});
+}

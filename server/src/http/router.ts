@@ -1,0 +1,53 @@
+// A small router: exact paths or patterns with named groups, one handler per method. A path that
+// exists with another method answers 405 with Allow; an unknown path answers 404. HEAD is served by
+// the GET handler (node drops the body).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RelayError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Reply } from './reply.js';
+
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: Record<string, string>;
+  requestId: string;
+  clientIp: string;
+  log: Logger;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS' | 'PATCH';
+
+export interface Route {
+  path: string | RegExp;
+  methods: Partial<Record<Method, Handler>>;
+}
+
+export interface Match {
+  handler: Handler;
+  params: Record<string, string>;
+}
+
+export function createRouter(routes: readonly Route[]) {
+  return {
+    match(method: string, pathname: string): Match {
+      const m = method === 'HEAD' ? 'GET' : method;
+      for (const route of routes) {
+        let params: Record<string, string> | null = null;
+        if (typeof route.path === 'string') {
+          if (route.path === pathname) params = {};
+        } else {
+          const found = route.path.exec(pathname);
+          if (found) params = { ...found.groups };
+        }
+        if (!params) continue;
+        const handler = route.methods[m as Method];
+        if (handler) return { handler, params };
+        const allow = Object.keys(route.methods).join(', ');
+        throw new RelayError('method_not_allowed', `${method} is not supported here; use ${allow}.`, { headers: { allow } });
+      }
+      throw new RelayError('not_found', `Nothing is served at ${pathname.length > 100 ? pathname.slice(0, 100) + '…' : pathname}.`);
+    },
+  };
+}

@@ -1,0 +1,160 @@
+// createRelay builds the relay's http.Server without starting it (main.ts listens; tests listen on
+// 127.0.0.1:0). Every request goes through one function: route, run, and map any failure to a safe
+// JSON error, with CORS headers for allowed origins so the widget can read errors too.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.js';
+import { createOriginPolicy } from './http/origin.js';
+import { createAgentStatus } from './agents/agent-status.js';
+import { createConsentLog, type ConsentLog } from './callback/consent-log.js';
+import { createRouter, type RequestContext, type Route } from './http/router.js';
+import { errorReply, send, type Reply } from './http/reply.js';
+import { clientIp } from './http/client-ip.js';
+import { loadStaticSet } from './http/static-files.js';
+import { RelayError } from './errors.js';
+import type { AppContext } from './app-context.js';
+import { callbackRoute } from './routes/callback.js';
+import { statusRoute } from './routes/status.js';
+import { healthRoute } from './routes/health.js';
+import { widgetChunkRoute, widgetScriptRoute } from './routes/assets.js';
+import { demoRoute } from './routes/demo.js';
+
+export interface RelayDeps {
+  config: Config;
+  log: Logger;
+  /** Defaults to a client for config.calltracking. */
+  client?: CallTrackingClient;
+  consent?: ConsentLog;
+  now?: () => Date;
+}
+
+export interface Relay {
+  server: Server;
+  app: AppContext;
+  /** Stops accepting, lets in-flight requests finish, then releases the service connections. */
+  close(): Promise<void>;
+}
+
+export function createRelay(deps: RelayDeps): Relay {
+  const { config, log } = deps;
+  const client =
+    deps.client ??
+    createCallTrackingClient({
+      baseUrl: config.calltracking.baseUrl,
+      authKey: config.calltracking.authKey,
+      timeoutMs: config.upstreamTimeoutMs,
+    });
+  const app: AppContext = {
+    config,
+    client,
+    log,
+    origins: createOriginPolicy(config.allowedOrigins),
+    agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
+    consent: deps.consent ?? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
+    now: deps.now ?? (() => new Date()),
+  };
+
+  const widget = loadStaticSet(config.widgetDir);
+  if (!widget.paths.includes('widget.js')) log.warn('widget not built: /widget.js will answer 503 until `npm run build` has run', { widgetDir: config.widgetDir });
+
+  const routes: Route[] = [
+    { path: '/api/callback', methods: { POST: callbackRoute(app) } },
+    { path: '/api/status', methods: { GET: statusRoute(app) } },
+    { path: '/widget.js', methods: { GET: widgetScriptRoute(widget) } },
+    { path: /^\/chunks\/(?<file>[\w.-]+)$/, methods: { GET: widgetChunkRoute(widget) } },
+    { path: '/healthz', methods: { GET: healthRoute } },
+  ];
+  if (config.demo) {
+    const demo = loadStaticSet(config.demoDir);
+    routes.push(
+      { path: '/', methods: { GET: demoRoute(demo, () => 'index.html') } },
+      { path: /^\/demo\/(?<file>[\w.-]+)$/, methods: { GET: demoRoute(demo, (p) => p.file!) } },
+    );
+  }
+  const router = createRouter(routes);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const ip = clientIp(req, config.trustedProxies);
+    const reqLog = log.child({ requestId });
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://relay.invalid');
+    } catch {
+      url = new URL('http://relay.invalid/');
+    }
+    const isApi = url.pathname.startsWith('/api/');
+    // CORS headers only for allowed origins; computed without throwing so errors get them too.
+    let cors: Record<string, string> = {};
+    if (isApi) {
+      try {
+        cors = app.origins.corsHeaders(app.origins.check(req, { required: false }));
+      } catch {
+        cors = {};
+      }
+    }
+
+    let reply: Reply;
+    try {
+      if (req.method === 'OPTIONS' && isApi) {
+        const origin = app.origins.check(req, { required: true });
+        reply = { status: 204, headers: app.origins.corsHeaders(origin) };
+      } else {
+        const { handler, params } = router.match(req.method ?? 'GET', url.pathname);
+        const ctx: RequestContext = { req, res, url, params, requestId, clientIp: ip, log: reqLog };
+        reply = await handler(ctx);
+      }
+    } catch (err) {
+      reply = errorReply(err, reqLog);
+    }
+    send(res, reply, { ...cors, 'x-request-id': requestId });
+    reqLog.info('request', {
+      method: req.method,
+      path: url.pathname.length > 120 ? url.pathname.slice(0, 120) + '…' : url.pathname,
+      status: reply.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  }
+
+  const server = createServer(
+    {
+      headersTimeout: 10_000,
+      requestTimeout: 15_000,
+      keepAliveTimeout: 5_000,
+      maxHeaderSize: 16 * 1024,
+    },
+    (req, res) => {
+      handle(req, res).catch((err) => {
+        // Only reachable if writing the reply itself failed; the socket is the last resort.
+        reqLogFallback(log, err);
+        res.destroy();
+      });
+    },
+  );
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'invalid_request';
+    const body = JSON.stringify(new RelayError(code, code === 'invalid_request' ? 'The request is not valid HTTP.' : code === 'headers_too_large' ? 'The request headers are too large.' : 'The request took too long to arrive.').toBody());
+    const status = code === 'headers_too_large' ? '431 Request Header Fields Too Large' : code === 'request_timeout' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+
+  return {
+    server,
+    app,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await client.close();
+    },
+  };
+}
+
+function reqLogFallback(log: Logger, err: unknown) {
+  log.error('reply failed', { err });
+}

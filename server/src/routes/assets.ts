@@ -1,0 +1,32 @@
+// GET /widget.js and GET /chunks/<file>: the embed script and its lazily loaded parts.
+// widget.js keeps one URL forever, so it is cached briefly and revalidated; chunks have content
+// hashes in their names and are cached for a year. Chunks are loaded with import(), a CORS fetch,
+// from the customers' pages: hence Access-Control-Allow-Origin: * (they are public files).
+import { RelayError } from '../errors.js';
+import type { Handler } from '../http/router.js';
+import type { StaticSet } from '../http/static-files.js';
+
+const shared = {
+  'access-control-allow-origin': '*',
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
+function notBuilt(): RelayError {
+  return new RelayError('temporarily_unavailable', 'The widget is not built on this server (run `npm run build`).');
+}
+
+export function widgetScriptRoute(widget: StaticSet): Handler {
+  return ({ req }) => {
+    const reply = widget.reply(req, 'widget.js', { ...shared, 'cache-control': 'public, max-age=300, stale-while-revalidate=86400' });
+    if (!reply) throw notBuilt();
+    return reply;
+  };
+}
+
+export function widgetChunkRoute(widget: StaticSet): Handler {
+  return ({ req, params }) => {
+    const reply = widget.reply(req, `chunks/${params.file}`, { ...shared, 'cache-control': 'public, max-age=31536000, immutable' });
+    if (!reply) throw new RelayError('not_found', 'No such widget file; the page may hold an old copy of widget.js.');
+    return reply;
+  };
+}
