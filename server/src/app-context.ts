@@ -6,6 +6,7 @@ import type { Logger } from './log.js';
 import type { OriginPolicy } from './http/origin.js';
 import type { AgentStatus } from './agents/agent-status.js';
 import type { ConsentLog } from './callback/consent-log.js';
+import type { AcceptedCalls } from './outcome/accepted-calls.js';
 
 export interface AppContext {
   config: Config;
@@ -14,5 +15,6 @@ export interface AppContext {
   origins: OriginPolicy;
   agents: AgentStatus;
   consent: ConsentLog;
+  accepted: AcceptedCalls;
   now: () => Date;
 }

@@ -9,6 +9,7 @@ import { createCallTrackingClient, type CallTrackingClient } from './calltrackin
 import { createOriginPolicy } from './http/origin.js';
 import { createAgentStatus } from './agents/agent-status.js';
 import { createConsentLog, type ConsentLog } from './callback/consent-log.js';
+import { createAcceptedCalls } from './outcome/accepted-calls.js';
 import { createRouter, type RequestContext, type Route } from './http/router.js';
 import { errorReply, send, type Reply } from './http/reply.js';
 import { clientIp } from './http/client-ip.js';
@@ -53,6 +54,7 @@ export function createRelay(deps: RelayDeps): Relay {
     origins: createOriginPolicy(config.allowedOrigins),
     agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
     consent: deps.consent ?? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
+    accepted: createAcceptedCalls(),
     now: deps.now ?? (() => new Date()),
   };
 

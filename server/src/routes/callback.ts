@@ -69,6 +69,7 @@ export function callbackRoute(app: AppContext): Handler {
         log,
       );
       log.info('callback accepted', { attempts, origin, utmSource: attribution.utmSource });
+      app.accepted.add({ requestId, digits: destination.digits, acceptedAt: app.now(), origin });
     } catch (err) {
       const relayError = toRelayError(err);
       log.warn('callback failed', { code: relayError.code, err });

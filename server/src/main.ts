@@ -1,0 +1,59 @@
+// The only file that reads the environment and listens. With CALLTRACKING_BASE_URL unset it first
+// starts the embedded simulator on a free port and points the relay at it (demo mode), so
+// `npm start` runs the whole system on a fresh machine with no account and no network.
+import { ConfigError, loadConfig, type SimulatorDefaults } from './config.js';
+import { createLogger } from './log.js';
+import { createRelay } from './relay.js';
+import { startSimulator } from '../simulator/index.js';
+
+async function main(): Promise<void> {
+  const env = process.env;
+  let simulator: Awaited<ReturnType<typeof startSimulator>> | null = null;
+  let simDefaults: SimulatorDefaults | undefined;
+  if (!env.CALLTRACKING_BASE_URL) {
+    simulator = await startSimulator({ port: 0, host: '127.0.0.1' });
+    simDefaults = { baseUrl: simulator.url, authKey: simulator.authKey, projectId: simulator.projectId, caller: simulator.officeLine };
+  }
+
+  const config = loadConfig(env, simDefaults);
+  const log = createLogger({ level: config.logLevel, secrets: [config.calltracking.authKey, config.hashSecret] });
+  if (config.hashSecretGenerated) log.warn('HASH_SECRET is not set: number hashes change on every restart and across relays; set it in production');
+
+  const relay = createRelay({ config, log });
+  await new Promise<void>((resolve, reject) => {
+    relay.server.once('error', reject);
+    relay.server.listen(config.port, config.host, resolve);
+  });
+  const address = relay.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  log.info('relay listening', { host: config.host, port, publicUrl: config.publicUrl, demo: config.demo, simulator: simulator?.url ?? null });
+  if (config.demo) {
+    process.stdout.write(`\n  Dialback demo:  http://${config.host}:${port}/\n  Owner view:     http://${config.host}:${port}/owner\n${simulator ? `  Simulator:      ${simulator.url} (Auth-key ${simulator.authKey}, project ${simulator.projectId})\n` : ''}\n`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down: finishing in-flight requests', { signal });
+    const force = setTimeout(() => {
+      log.warn('shutdown took too long; exiting');
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    await relay.close();
+    await simulator?.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`dialback: invalid configuration: ${err.message}\n`);
+  } else {
+    process.stderr.write(`dialback: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  }
+  process.exit(1);
+});

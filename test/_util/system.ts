@@ -1,0 +1,65 @@
+// The whole system for a test: the simulator and the relay, each on 127.0.0.1 port 0, wired as
+// `npm start` wires them. `env` takes the relay's environment variables (as strings, exactly as an
+// operator would write them), so tests exercise config parsing too.
+import { loadConfig, type Config } from '../../server/src/config.js';
+import { createLogger, type Logger } from '../../server/src/log.js';
+import { createRelay, type Relay, type RelayDeps } from '../../server/src/relay.js';
+import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.js';
+import { listen } from './listen.js';
+
+export interface System {
+  relayUrl: string;
+  relay: Relay;
+  config: Config;
+  sim: Awaited<ReturnType<typeof startSimulator>>;
+  /** Every log line the relay wrote, parsed. */
+  logs: Array<Record<string, unknown>>;
+  /** The raw log text, for searching for secrets. */
+  rawLogs: string[];
+  close(): Promise<void>;
+}
+
+export interface SystemOptions {
+  simulator?: SimulatorOptions;
+  relay?: Partial<Omit<RelayDeps, 'config' | 'log'>>;
+}
+
+export async function startSystem(env: Record<string, string> = {}, options: SystemOptions = {}): Promise<System> {
+  const sim = await startSimulator({ ...options.simulator, port: 0, host: '127.0.0.1' });
+  const rawLogs: string[] = [];
+  const logs: Array<Record<string, unknown>> = [];
+  let config: Config;
+  let log: Logger;
+  try {
+    config = loadConfig(
+      { PORT: '0', LOG_LEVEL: 'debug', STATUS_CACHE_MS: '0', ...env },
+      { baseUrl: sim.url, authKey: sim.authKey, projectId: sim.projectId, caller: sim.officeLine },
+    );
+    log = createLogger({
+      level: config.logLevel,
+      secrets: [config.calltracking.authKey, config.hashSecret],
+      write: (line) => {
+        rawLogs.push(line);
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    });
+  } catch (err) {
+    await sim.close();
+    throw err;
+  }
+  const relay = createRelay({ config, log, ...options.relay });
+  const listening = await listen(relay.server);
+  return {
+    relayUrl: listening.url,
+    relay,
+    config,
+    sim,
+    logs,
+    rawLogs,
+    async close() {
+      await listening.close();
+      await relay.close();
+      await sim.close();
+    },
+  };
+}
