@@ -1,0 +1,198 @@
+// createSimulator builds the whole in-memory service (server not listening); startSimulator also
+// listens. One request path: read body -> record -> route -> fault switch or handler -> one reply.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAgentPool } from './agents';
+import { DEFAULTS, DEFAULT_TIMING, MAX_BODY_BYTES, defaultVisitorAnswers } from './assumptions';
+import type { SimContext, SimRequest } from './context';
+import { applyFault, createFaultBoard } from './faults';
+import { BodyTooLarge, authorized, readBody, restError, send, text, type Reply } from './http-kit';
+import { createLifecycle } from './lifecycle';
+import { internationalNumber } from './numbers';
+import { projectTime } from './project-time';
+import { callsList } from './routes/calls-list';
+import { control } from './routes/control';
+import { extendedCallback, rpcIdOf } from './routes/extended-callback';
+import { outwardCall } from './routes/outward-call';
+import { sipStatus } from './routes/sipstatus';
+import { createRouter } from './routing';
+import { seedRows } from './seed';
+import { createTimers } from './timers';
+import type { FaultTarget, RecordedRequest, SimCall, Simulator, SimulatorOptions } from './types';
+
+type Target = Exclude<FaultTarget, '*'>;
+interface ServiceRoute {
+  target: Target;
+  /** The endpoint checks the Auth-key itself (JSON-RPC answers 403 in its own error shape). */
+  ownAuth?: boolean;
+  handle(request: SimRequest): Reply;
+}
+
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const authKey = options.authKey ?? DEFAULTS.authKey;
+  const projectId = options.projectId ?? DEFAULTS.projectId;
+  const officeLine = internationalNumber(options.officeLine ?? DEFAULTS.officeLine);
+  if (!authKey) throw new Error('simulator: authKey must not be empty');
+  if (!officeLine) throw new Error('simulator: officeLine must be a phone number in international format');
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? (() => {});
+  const timing = { ...DEFAULT_TIMING, ...options.timing };
+  for (const [phase, ms] of Object.entries(timing)) {
+    if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`simulator: timing.${phase} must be a non-negative number of ms`);
+  }
+
+  const callTimers = createTimers(); // cancelled by reset() and close()
+  const replyTimers = createTimers(); // delayed replies: only close() cancels them
+  const driftTimers = createTimers();
+  const hanging = new Set<ServerResponse>();
+  const agents = createAgentPool(options.agents ?? DEFAULTS.agents);
+  const calls: SimCall[] = [];
+  const requests: RecordedRequest[] = [];
+  const faults = createFaultBoard();
+
+  const ctx: SimContext = {
+    authKey,
+    projectId,
+    officeLine,
+    time: projectTime(options.timeZone ?? DEFAULTS.timeZone),
+    now,
+    log,
+    agents,
+    calls,
+    outboundBanPrefixes: options.outboundBanPrefixes ?? DEFAULTS.outboundBanPrefixes,
+    lifecycle: createLifecycle({ agents, timers: callTimers, timing, visitorAnswers: options.visitorAnswers ?? defaultVisitorAnswers, log }),
+  };
+  const routing = createRouter(ctx, options.googleId ?? DEFAULTS.googleId);
+
+  const routes: Record<string, ServiceRoute> = {
+    '/calls/list': {
+      target: 'calls',
+      handle: (r) => (r.method === 'GET' ? callsList(ctx, r) : { ...restError(405, 'method not allowed; use GET'), headers: { 'content-type': 'application/json; charset=utf-8', allow: 'GET' } }),
+    },
+    '/callback/outward_call': { target: 'outward_call', handle: (r) => outwardCall(ctx, r) },
+    '/a/v2': { target: 'callback', ownAuth: true, handle: (r) => extendedCallback(ctx, r) },
+    '/sipstatus/online': { target: 'sipstatus', handle: (r) => sipStatus(ctx, r, 'online') },
+    '/sipstatus/speaking': { target: 'sipstatus', handle: (r) => sipStatus(ctx, r, 'speaking') },
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log({ msg: 'simulator error', error: error instanceof Error ? error.message : String(error) });
+      send(res, text(500, 'simulator error'));
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body = '';
+    let tooLarge = false;
+    try {
+      body = await readBody(req, MAX_BODY_BYTES);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) return void res.destroy();
+      tooLarge = true;
+    }
+    const path = req.url ?? '/';
+    requests.push({ method: req.method ?? 'GET', path, headers: { ...req.headers }, body, at: now() });
+    if (tooLarge) return send(res, restError(413, `request body over ${MAX_BODY_BYTES} bytes`));
+
+    let url: URL;
+    try {
+      url = new URL(path, 'http://simulator.invalid');
+    } catch {
+      return send(res, restError(400, 'malformed request target'));
+    }
+    const request: SimRequest = { method: req.method ?? 'GET', url, body, raw: req };
+
+    if (url.pathname.startsWith('/__sim/')) {
+      if (!authorized(req, authKey)) return send(res, restError(403, 'invalid Auth-key'));
+      return send(res, await control(sim, request));
+    }
+    const route = routes[url.pathname];
+    if (!route) return send(res, restError(404, 'not found'));
+
+    const run = async (): Promise<Reply> => {
+      if (!route.ownAuth && !authorized(req, authKey)) return restError(403, 'invalid Auth-key');
+      return route.handle(request);
+    };
+    const fault = faults.take(route.target);
+    if (fault) {
+      log({ msg: 'fault applied', target: route.target, kind: fault.kind });
+      const rpcId = route.target === 'callback' ? rpcIdOf(body) : null;
+      return applyFault(fault, { res, target: route.target, rpcId, run, timers: replyTimers, hanging });
+    }
+    send(res, await run());
+  }
+
+  if (options.agentDrift) {
+    const everyMs = options.agentDrift.everyMs;
+    if (!(everyMs >= 100)) throw new Error('simulator: agentDrift.everyMs must be at least 100');
+    driftTimers.every(everyMs, () => {
+      const list = agents.list();
+      const pick = list[Math.floor(Math.random() * list.length)];
+      if (!pick) return;
+      // Never take the last online agent away: a demo with nobody online looks broken.
+      if (pick.online && list.filter((a) => a.online).length <= 1) return;
+      agents.setOnline(pick.login, !pick.online);
+      log({ msg: 'agent drift', login: pick.login, online: !pick.online });
+    });
+  }
+
+  const sim: Simulator = {
+    server,
+    authKey,
+    projectId,
+    officeLine,
+    get calls() {
+      return calls;
+    },
+    get requests() {
+      return requests;
+    },
+    faults,
+    agents,
+    routing,
+    seedCalls(count, seedOptions = {}) {
+      const rows = seedRows(count, { ...seedOptions, now: now(), officeLine, agents: agents.list() });
+      for (const row of rows) calls.push(row);
+      return rows;
+    },
+    reset() {
+      callTimers.cancelAll();
+      calls.length = 0;
+      requests.length = 0;
+      faults.clear();
+      agents.restore();
+    },
+    close() {
+      callTimers.cancelAll();
+      replyTimers.cancelAll();
+      driftTimers.cancelAll();
+      for (const res of hanging) res.destroy();
+      hanging.clear();
+      return new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+  return sim;
+}
+
+export async function startSimulator(options: SimulatorOptions & { port?: number; host?: string } = {}): Promise<Simulator & { url: string }> {
+  const sim = createSimulator(options);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    sim.server.once('error', reject);
+    sim.server.listen(options.port ?? 0, host, () => {
+      sim.server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = sim.server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Assign onto the same object: its `calls`/`requests` getters must stay live.
+  return Object.assign(sim, { url }) as Simulator & { url: string };
+}
