@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger, maskPhone } from '../../server/src/log.js';
+
+describe('logger', () => {
+  it('writes one JSON object per line with level, message and fields', () => {
+    const lines: string[] = [];
+    const log = createLogger({ write: (l) => lines.push(l) }).child({ requestId: 'r1' });
+    log.info('hello', { n: 1 });
+    log.debug('hidden');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'info', msg: 'hello', requestId: 'r1', n: 1 });
+  });
+
+  it('never prints a secret or a full phone number, wherever it hides', () => {
+    const lines: string[] = [];
+    const log = createLogger({ secrets: ['top-secret-auth-key'], write: (l) => lines.push(l) });
+    log.error('failed', { err: new Error('upstream said 380501234567 is bad with key top-secret-auth-key'), url: '/x?phone=%2B380 50 123 45 67' });
+    const text = lines.join('\n');
+    expect(text).not.toContain('top-secret-auth-key');
+    expect(text).not.toContain('380501234567');
+    expect(text).not.toMatch(/123 45 67/);
+    expect(text).toContain('[secret]');
+    expect(text).toContain('38050*****67');
+  });
+
+  it('masks numbers to their country/operator code and last two digits', () => {
+    expect(maskPhone('+380501234567')).toBe('+38050*****67');
+    expect(maskPhone('380501234567')).toBe('38050*****67');
+    expect(maskPhone('123')).toBe('***');
+  });
+});
