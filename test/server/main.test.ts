@@ -1,0 +1,62 @@
+// The relay's entry point as an operator runs it: a real process, real environment variables.
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+async function waitFor<T>(probe: () => T | undefined, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('server/src/main.ts', () => {
+  it('starts the simulator and the relay in demo mode, prints the demo URL, and stops on SIGTERM', async () => {
+    const proc = start({ PORT: '0', HOST: '127.0.0.1' });
+    const url = await waitFor(() => /Dialback demo:\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(proc.out())?.[1], 'the demo URL');
+    const status = await fetch(`${url}/api/status`).then((r) => r.json());
+    expect(status).toMatchObject({ openNow: true, source: 'live' });
+    expect(status.agentsOnline).toBeGreaterThan(0);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    expect(proc.out()).toContain('shutting down');
+    // The simulator's demo key is printed once in the banner for the owner; JSON log lines never carry it.
+    const jsonLines = proc.out().split('\n').filter((l) => l.startsWith('{'));
+    expect(jsonLines.length).toBeGreaterThan(1);
+    expect(jsonLines.join('\n')).not.toContain('sim-auth-key');
+  });
+
+  it('stops at once with one clear line on a bad setting', async () => {
+    const proc = start({ PORT: '0', DEFAULT_COUNTRY: 'Ukraine' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.err().trim()).toBe('dialback: invalid configuration: DEFAULT_COUNTRY: expected an ISO 3166-1 alpha-2 country code such as UA');
+  });
+
+  it('needs the Auth-key with a real service URL', async () => {
+    const proc = start({ PORT: '0', CALLTRACKING_BASE_URL: 'https://api.example.net' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.err()).toMatch(/^dialback: invalid configuration: CALLTRACKING_AUTH_KEY: required/);
+  });
+});
