@@ -17,6 +17,8 @@ export interface SimulatorDefaults {
   authKey: string;
   projectId: string;
   caller: string;
+  /** The simulator's project time zone (default Europe/Kyiv). */
+  timeZone?: string;
 }
 
 export interface Config {
@@ -25,7 +27,14 @@ export interface Config {
   publicUrl: string;
   /** Demo mode: the embedded simulator is the service; `/` and `/owner` are served. */
   demo: boolean;
-  calltracking: { baseUrl: string; authKey: string; projectId: string };
+  /** `timeZone`: the project's zone in the service (calls/list `from`/`to` and dates are in it). */
+  calltracking: { baseUrl: string; authKey: string; projectId: string; timeZone: string };
+  /** The routing webhook `/hooks/route/<token>`; token null: the route does not exist. */
+  route: { token: string | null; fallback: string | null; destinationField: string; reply: 'json' | 'text'; statusWaitMs: number };
+  /** Token for `/owner` outside demo mode (and required in demo mode when set). */
+  ownerToken: string | null;
+  /** Call outcomes: one shared call-log poll per `pollMs`; `ringSeconds` the service rings a party. */
+  outcome: { pollMs: number; ringSeconds: number };
   callback: { caller: string; callerType: 'default' | 'scheme'; direction: 'in' | 'out'; managerDst: 0 | 1 };
   allowedOrigins: readonly string[];
   defaultCountry: string;
@@ -70,6 +79,9 @@ const origin = z.string().transform((value, ctx) => {
 const commaList = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 const httpUrl = z.string().url('expected an http(s) URL').refine((u) => /^https?:/.test(u), 'expected an http(s) URL');
 
+/** Secrets that travel in URLs: long enough not to guess, and URL-safe so nothing mangles them. */
+const secretToken = z.string().regex(/^[A-Za-z0-9._~-]{16,256}$/, 'expected a random URL-safe token of at least 16 characters (letters, digits, . _ ~ -), e.g. from `openssl rand -hex 24`');
+
 // One schema per variable, so the error names exactly the variable that is wrong.
 const env = {
   PORT: integer(0, 65535).default(8080),
@@ -97,6 +109,15 @@ const env = {
   DEMO: bool.optional(),
   WIDGET_DIR: z.string().default('dist/widget'),
   DEMO_DIR: z.string().default('demo'),
+  CALLTRACKING_TIMEZONE: z.string().optional(),
+  ROUTE_WEBHOOK_TOKEN: secretToken.optional(),
+  ROUTE_FALLBACK: z.string().regex(/^[^\s/]{2,64}$/, 'expected a phone number in international format or a SIP login').optional(),
+  ROUTE_DESTINATION_FIELD: z.string().regex(/^[\w.-]{1,64}$/, 'expected the member name entered as "Name in response for destination" (letters, digits, _ . -)').default('destination'),
+  ROUTE_REPLY: z.enum(['json', 'text']).default('json'),
+  ROUTE_STATUS_WAIT_MS: integer(50, 2500).default(1000),
+  OWNER_TOKEN: secretToken.optional(),
+  OUTCOME_POLL_MS: integer(250, 60_000).default(4000),
+  CALL_RING_SECONDS: integer(1, 300).default(30),
 } satisfies Record<string, z.ZodType>;
 
 type Env = { [K in keyof typeof env]: z.output<(typeof env)[K]> };
@@ -142,6 +163,8 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
   const publicUrl = e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`;
   const allowedOrigins = e.ALLOWED_ORIGINS ?? (demo ? [new URL(publicUrl).origin] : undefined);
   if (!allowedOrigins) throw new ConfigError('ALLOWED_ORIGINS: required outside demo mode (comma-separated origins of the sites that embed the widget, e.g. https://shop.example.com)');
+  const projectTimeZone = e.CALLTRACKING_TIMEZONE ?? simulator?.timeZone ?? 'Europe/Kyiv';
+  if (!isTimeZone(projectTimeZone)) throw new ConfigError(`CALLTRACKING_TIMEZONE: expected an IANA time zone such as Europe/Kyiv, got "${projectTimeZone}"`);
   if (!isTimeZone(e.TIMEZONE)) throw new ConfigError(`TIMEZONE: expected an IANA time zone such as Europe/Kyiv, got "${e.TIMEZONE}"`);
 
   let schedule: WeeklySchedule | null = null;
@@ -168,7 +191,16 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
     host: e.HOST,
     publicUrl,
     demo,
-    calltracking: { ...service, baseUrl: service.baseUrl.replace(/\/+$/, '') },
+    calltracking: { ...service, baseUrl: service.baseUrl.replace(/\/+$/, ''), timeZone: projectTimeZone },
+    route: {
+      token: e.ROUTE_WEBHOOK_TOKEN ?? null,
+      fallback: e.ROUTE_FALLBACK ?? null,
+      destinationField: e.ROUTE_DESTINATION_FIELD,
+      reply: e.ROUTE_REPLY,
+      statusWaitMs: e.ROUTE_STATUS_WAIT_MS,
+    },
+    ownerToken: e.OWNER_TOKEN ?? null,
+    outcome: { pollMs: e.OUTCOME_POLL_MS, ringSeconds: e.CALL_RING_SECONDS },
     callback: {
       caller: e.CALLBACK_CALLER ?? simulator!.caller,
       callerType: e.CALLBACK_CALLER_TYPE,

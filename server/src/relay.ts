@@ -46,6 +46,7 @@ export function createRelay(deps: RelayDeps): Relay {
       baseUrl: config.calltracking.baseUrl,
       authKey: config.calltracking.authKey,
       timeoutMs: config.upstreamTimeoutMs,
+      timeZone: config.calltracking.timeZone,
     });
   const app: AppContext = {
     config,
