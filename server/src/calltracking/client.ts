@@ -4,6 +4,9 @@
 import { z } from 'zod';
 import { createTransport, type TransportOptions } from './transport.js';
 import { readJson, readRpcResult } from './responses.js';
+import { listCalls, type CallsListQuery } from './calls-list.js';
+import type { CallField, CallRecord } from './call-fields.js';
+import { readOutwardCall, type OutwardCallParams, type OutwardCallResult } from './outward-call.js';
 
 /** Decoded method name; JSON.stringify doubles each backslash on the wire, as the spec requires. */
 export const CALLBACK_EXTERNAL_METHOD = 'Api\\V2\\Callback.external';
@@ -28,10 +31,20 @@ export interface CallbackExternalParams {
 
 const SipLogins = z.array(z.string());
 
-export type CallTrackingClientOptions = TransportOptions;
+export interface CallTrackingClientOptions extends TransportOptions {
+  /**
+   * The project's IANA time zone, set in the service's project settings: `/calls/list` takes
+   * `from`/`to` as wall-clock time in it. Default Europe/Kyiv (assume: Ringostat's home zone, and the
+   * simulator's).
+   */
+  timeZone?: string;
+}
+
+export const DEFAULT_PROJECT_TIME_ZONE = 'Europe/Kyiv';
 
 export function createCallTrackingClient(options: CallTrackingClientOptions) {
   const transport = createTransport(options);
+  const timeZone = options.timeZone ?? DEFAULT_PROJECT_TIME_ZONE;
   let nextId = 1;
 
   return {
@@ -55,6 +68,25 @@ export function createCallTrackingClient(options: CallTrackingClientOptions) {
     async sipSpeaking(): Promise<string[]> {
       return readJson(await transport.send({ method: 'GET', path: '/sipstatus/speaking' }), SipLogins, 'sipstatus/speaking');
     },
+
+    /**
+     * `GET /calls/list`: the calls of [from, to] with exactly `fields`, typed (numbers as numbers,
+     * `calldate` as a Date). Long or busy periods are split into several requests under the 6,500
+     * rows cap (calls-list.ts); the rows come back as one list in `order`.
+     */
+    callsList<F extends CallField>(query: CallsListQuery<F>): Promise<CallRecord<F>[]> {
+      return listCalls(transport, query, { timeZone });
+    },
+
+    /** `POST /callback/outward_call` (form-encoded): the simple callback from a project number. */
+    async outwardCall(params: OutwardCallParams): Promise<OutwardCallResult> {
+      const form = { extension: params.extension.trim(), destination: params.destination.trim() };
+      if (!form.extension || !form.destination) throw new TypeError('outwardCall: extension and destination are required');
+      return readOutwardCall(await transport.send({ method: 'POST', path: '/callback/outward_call', body: { form } }));
+    },
+
+    /** The project's time zone this client sends and reads dates in. */
+    timeZone,
 
     close: () => transport.close(),
   };
