@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { classicScriptEntry } from './widget/build/classic-script';
 
 // One config for two jobs:
 //  - `vite build` bundles the widget: a tiny script-tag entry (dist/widget/widget.js) and lazily
@@ -6,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 //  - `vitest run` runs every test under test/: node tests, widget component tests in jsdom,
 //    and end-to-end tests in real Chromium.
 export default defineConfig({
+  plugins: [classicScriptEntry()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: 'dist/widget',
@@ -30,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/server/**/*.test.ts', 'test/simulator/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: ['test/server/**/*.test.ts', 'test/simulator/**/*.test.ts', 'test/build/**/*.test.ts', 'test/e2e/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

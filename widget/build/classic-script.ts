@@ -1,0 +1,36 @@
+// Build plugin: dist/widget/widget.js must run as a CLASSIC <script async> on any site, yet load its
+// lazy chunks with import(). Two things in Vite's default ES output stand in the way:
+//  1. The dynamic-import preload helper uses `import.meta.url` (a syntax error outside modules) and
+//     dispatches `vite:preloadError` on the host's window, which a host built with Vite may answer by
+//     reloading the page. Our chunks have no CSS or shared dependencies to preload, so the helper is
+//     replaced by a plain call.
+//  2. Top-level declarations of a classic script become globals (minified names like `e`, `t` would
+//     overwrite the host's), and a second copy of the script would fail on redeclared `let`s. The
+//     entry is therefore wrapped in a function.
+// The build fails loudly if the entry still contains anything a classic script cannot run.
+import type { Plugin } from 'vite';
+
+const preloadHelperId = '\0vite/preload-helper.js';
+
+export function classicScriptEntry(): Plugin {
+  return {
+    name: 'dialback:classic-script-entry',
+    enforce: 'post',
+    transform(_code, id) {
+      if (id === preloadHelperId) return { code: 'export const __vitePreload = (load) => load();', map: null };
+      return null;
+    },
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+        const problems = [
+          /\bimport\.meta\b/.test(chunk.code) && 'import.meta',
+          /(^|[;}\s])import\s*[\w{*]/.test(chunk.code) && 'a static import',
+          /(^|[;}\s])export\s*[\w{*]/.test(chunk.code) && 'an export',
+        ].filter(Boolean);
+        if (problems.length) this.error(`${chunk.fileName} must run as a classic script but contains ${problems.join(', ')}`);
+        chunk.code = `(function(){"use strict";${chunk.code}\n})();\n`;
+      }
+    },
+  };
+}
