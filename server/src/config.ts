@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { LogLevel } from './log.js';
 import { parseWorkingHours, type WeeklySchedule } from './schedule/working-hours.js';
 import { parseCidrList, type CidrList } from './http/cidr.js';
+import { protectEnv, protectSettings, type ProtectSettings } from './protect/settings.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -53,6 +54,8 @@ export interface Config {
   hashSecretGenerated: boolean;
   widgetDir: string;
   demoDir: string;
+  /** Limits, idempotency, CAPTCHA, HTTP timeouts, readiness and metrics (protect/settings.ts). */
+  protect: ProtectSettings;
 }
 
 const integer = (min: number, max: number) =>
@@ -118,6 +121,7 @@ const env = {
   OWNER_TOKEN: secretToken.optional(),
   OUTCOME_POLL_MS: integer(250, 60_000).default(4000),
   CALL_RING_SECONDS: integer(1, 300).default(30),
+  ...protectEnv,
 } satisfies Record<string, z.ZodType>;
 
 type Env = { [K in keyof typeof env]: z.output<(typeof env)[K]> };
@@ -182,6 +186,13 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
     throw new ConfigError(`TRUSTED_PROXIES: ${(err as Error).message}`);
   }
 
+  let protect: ProtectSettings;
+  try {
+    protect = protectSettings(e);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+
   const service = external
     ? { baseUrl: e.CALLTRACKING_BASE_URL!, authKey: e.CALLTRACKING_AUTH_KEY!, projectId: e.CALLTRACKING_PROJECT_ID! }
     : { baseUrl: simulator!.baseUrl, authKey: e.CALLTRACKING_AUTH_KEY ?? simulator!.authKey, projectId: e.CALLTRACKING_PROJECT_ID ?? simulator!.projectId };
@@ -222,5 +233,6 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
     hashSecretGenerated: e.HASH_SECRET === undefined,
     widgetDir: e.WIDGET_DIR,
     demoDir: e.DEMO_DIR,
+    protect,
   };
 }

@@ -1,0 +1,100 @@
+// The protection settings: every limit of the callback endpoint, with its environment variable and
+// default (design.md §6). config.ts spreads `protectEnv` into its schema table, so a bad value
+// stops startup with the variable's name like every other setting.
+import { z } from 'zod';
+
+const whole = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `expected a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `expected a whole number from ${min} to ${max}`);
+
+export const protectEnv = {
+  LIMIT_NUMBER_COOLDOWN_SECONDS: whole(0, 86_400).default(120),
+  LIMIT_NUMBER_DAILY: whole(1, 65_000).default(3),
+  LIMIT_NUMBER_IN_FLIGHT: whole(1, 10).default(1),
+  LIMIT_CLIENT_RATE: whole(1, 65_000).default(3),
+  LIMIT_CLIENT_RATE_WINDOW_SECONDS: whole(1, 86_400).default(600),
+  LIMIT_CLIENT_DAILY: whole(1, 65_000).default(10),
+  LIMIT_CLIENT_NUMBERS_DAILY: whole(1, 32).default(2),
+  LIMIT_PREFIX_RATE: whole(1, 65_000).default(5),
+  LIMIT_PREFIX_WINDOW_SECONDS: whole(1, 86_400).default(600),
+  SITE_HOURLY_CAP: whole(1, 65_000).default(100),
+  SITE_DAILY_CAP: whole(1, 65_000).default(500),
+  LIMITER_MAX_KEYS: whole(1_000, 10_000_000).default(1_000_000),
+  IDEMPOTENCY_TTL_SECONDS: whole(60, 7 * 86_400).default(86_400),
+  IDEMPOTENCY_MAX_KEYS: whole(100, 1_000_000).default(100_000),
+  TURNSTILE_SECRET: z.string().min(8, 'expected the Turnstile secret key from the Cloudflare dashboard').optional(),
+  TURNSTILE_VERIFY_URL: z
+    .string()
+    .url('expected an http(s) URL')
+    .refine((u) => /^https?:/.test(u), 'expected an http(s) URL')
+    .default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  HEADERS_TIMEOUT_MS: whole(1_000, 120_000).default(10_000),
+  REQUEST_TIMEOUT_MS: whole(1_000, 300_000).default(15_000),
+  KEEP_ALIVE_TIMEOUT_MS: whole(100, 120_000).default(5_000),
+  MAX_CONNECTIONS: whole(1, 1_000_000).default(1_000),
+  READY_CACHE_MS: whole(0, 600_000).default(10_000),
+  METRICS_TOKEN: z.string().min(16, 'expected a random token of at least 16 characters').optional(),
+} satisfies Record<string, z.ZodType>;
+
+type ProtectEnv = { [K in keyof typeof protectEnv]: z.output<(typeof protectEnv)[K]> };
+
+export interface LimitSettings {
+  numberCooldownSec: number;
+  numberDaily: number;
+  numberInFlight: number;
+  clientRate: number;
+  clientRateWindowSec: number;
+  clientDaily: number;
+  clientNumbersDaily: number;
+  prefixRate: number;
+  prefixWindowSec: number;
+  siteHourlyCap: number;
+  siteDailyCap: number;
+  maxKeys: number;
+}
+
+export interface ProtectSettings {
+  limits: LimitSettings;
+  idempotency: { ttlSec: number; maxKeys: number };
+  /** null: no CAPTCHA (the default). */
+  turnstile: { secret: string; verifyUrl: string } | null;
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
+  readyCacheMs: number;
+  metricsToken: string | null;
+}
+
+/** Throws an Error whose message starts with the variable's name (config.ts makes it a ConfigError). */
+export function protectSettings(e: ProtectEnv): ProtectSettings {
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new Error(`HEADERS_TIMEOUT_MS: expected at most REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS}), got ${e.HEADERS_TIMEOUT_MS}`);
+  }
+  return {
+    limits: {
+      numberCooldownSec: e.LIMIT_NUMBER_COOLDOWN_SECONDS,
+      numberDaily: e.LIMIT_NUMBER_DAILY,
+      numberInFlight: e.LIMIT_NUMBER_IN_FLIGHT,
+      clientRate: e.LIMIT_CLIENT_RATE,
+      clientRateWindowSec: e.LIMIT_CLIENT_RATE_WINDOW_SECONDS,
+      clientDaily: e.LIMIT_CLIENT_DAILY,
+      clientNumbersDaily: e.LIMIT_CLIENT_NUMBERS_DAILY,
+      prefixRate: e.LIMIT_PREFIX_RATE,
+      prefixWindowSec: e.LIMIT_PREFIX_WINDOW_SECONDS,
+      siteHourlyCap: e.SITE_HOURLY_CAP,
+      siteDailyCap: e.SITE_DAILY_CAP,
+      maxKeys: e.LIMITER_MAX_KEYS,
+    },
+    idempotency: { ttlSec: e.IDEMPOTENCY_TTL_SECONDS, maxKeys: e.IDEMPOTENCY_MAX_KEYS },
+    turnstile: e.TURNSTILE_SECRET ? { secret: e.TURNSTILE_SECRET, verifyUrl: e.TURNSTILE_VERIFY_URL } : null,
+    http: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+    },
+    readyCacheMs: e.READY_CACHE_MS,
+    metricsToken: e.METRICS_TOKEN ?? null,
+  };
+}
