@@ -21,6 +21,7 @@ import { statusRoute } from './routes/status.js';
 import { healthRoute } from './routes/health.js';
 import { widgetChunkRoute, widgetScriptRoute } from './routes/assets.js';
 import { demoRoute } from './routes/demo.js';
+import { redactWebhookToken, routeWebhookRoute } from './routes/route-webhook.js';
 
 export interface RelayDeps {
   config: Config;
@@ -69,6 +70,8 @@ export function createRelay(deps: RelayDeps): Relay {
     { path: /^\/chunks\/(?<file>[\w.-]+)$/, methods: { GET: widgetChunkRoute(widget) } },
     { path: '/healthz', methods: { GET: healthRoute } },
   ];
+  const routeWebhook = routeWebhookRoute(app);
+  if (routeWebhook) routes.push(routeWebhook);
   if (config.demo) {
     const demo = loadStaticSet(config.demoDir);
     routes.push(
@@ -116,7 +119,7 @@ export function createRelay(deps: RelayDeps): Relay {
     send(res, reply, { ...cors, 'x-request-id': requestId });
     reqLog.info('request', {
       method: req.method,
-      path: url.pathname.length > 120 ? url.pathname.slice(0, 120) + '…' : url.pathname,
+      path: loggedPath(url.pathname),
       status: reply.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
@@ -156,6 +159,12 @@ export function createRelay(deps: RelayDeps): Relay {
       await client.close();
     },
   };
+}
+
+/** The path for the request log: the routing webhook's token is a secret, long paths are cut. */
+function loggedPath(pathname: string): string {
+  const path = redactWebhookToken(pathname);
+  return path.length > 120 ? path.slice(0, 120) + '…' : path;
 }
 
 function reqLogFallback(log: Logger, err: unknown) {

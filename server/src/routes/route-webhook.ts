@@ -1,0 +1,159 @@
+// GET/POST/PUT/DELETE /hooks/route/<token>: the service's routing webhook (spec: Events). When an
+// inbound call reaches a routing scheme, the service asks this URL where to send it and rings the
+// phone number or SIP login in the reply. We answer a free agent (online and not speaking), taking
+// free agents in turn, or ROUTE_FALLBACK when nobody is free.
+//
+// The service waits at most the scheme's timeout (assume 3 s, facts) and then skips to the next
+// step, so this route never waits on the service's SIP status for more than ROUTE_STATUS_WAIT_MS
+// (1 s): past that it answers from the last status it saw, or the fallback.
+//
+// The URL is the only secret (no request signature exists, facts), so: the token is compared in
+// constant time; a wrong token is the very same 404 as any unknown path, whatever the method (the
+// path pattern itself does the comparison, so the router cannot even answer 405 for it); no CORS and
+// no origin check (the caller is the service, not a browser); bodies are capped.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { AppContext } from '../app-context.js';
+import type { AgentSnapshot } from '../agents/agent-status.js';
+import { RelayError } from '../errors.js';
+import type { Reply } from '../http/reply.js';
+import type { Handler, Route } from '../http/router.js';
+
+export const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;
+const ROUTE_PREFIX = '/hooks/route/';
+
+/**
+ * A path pattern that matches `<prefix><secret>` only, comparing the secret in constant time (hashes
+ * of equal length, then timingSafeEqual), so neither the router nor response timing tells a guesser
+ * how much of a token was right.
+ */
+export class SecretPath extends RegExp {
+  readonly #prefix: string;
+  readonly #digest: Buffer;
+
+  constructor(prefix: string, secret: string) {
+    super('^(?!)'); // never matches by itself; exec below decides
+    this.#prefix = prefix;
+    this.#digest = createHash('sha256').update(secret).digest();
+  }
+
+  override exec(input: string): RegExpExecArray | null {
+    if (!input.startsWith(this.#prefix)) return null;
+    const given = createHash('sha256').update(input.slice(this.#prefix.length)).digest();
+    if (!timingSafeEqual(given, this.#digest)) return null;
+    return Object.assign([input], { index: 0, input, groups: {} }) as RegExpExecArray;
+  }
+
+  override test(input: string): boolean {
+    return this.exec(input) !== null;
+  }
+}
+
+/** Free agents in turn: the next login after the one answered last, in a stable (sorted) order. */
+export function createRoundRobin() {
+  let last: string | null = null;
+  return {
+    pick(free: readonly string[]): string | null {
+      if (free.length === 0) return null;
+      const sorted = [...free].sort();
+      const next = (last === null ? undefined : sorted.find((login) => login > last!)) ?? sorted[0]!;
+      last = next;
+      return next;
+    },
+  };
+}
+
+/** Reads and discards the webhook's parameters, up to the limit; returns the call id if one was sent. */
+async function readParameters(req: IncomingMessage, url: URL): Promise<{ callId: string | null }> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > ROUTE_BODY_LIMIT_BYTES) {
+    req.resume();
+    throw new RelayError('payload_too_large', `The webhook body is larger than ${ROUTE_BODY_LIMIT_BYTES} bytes.`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > ROUTE_BODY_LIMIT_BYTES) {
+      req.resume();
+      throw new RelayError('payload_too_large', `The webhook body is larger than ${ROUTE_BODY_LIMIT_BYTES} bytes.`);
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  // Parameters arrive as JSON (JSON submission), a form body or the query (HTTP submission). We only
+  // need them for the log; a body we cannot read must not cost the caller their call.
+  let callId: unknown = url.searchParams.get('call_id');
+  if (text.trim().startsWith('{')) {
+    try {
+      callId = (JSON.parse(text) as Record<string, unknown>).call_id ?? callId;
+    } catch {
+      /* logged as a call without id */
+    }
+  } else if (text) {
+    callId = new URLSearchParams(text).get('call_id') ?? callId;
+  }
+  return { callId: typeof callId === 'string' || typeof callId === 'number' ? String(callId).slice(0, 80) : null };
+}
+
+export function routeWebhook(app: AppContext): Handler {
+  const { route } = app.config;
+  const turns = createRoundRobin();
+  let lastSeen: AgentSnapshot | null = null;
+
+  /** The agent status, but never later than statusWaitMs: then the last one seen (or none). */
+  async function agentsWithin(waitMs: number): Promise<{ snapshot: AgentSnapshot | null; late: boolean }> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), waitMs);
+    });
+    const fresh = app.agents.get().then((s) => {
+      if (s.source !== 'unknown') lastSeen = s;
+      return s;
+    });
+    try {
+      const first = await Promise.race([fresh, late]);
+      if (first === 'late') return { snapshot: lastSeen, late: true };
+      return { snapshot: first.source === 'unknown' ? lastSeen : first, late: false };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function answer(destination: string): Reply {
+    const headers = { 'cache-control': 'no-store' };
+    if (route.reply === 'text') return { status: 200, body: destination, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' } };
+    return { status: 200, body: { [route.destinationField]: destination }, headers };
+  }
+
+  return async (rc) => {
+    const { callId } = await readParameters(rc.req, rc.url);
+    const { snapshot, late } = await agentsWithin(route.statusWaitMs);
+    const agent = snapshot ? turns.pick(snapshot.free) : null;
+    const destination = agent ?? route.fallback;
+    rc.log.info('route webhook', {
+      callId,
+      method: rc.req.method,
+      answer: agent ? 'agent' : destination ? 'fallback' : 'none',
+      agent,
+      statusSource: late ? 'late' : (snapshot?.source ?? 'unknown'),
+    });
+    if (!destination) {
+      // Not 200, so the service skips to the scheme's next step (assume, facts) instead of dialing nothing.
+      throw new RelayError('temporarily_unavailable', 'No agent is free and no ROUTE_FALLBACK is set.');
+    }
+    return answer(destination);
+  };
+}
+
+/** The route table entry; null when ROUTE_WEBHOOK_TOKEN is unset (the path then does not exist). */
+export function routeWebhookRoute(app: AppContext): Route | null {
+  if (!app.config.route.token) return null;
+  const handler = routeWebhook(app);
+  return { path: new SecretPath(ROUTE_PREFIX, app.config.route.token), methods: { GET: handler, POST: handler, PUT: handler, DELETE: handler } };
+}
+
+/** `/hooks/route/<anything>` → `/hooks/route/[token]`, for logs: right or wrong, a token is not logged. */
+export function redactWebhookToken(pathname: string): string {
+  return pathname.startsWith(ROUTE_PREFIX) ? `${ROUTE_PREFIX}[token]` : pathname;
+}
