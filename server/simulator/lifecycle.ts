@@ -49,10 +49,13 @@ export interface Lifecycle {
 export function createLifecycle(deps: LifecycleDeps): Lifecycle {
   const { agents, timers, timing, log } = deps;
 
+  /** visitorAnswers gets E.164 with its '+' (`+380501234567`); the call log keeps bare digits. */
+  const numberAnswers = (digits: string) => deps.visitorAnswers(`+${digits}`);
+
   function partyAnswers(party: string): boolean {
     const agent = agents.byLogin(party);
     if (agent) return agent.online;
-    return deps.visitorAnswers(party);
+    return numberAnswers(party);
   }
 
   function end(call: SimCall, disposition: Disposition, waitMs: number, talkMs: number): void {
@@ -133,7 +136,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       call.state = 'visitor_ringing';
       call.connectedWith = destination.number;
       timers.after(timing.visitorRingMs, () => {
-        if (!deps.visitorAnswers(destination.number)) return end(call, 'NO ANSWER', timing.visitorRingMs, 0);
+        if (!numberAnswers(destination.number)) return end(call, 'NO ANSWER', timing.visitorRingMs, 0);
         talk(call, timing.visitorRingMs);
       });
     },

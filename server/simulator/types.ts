@@ -212,6 +212,7 @@ export interface SimulatorOptions {
   officeLine?: string;
   agents?: Array<{ login: string; number?: string; online?: boolean }>;
   timing?: Partial<CallTiming>;
+  /** Does the visitor pick up? Gets E.164 with '+' (`+380501234599`). Default: all but numbers ending in '99'. */
   visitorAnswers?: (e164: string) => boolean;
   now?: () => Date;
   log?: (line: object) => void;

@@ -178,6 +178,13 @@ describe('period, cap, filters and order', () => {
     expect(await rows('?fields=uniqueid')).toHaveLength(25);
   });
 
+  it("accepts the space in from/to encoded as '+' (as URLSearchParams writes it)", async () => {
+    sim.seedCalls(3, twoDays);
+    const query = new URLSearchParams({ from: '2019-05-01 00:00:00', to: '2019-05-02 23:59:59', fields: 'uniqueid' });
+    expect(query.toString()).toContain('+00%3A00%3A00');
+    expect(await rows(`?${query}`)).toHaveLength(3);
+  });
+
   it('defaults from to 24 hours before an explicit to', async () => {
     sim.seedCalls(49, { from: new Date(NOW.getTime() - 48 * 3600_000), to: NOW });
     // to = NOW - 24 h (Kyiv 2019-06-01 09:30:47): rows at -48 h .. -24 h.

@@ -89,16 +89,61 @@ describe('agent first (manager_dst 1)', () => {
     expect(c?.disposition).toBe('NO ANSWER');
   });
 
-  it('uses a custom visitorAnswers', async () => {
-    const picky = await start({ visitorAnswers: (n) => n.endsWith('42') });
+  it('uses a custom visitorAnswers, called with E.164 including the +', async () => {
+    const asked: string[] = [];
+    const picky = await start({
+      visitorAnswers: (n) => {
+        asked.push(n);
+        return n.endsWith('42');
+      },
+    });
     try {
       await callback(picky, { callee: '380501234542' });
       await callback(picky, { callee: '380501234567' });
       const [yes, no] = picky.calls as SimCall[];
       await waitFor('both to end', () => yes?.state === 'ended' && no?.state === 'ended');
       expect([yes?.disposition, no?.disposition]).toEqual(['ANSWERED', 'CLIENT NO ANSWER']);
+      expect(asked.sort()).toEqual(['+380501234542', '+380501234567']);
     } finally {
       await picky.close();
+    }
+  });
+});
+
+describe('agent drift (standalone mode)', () => {
+  it('is off by default and, when on, changes who is online but never takes the last one', async () => {
+    expect(sim.agents.list().map((a) => a.online)).toEqual([true, true, false]);
+    const drifting = await start({ agentDrift: { everyMs: 100 } });
+    try {
+      const initial = JSON.stringify(drifting.agents.list().map((a) => a.online));
+      const seen = new Set<string>();
+      await waitFor('the online set to drift', () => {
+        const now = drifting.agents.list().map((a) => a.online);
+        expect(now.some(Boolean)).toBe(true);
+        seen.add(JSON.stringify(now));
+        return seen.size > 1 && JSON.stringify(now) !== initial;
+      }, 20_000);
+    } finally {
+      await drifting.close();
+    }
+  });
+});
+
+describe('logs', () => {
+  it('never carry the Auth-key or a full phone number', async () => {
+    const lines: object[] = [];
+    const logged = await start({ log: (line) => lines.push(line) });
+    try {
+      await callback(logged, { callee: '380501234567' });
+      await get(logged, '/calls/list?filters=caller%3D380501234567');
+      await waitFor('the call to end', () => logged.calls.every((c) => c.state === 'ended'));
+      const text = JSON.stringify(lines);
+      expect(lines.length).toBeGreaterThan(3);
+      expect(text).toContain('"msg":"request"');
+      expect(text).not.toContain('380501234567');
+      expect(text).not.toContain(logged.authKey);
+    } finally {
+      await logged.close();
     }
   });
 });
