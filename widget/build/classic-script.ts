@@ -3,7 +3,8 @@
 //  1. The dynamic-import preload helper uses `import.meta.url` (a syntax error outside modules) and
 //     dispatches `vite:preloadError` on the host's window, which a host built with Vite may answer by
 //     reloading the page. Our chunks have no CSS or shared dependencies to preload, so the helper is
-//     replaced by a plain call.
+//     replaced by a plain call, and each chunk gets its own copy instead of importing it from the
+//     entry (an entry with exports cannot be a classic script).
 //  2. Top-level declarations of a classic script become globals (minified names like `e`, `t` would
 //     overwrite the host's), and a second copy of the script would fail on redeclared `let`s. The
 //     entry is therefore wrapped in a function.
@@ -11,14 +12,21 @@
 import type { Plugin } from 'vite';
 
 const preloadHelperId = '\0vite/preload-helper.js';
+const helper = '(load) => load()';
 
 export function classicScriptEntry(): Plugin {
   return {
     name: 'dialback:classic-script-entry',
     enforce: 'post',
     transform(_code, id) {
-      if (id === preloadHelperId) return { code: 'export const __vitePreload = (load) => load();', map: null };
+      if (id === preloadHelperId) return { code: `export const __vitePreload = ${helper};`, map: null };
       return null;
+    },
+    renderChunk(code, chunk) {
+      const next = chunk.isEntry
+        ? code.replace(/export\s*\{\s*__vitePreload as \w+\s*\};?/, '')
+        : code.replace(/import\s*\{\s*\w+ as __vitePreload\s*\}\s*from\s*["'][^"']*\.js["'];?/, `const __vitePreload = ${helper};`);
+      return next === code ? null : { code: next, map: null };
     },
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {

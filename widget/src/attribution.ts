@@ -1,0 +1,64 @@
+// Attribution from the call-tracking service's own cookies (see spec/service-facts.md):
+//   rngst2 = encodeURIComponent(JSON) of {utmz: {utm_source, …}, sl}  → utm values
+//   _ga    = GA1.<n>.<random>.<seconds>                                → client id (last two parts)
+//   rngst  = encodeURIComponent(JSON) of {clientId}                    → client id when there is no _ga
+// utm_* in the page URL (now, or when the script loaded) fill in when rngst2 says nothing. Placeholders such as (direct), (none) and
+// (not set) are real values and pass unchanged. The cookies belong to someone else's script and may
+// be missing, blocked or truncated: nothing here may throw.
+import Cookies from 'js-cookie';
+import type { Attribution } from '../../server/src/contract';
+
+const utmFields = ['Source', 'Medium', 'Campaign', 'Content', 'Term'] as const;
+
+/** A value the relay's schema accepts (1–200 characters after trimming), else undefined. */
+function clean(value: unknown): string | undefined {
+  const trimmed = typeof value === 'string' ? value.trim() : '';
+  return trimmed && trimmed.length <= 200 ? trimmed : undefined;
+}
+
+function jsonCookie(name: string): Record<string, unknown> | undefined {
+  try {
+    return Object(JSON.parse(Cookies.get(name)!)) as Record<string, unknown>;
+  } catch {
+    return undefined; // missing, truncated or not JSON
+  }
+}
+
+/** `GA1.1.1907690628.1747750782` → `1907690628.1747750782`; anything else → undefined. */
+export function gaClientId(cookie: string | undefined): string | undefined {
+  return /^GA\d+\.\d+(?:-\d+)?\.(\d+\.\d+)$/.exec(cookie ?? '')?.[1];
+}
+
+function utmFrom(read: (key: string) => unknown): Attribution {
+  const result: Attribution = {};
+  for (const field of utmFields) {
+    const value = clean(read('utm_' + field.toLowerCase()));
+    if (value) result[`utm${field}`] = value;
+  }
+  return result;
+}
+
+function urlParams(url: string): URLSearchParams | undefined {
+  try {
+    return new URL(url).searchParams;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads every source. `pageUrls`: the page's address now and when the script loaded; the first
+ * with utm_* parameters is the fallback when the rngst2 cookie holds none.
+ */
+export function readAttribution(...pageUrls: string[]): Attribution {
+  const utmz = Object(jsonCookie('rngst2')?.utmz) as Record<string, unknown>;
+  let result = utmFrom((key) => utmz[key]);
+  for (const url of pageUrls) {
+    if (Object.keys(result).length) break;
+    const params = urlParams(url);
+    result = utmFrom((key) => params?.get(key));
+  }
+  const clientId = clean(gaClientId(Cookies.get('_ga'))) ?? clean(jsonCookie('rngst')?.clientId);
+  if (clientId) result.clientId = clientId;
+  return result;
+}

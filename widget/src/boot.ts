@@ -1,0 +1,95 @@
+// Everything the script tag does at page load, and nothing more: read the config, capture the
+// attribution, draw the launcher, install window.dialback. No request is made here; the UI chunk
+// (Preact and the dialog; it then fetches one language's texts) is fetched on the visitor's first sign of intent.
+import { createDialback, type DialbackFunction } from './commands';
+import { readConfig, type WidgetConfig } from './config';
+import type { WidgetContext, WidgetUi } from './context';
+import { adoptStyles, mountWidget, type MountedWidget } from './element';
+import { createEventHub } from './events';
+import { launcherText } from './launcher-text';
+import { report } from './report';
+
+export const openSelector = '[data-dialback-open]';
+
+export interface Booted {
+  config: WidgetConfig;
+  dialback: DialbackFunction;
+  /** Resolves once the launcher is in the page (at once, or at DOMContentLoaded). */
+  mounted: Promise<MountedWidget>;
+}
+
+export function boot(win: Window & { dialback?: DialbackFunction }, doc: Document, script: Element | null): Booted | null {
+  const stub = win.dialback;
+  if (stub?.loaded) return null; // the script ran twice (SPA, tag manager): the first copy stays in charge
+
+  const config = readConfig(script, doc, win.navigator.languages);
+  // The page address at load: its utm_* parameters may be gone after an SPA navigation. Cookies
+  // persist, so they are read (with js-cookie, in the UI chunk) at intent and at the moment of the call.
+  const pageAtLoad = win.location.href;
+  const hub = createEventHub(win);
+  let ui: Promise<WidgetUi> | undefined;
+  let isOpen = false;
+
+  const mounted = new Promise<MountedWidget>((resolve) => {
+    const mount = () => {
+      const m = mountWidget(doc, config, launcherText[config.lang]);
+      m.launcher.onclick = () => (isOpen ? close() : open(m.launcher));
+      for (const type of ['pointerenter', 'focus', 'touchstart']) m.launcher.addEventListener(type, prefetch, { passive: true });
+      resolve(m);
+    };
+    if (doc.body) mount();
+    else doc.addEventListener('DOMContentLoaded', mount);
+  });
+
+  const loadUi = (): Promise<WidgetUi> =>
+    (ui ??= Promise.all([mounted, import('./ui/mount')]).then(([m, module]) => {
+      const context: WidgetContext = {
+        config,
+        shadow: m.shadow,
+        container: m.container,
+        pageAtLoad,
+        emit: hub.emit,
+        report,
+        adoptStyles: (css) => adoptStyles(m.shadow, css),
+        onOpenChange(open) {
+          isOpen = open;
+          m.launcher.setAttribute('aria-expanded', String(open));
+          m.unavailable.hidden = true;
+        },
+      };
+      return module.createUi(context);
+    }));
+  // A failed download (flaky network) may succeed next time: forget it.
+  const retryable = (p: Promise<WidgetUi>) => p.catch((error) => ((ui = undefined), Promise.reject(error)));
+  const prefetch = () => void retryable(loadUi()).then((u) => u.prepare(), report);
+  const open = (opener: Element | null) =>
+    void retryable(loadUi()).then(
+      (u) => u.open((opener ?? doc.activeElement) as HTMLElement | null),
+      (error) =>
+        mounted.then((m) => {
+          report(error);
+          m.unavailable.hidden = false;
+        }),
+    );
+  const close = () => void ui?.then((u) => u.close());
+
+  const dialback = createDialback({ open: () => open(null), close, on: hub.on, off: hub.off });
+  win.dialback = dialback;
+
+  // Any element with data-dialback-open, including ones the page adds later. Capture phase, so a
+  // page handler that stops propagation cannot swallow the click.
+  doc.addEventListener(
+    'click',
+    (event) => {
+      const opener = (event.target as Element).closest?.(openSelector);
+      if (opener) {
+        event.preventDefault();
+        open(opener);
+      }
+    },
+    true,
+  );
+
+  for (const args of Array.from(stub?.q ?? [])) dialback(...Array.from(args));
+  return { config, dialback, mounted };
+}

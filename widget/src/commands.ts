@@ -1,0 +1,32 @@
+// window.dialback: one global function. Pages may call it before the script has loaded by installing
+// the usual stub, which only records the calls:
+//   window.dialback = window.dialback || function () { (dialback.q = dialback.q || []).push(arguments) };
+// When the entry runs it replaces the stub with the real function and replays what was recorded.
+import type { Handler } from './events';
+import { report } from './report';
+
+export interface CommandActions {
+  open(): void;
+  close(): void;
+  on(event: string, handler: Handler): void;
+  off(event: string, handler: Handler): void;
+}
+
+export interface DialbackFunction {
+  (...args: unknown[]): void;
+  /** Calls recorded by the stub before the script arrived. */
+  q?: ArrayLike<unknown>[];
+  /** Set once the real script has taken over: a second copy of the script then does nothing. */
+  loaded?: true;
+}
+
+export function createDialback(actions: CommandActions): DialbackFunction {
+  const dialback: DialbackFunction = (command, event, handler) => {
+    if (command === 'open' || command === 'close') actions[command]();
+    else if ((command === 'on' || command === 'off') && typeof event === 'string' && typeof handler === 'function') {
+      actions[command](event, handler as Handler);
+    } else report(`unknown command ${String(command)}: use open, close, on or off`);
+  };
+  dialback.loaded = true;
+  return dialback;
+}

@@ -1,0 +1,29 @@
+// What the script-tag entry hands to the lazily loaded UI. The UI chunk imports *types* from the
+// entry's modules only: sharing runtime code would make the bundler turn the classic-script entry
+// into an ES module with exports, which a plain <script> tag cannot run.
+import type { WidgetConfig } from './config';
+import type { EventDetail, EventName } from './events';
+
+export interface WidgetContext {
+  config: WidgetConfig;
+  /** The shadow root the UI renders into, and the element inside it that it owns. */
+  shadow: ShadowRoot;
+  container: HTMLElement;
+  /** The page's address when the script ran (utm_* fallback; an SPA may have navigated since). */
+  pageAtLoad: string;
+  emit(name: EventName, detail?: EventDetail): void;
+  report(error: unknown): void;
+  /** Adds a stylesheet to the shadow root (adopted where supported). */
+  adoptStyles(css: string): void;
+  /** Tells the entry whether the dialog is open (it keeps the launcher's aria-expanded right). */
+  onOpenChange(open: boolean): void;
+}
+
+/** What the UI chunk's `createUi` resolves to. */
+export interface WidgetUi {
+  /** Start the work a visitor's intent justifies: today only the /api/status request. */
+  prepare(): void;
+  /** Opens the dialog; focus returns to `opener` when it closes. */
+  open(opener: HTMLElement | null): void;
+  close(): void;
+}

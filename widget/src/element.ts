@@ -1,0 +1,86 @@
+// <dialback-widget>: an open shadow root holding the launcher button and the container the lazily
+// loaded UI renders into. Styles are adopted stylesheets inside the shadow root, so nothing reaches
+// the host's <head> and the host's CSS cannot reach in. Built with plain DOM calls (no innerHTML)
+// so pages enforcing Trusted Types work too.
+import launcherCss from './styles/launcher.css?inline';
+import type { WidgetConfig } from './config';
+
+export const tagName = 'dialback-widget';
+
+export interface MountedWidget {
+  host: HTMLElement;
+  shadow: ShadowRoot;
+  launcher: HTMLButtonElement;
+  /** Where the UI chunk renders. */
+  container: HTMLElement;
+  /** The entry's own last resort when the UI chunk cannot be loaded: a sentence and the tel: link. */
+  unavailable: HTMLElement;
+}
+
+export function adoptStyles(shadow: ShadowRoot, css: string): void {
+  if (shadow.adoptedStyleSheets) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
+  } else {
+    // Browsers without constructable stylesheets: a <style> in our own shadow root, still not the host's.
+    shadow.appendChild(Object.assign(document.createElement('style'), { textContent: css }));
+  }
+}
+
+const svgNs = 'http://www.w3.org/2000/svg';
+const phonePath =
+  'M6.6 10.8a15 15 0 0 0 6.6 6.6l2.2-2.2a1 1 0 0 1 1-.2c1.1.4 2.3.6 3.6.6a1 1 0 0 1 1 1V20a1 1 0 0 1-1 1A17 17 0 0 1 3 4a1 1 0 0 1 1-1h3.5a1 1 0 0 1 1 1c0 1.3.2 2.5.6 3.6a1 1 0 0 1-.3 1z';
+
+export function mountWidget(doc: Document, config: WidgetConfig, [label, unavailableText]: readonly [string, string]): MountedWidget {
+  if (!customElements.get(tagName)) {
+    customElements.define(
+      tagName,
+      class extends HTMLElement {
+        constructor() {
+          super();
+          this.attachShadow({ mode: 'open' });
+        }
+      },
+    );
+  }
+  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = '') =>
+    Object.assign(doc.createElement(tag), { className, textContent: text });
+  const host = doc.createElement(tagName);
+  const shadow = host.shadowRoot!;
+  adoptStyles(shadow, launcherCss);
+  // CSSOM writes are allowed under a strict CSP (unlike style="" attributes in markup). The text
+  // colour on it is derived in CSS (see launcher.css), so a light brand colour stays readable.
+  if (config.color) host.style.setProperty('--dialback-color', config.color);
+
+  const root = el('div', config.position === 'bottom-left' ? 'root left' : 'root');
+  root.lang = config.lang;
+  const launcher = el('button', 'launcher');
+  launcher.type = 'button';
+  launcher.setAttribute('aria-haspopup', 'dialog');
+  launcher.setAttribute('aria-expanded', 'false');
+  const svg = doc.createElementNS(svgNs, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = doc.createElementNS(svgNs, 'path');
+  path.setAttribute('d', phonePath);
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  launcher.append(svg, el('span', 'label', label));
+  launcher.hidden = !config.launcher;
+
+  const unavailable = el('p', 'unavailable', unavailableText + ' ');
+  unavailable.setAttribute('role', 'alert');
+  unavailable.hidden = true;
+  if (config.phoneHref) {
+    const call = el('a', '', config.phone!);
+    call.href = config.phoneHref;
+    unavailable.append(call);
+  }
+  const container = el('div', 'ui');
+  root.append(container, unavailable, launcher);
+  shadow.append(root);
+  // Appended after the page's own content, and position: fixed, so nothing already laid out moves.
+  (doc.body ?? doc.documentElement).append(host);
+  return { host, shadow, launcher, container, unavailable };
+}

@@ -1,0 +1,14 @@
+// The widget must never break its host page: internal errors are caught and logged once each,
+// with a prefix the site owner can search for, instead of being thrown into the page.
+const seen = new Set<string>();
+
+export function report(error: unknown): void {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (seen.has(message)) return;
+  seen.add(message);
+  try {
+    console.error('[dialback]', message);
+  } catch {
+    // A host page that replaced console with something broken is still not our problem to crash.
+  }
+}

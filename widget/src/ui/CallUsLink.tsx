@@ -1,0 +1,12 @@
+// The office's own number as a tel: link: the fallback whenever our path to a call is blocked.
+import type { WidgetConfig } from '../config';
+import { fill } from './i18n/format';
+
+export function CallUsLink({ config, template }: { config: WidgetConfig; template: string }) {
+  if (!config.phone || !config.phoneHref) return null;
+  return (
+    <a class="call-us" href={config.phoneHref}>
+      {fill(template, { phone: config.phone })}
+    </a>
+  );
+}

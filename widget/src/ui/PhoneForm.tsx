@@ -1,0 +1,83 @@
+// The request form: country, phone, consent (when configured), security check (when configured),
+// a global error above the button for everything that is not about the visitor's input.
+import type { WidgetConfig } from '../config';
+import { ConsentField } from './ConsentField';
+import { CountrySelect } from './CountrySelect';
+import { CallUsLink } from './CallUsLink';
+import { offersCall, type FlowError } from './fields';
+import { fill } from './i18n/format';
+import type { Messages } from './i18n/types';
+import { errorSentence } from './messages';
+import { exampleNumber } from './phone/parse';
+import { PhoneField } from './PhoneField';
+import { Turnstile } from './Turnstile';
+import type { FormValues } from './useCallbackFlow';
+
+export interface PhoneFormProps {
+  config: WidgetConfig;
+  messages: Messages;
+  values: FormValues;
+  error: FlowError | null;
+  captchaGeneration: number;
+  onChange(values: Partial<FormValues>): void;
+  onSubmit(): void;
+  onFailure(error: unknown): void;
+}
+
+export function PhoneForm({ config, messages: m, values, error, captchaGeneration, onChange, onSubmit, onFailure }: PhoneFormProps) {
+  const lang = config.lang;
+  const at = (field: FlowError['field']) => (error && error.field === field ? errorSentence(lang, m, error) : null);
+  const example = exampleNumber(values.country);
+  const globalError = error && error.field === null ? error : null;
+  return (
+    <form
+      class="form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <p class="intro">{m.intro}</p>
+      <CountrySelect lang={lang} label={m.countryLabel} value={values.country} onChange={(country) => onChange({ country })} />
+      <PhoneField
+        label={m.phoneLabel}
+        hint={example ? fill(m.phoneHint, { example }) : null}
+        value={values.phone}
+        country={values.country}
+        error={at('phone')}
+        onChange={(phone) => onChange({ phone })}
+      />
+      {config.consentText && (
+        <ConsentField
+          text={config.consentText}
+          privacyUrl={config.privacyUrl}
+          privacyLabel={m.privacyLink}
+          checked={values.consent}
+          error={at('consent')}
+          onChange={(consent) => onChange({ consent })}
+        />
+      )}
+      {config.turnstileSiteKey && (
+        <Turnstile
+          siteKey={config.turnstileSiteKey}
+          lang={lang}
+          label={m.captchaLabel}
+          generation={captchaGeneration}
+          error={at('captcha')}
+          onToken={(turnstileToken) => onChange({ turnstileToken })}
+          onFailure={onFailure}
+        />
+      )}
+      {globalError && (
+        <div class="alert" id="db-form-error">
+          <p>{errorSentence(lang, m, globalError)}</p>
+          {offersCall(globalError.code) && <CallUsLink config={config} template={m.callUs} />}
+        </div>
+      )}
+      <button type="submit" class="primary">
+        {m.submit}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,42 @@
+// The shape of a language catalog. Typed records make a missing sentence a compile error: every
+// error code of the relay (ErrorCode) and every call outcome has a text in every language.
+import type { CallOutcome, ErrorCode } from '../../../../server/src/contract';
+
+/** Plural forms as Intl.PluralRules names them; `{n}` is replaced by the formatted number. */
+export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+/** Errors the widget finds itself, before or instead of an answer from the relay. */
+export type ClientErrorCode = 'network_error' | 'bad_response' | 'phone_too_short' | 'phone_too_long';
+
+export interface Messages {
+  launcher: string;
+  title: string;
+  intro: string;
+  close: string;
+  countryLabel: string;
+  phoneLabel: string;
+  /** Shown under the field: an example in the chosen country's format, `{example}`. */
+  phoneHint: string;
+  privacyLink: string;
+  submit: string;
+  sending: string;
+  /** `{phone}`: the number as the widget will read it back. */
+  willCall: string;
+  /** `{n}` seconds. */
+  estimate: Plural;
+  outcomeTitle: string;
+  outcomes: Record<CallOutcome, string>;
+  /** Shown when the estimate has passed and the call has not reached the visitor. */
+  slow: string;
+  tryAgain: string;
+  callUs: string;
+  busy: string;
+  /** `{when}`: a localized day and time in the visitor's time zone. */
+  closedUntil: string;
+  closedNow: string;
+  /** `{n}` seconds / minutes until a retry may succeed. */
+  retryInSeconds: Plural;
+  retryInMinutes: Plural;
+  captchaLabel: string;
+  errors: Record<ErrorCode | ClientErrorCode, string>;
+}

@@ -1,0 +1,20 @@
+// Sentences composed from catalog entries: an error with its retry time or opening time.
+import type { Messages } from './i18n/types';
+import { fill, formatOpening, plural } from './i18n/format';
+import type { FlowError } from './fields';
+
+export function retrySentence(lang: string, m: Messages, seconds: number): string {
+  return seconds >= 90 ? plural(lang, m.retryInMinutes, Math.ceil(seconds / 60)) : plural(lang, m.retryInSeconds, Math.max(1, Math.ceil(seconds)));
+}
+
+export function closedSentence(lang: string, m: Messages, nextOpenAt: string | null | undefined): string {
+  const when = nextOpenAt ? formatOpening(lang, nextOpenAt) : null;
+  return when ? fill(m.closedUntil, { when }) : m.closedNow;
+}
+
+export function errorSentence(lang: string, m: Messages, error: FlowError): string {
+  const base = m.errors[error.code] ?? m.errors.internal_error;
+  if (error.code === 'rate_limited' && error.retryAfter) return `${base} ${retrySentence(lang, m, error.retryAfter)}`;
+  if (error.code === 'closed') return closedSentence(lang, m, error.nextOpenAt);
+  return base;
+}

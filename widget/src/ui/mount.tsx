@@ -1,0 +1,80 @@
+// The UI chunk's entry: loaded on the visitor's first intent, handed everything it needs by the
+// script-tag entry (see ../context.ts), and rendering into the widget's shadow root.
+import { render } from 'preact';
+import type { ErrorCode, StatusResponse } from '../../../server/src/contract';
+import { createApi, type ApiResult } from '../api';
+import type { WidgetContext, WidgetUi } from '../context';
+import type { Lang } from '../lang';
+import type { Messages } from './i18n/types';
+import type { UiContext } from './ui-context';
+import { App } from './App';
+import { ErrorBoundary } from './ErrorBoundary';
+import css from './dialog.css?inline';
+
+// One chunk per language: the visitor downloads only their own texts.
+const catalogs: Record<Lang, () => Promise<{ messages: Messages }>> = {
+  en: () => import('./i18n/en'),
+  uk: () => import('./i18n/uk'),
+  ru: () => import('./i18n/ru'),
+  pl: () => import('./i18n/pl'),
+  de: () => import('./i18n/de'),
+};
+
+export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
+  const [{ messages }, { readAttribution }] = await Promise.all([catalogs[entry.config.lang](), import('../attribution')]);
+  const ctx: UiContext = { ...entry, messages, readAttribution };
+  ctx.adoptStyles(css);
+  const api = createApi(ctx.config.relay, { isKnownCode: (code): code is ErrorCode => code in ctx.messages.errors });
+  let status: Promise<ApiResult<StatusResponse>> | null = null;
+  let isOpen = false;
+  let opener: HTMLElement | null = null;
+  let generation = 0; // a new boundary after a crash, so the next open starts clean
+
+  const draw = () => {
+    try {
+      render(
+        <ErrorBoundary key={generation} onError={crashed}>
+          <App ctx={ctx} api={api} open={isOpen} status={status} onClose={close} />
+        </ErrorBoundary>,
+        ctx.container,
+      );
+    } catch (error) {
+      crashed(error);
+    }
+  };
+
+  function crashed(error: unknown) {
+    ctx.report(error);
+    generation++;
+    if (isOpen) {
+      isOpen = false;
+      ctx.onOpenChange(false);
+      opener?.focus();
+    }
+  }
+
+  function prepare() {
+    status ??= api.status();
+  }
+
+  function open(from: HTMLElement | null) {
+    prepare();
+    if (isOpen) return;
+    opener = from;
+    isOpen = true;
+    draw();
+    ctx.onOpenChange(true);
+    ctx.emit('open');
+  }
+
+  function close() {
+    if (!isOpen) return;
+    isOpen = false;
+    draw();
+    ctx.onOpenChange(false);
+    ctx.emit('close');
+    opener?.focus();
+  }
+
+  return { prepare, open, close };
+}
