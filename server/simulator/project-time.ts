@@ -41,19 +41,35 @@ export function projectTime(timeZone: string): ProjectTime {
     };
   }
 
-  /** Offset of the zone from UTC at `date`, in minutes (east positive). */
-  function offsetMinutes(date: Date): number {
+  /** Offset of the zone from UTC at `date`, in minutes (east positive), straight from Intl. */
+  function exactOffset(date: Date): number {
     const w = wall(date);
     const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
     const whole = Math.floor(date.getTime() / 1000) * 1000;
     return Math.round((asUtc - whole) / 60_000);
   }
 
+  // Intl is slow (an export of 6,500 rows spent most of its time here), and offsets change at most
+  // once an hour: cache per UTC hour when both ends of the hour agree, else ask Intl exactly.
+  const HOUR = 3_600_000;
+  const hourly = new Map<number, number | null>();
+  function offsetMinutes(date: Date): number {
+    const hour = Math.floor(date.getTime() / HOUR);
+    let cached = hourly.get(hour);
+    if (cached === undefined) {
+      if (hourly.size > 50_000) hourly.clear();
+      const start = exactOffset(new Date(hour * HOUR));
+      cached = start === exactOffset(new Date(hour * HOUR + HOUR - 1000)) ? start : null;
+      hourly.set(hour, cached);
+    }
+    return cached ?? exactOffset(date);
+  }
+
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
   function formatLocal(date: Date): string {
-    const w = wall(date);
-    return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+    const local = new Date(Math.floor(date.getTime() / 1000) * 1000 + offsetMinutes(date) * 60_000);
+    return `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
   }
 
   return {

@@ -23,6 +23,43 @@ describe('project time (Europe/Kyiv)', () => {
     expect(projectTime('UTC').formatCalldate(new Date('2019-06-02T06:30:47Z'))).toBe('2019-06-02T06:30:47+0000');
   });
 
+  it.each(['Europe/Kyiv', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns'])(
+    'agrees with an independent Intl computation at any instant in %s',
+    (zone) => {
+      const time = projectTime(zone);
+      const reference = new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        timeZoneName: 'longOffset',
+      });
+      const expected = (date: Date) => {
+        const p = Object.fromEntries(reference.formatToParts(date).map((x) => [x.type, x.value]));
+        const offset = p.timeZoneName === 'GMT' ? '+0000' : String(p.timeZoneName).replace('GMT', '').replace(':', '');
+        return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${offset}`;
+      };
+      fc.assert(
+        fc.property(fc.integer({ min: Date.UTC(2000, 0, 1) / 1000, max: Date.UTC(2040, 0, 1) / 1000 }), (seconds) => {
+          const date = new Date(seconds * 1000);
+          expect(time.formatCalldate(date)).toBe(expected(date));
+        }),
+        { numRuns: 2000 },
+      );
+      // Around every DST switch of a year, second by second near the switch.
+      for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2025, 0, 1); t += 3_600_000) {
+        const date = new Date(t);
+        expect(time.formatCalldate(date)).toBe(expected(date));
+        expect(time.formatCalldate(new Date(t - 1000))).toBe(expected(new Date(t - 1000)));
+        expect(time.formatCalldate(new Date(t + 1_800_000))).toBe(expected(new Date(t + 1_800_000)));
+      }
+    },
+  );
+
   it('parses YYYY-MM-DD HH:MM:SS as local time', () => {
     expect(kyiv.parseLocal('2019-06-02 09:30:47')?.toISOString()).toBe('2019-06-02T06:30:47.000Z');
     expect(kyiv.parseLocal('2019-01-15 12:00:00')?.toISOString()).toBe('2019-01-15T10:00:00.000Z');
