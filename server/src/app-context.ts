@@ -7,8 +7,10 @@ import type { OriginPolicy } from './http/origin.js';
 import type { AgentStatus } from './agents/agent-status.js';
 import type { ConsentLog } from './callback/consent-log.js';
 import type { AcceptedCalls } from './outcome/accepted-calls.js';
+import type { Protection } from './protect/protection.js';
 
-export interface AppContext {
+/** Protection adds: metrics, limiter, idempotency, captcha, readiness. */
+export interface AppContext extends Protection {
   config: Config;
   client: CallTrackingClient;
   log: Logger;

@@ -21,6 +21,12 @@ import { statusRoute } from './routes/status.js';
 import { healthRoute } from './routes/health.js';
 import { widgetChunkRoute, widgetScriptRoute } from './routes/assets.js';
 import { demoRoute } from './routes/demo.js';
+import { readyzRoute } from './routes/readyz.js';
+import { metricsRoute } from './routes/metrics.js';
+import { createRelayMetrics } from './metrics/relay-metrics.js';
+import { observeUpstream } from './metrics/upstream.js';
+import { createProtection } from './protect/protection.js';
+import type { LimitStore } from './protect/limit-store.js';
 import { redactWebhookToken, routeWebhookRoute } from './routes/route-webhook.js';
 
 export interface RelayDeps {
@@ -30,6 +36,8 @@ export interface RelayDeps {
   client?: CallTrackingClient;
   consent?: ConsentLog;
   now?: () => Date;
+  /** A limit store shared by several relays (e.g. Redis); the bounded memory store by default. */
+  limitStore?: LimitStore;
 }
 
 export interface Relay {
@@ -41,12 +49,14 @@ export interface Relay {
 
 export function createRelay(deps: RelayDeps): Relay {
   const { config, log } = deps;
+  const metrics = createRelayMetrics();
   const client =
     deps.client ??
     createCallTrackingClient({
       baseUrl: config.calltracking.baseUrl,
       authKey: config.calltracking.authKey,
       timeoutMs: config.upstreamTimeoutMs,
+      observe: observeUpstream(metrics),
       timeZone: config.calltracking.timeZone,
     });
   const app: AppContext = {
@@ -58,6 +68,14 @@ export function createRelay(deps: RelayDeps): Relay {
     consent: deps.consent ?? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
     accepted: createAcceptedCalls(),
     now: deps.now ?? (() => new Date()),
+    ...createProtection({
+      config,
+      log,
+      client,
+      metrics,
+      ...(deps.limitStore && { limitStore: deps.limitStore }),
+      ...(deps.now && { now: () => deps.now!().getTime() }),
+    }),
   };
 
   const widget = loadStaticSet(config.widgetDir);
@@ -69,6 +87,8 @@ export function createRelay(deps: RelayDeps): Relay {
     { path: '/widget.js', methods: { GET: widgetScriptRoute(widget) } },
     { path: /^\/chunks\/(?<file>[\w.-]+)$/, methods: { GET: widgetChunkRoute(widget) } },
     { path: '/healthz', methods: { GET: healthRoute } },
+    { path: '/readyz', methods: { GET: readyzRoute(app) } },
+    { path: '/metrics', methods: { GET: metricsRoute(app) } },
   ];
   const routeWebhook = routeWebhookRoute(app);
   if (routeWebhook) routes.push(routeWebhook);
@@ -117,6 +137,7 @@ export function createRelay(deps: RelayDeps): Relay {
       reply = errorReply(err, reqLog);
     }
     send(res, reply, { ...cors, 'x-request-id': requestId });
+    metrics.requests.inc({ route: router.label(url.pathname), method: methodLabel(req.method), status: String(reply.status) });
     reqLog.info('request', {
       method: req.method,
       path: loggedPath(url.pathname),
@@ -127,10 +148,13 @@ export function createRelay(deps: RelayDeps): Relay {
 
   const server = createServer(
     {
-      headersTimeout: 10_000,
-      requestTimeout: 15_000,
-      keepAliveTimeout: 5_000,
+      headersTimeout: config.protect.http.headersTimeoutMs,
+      requestTimeout: config.protect.http.requestTimeoutMs,
+      keepAliveTimeout: config.protect.http.keepAliveTimeoutMs,
       maxHeaderSize: 16 * 1024,
+      // How often node looks for connections over headersTimeout/requestTimeout (slowloris). The
+      // default, 30 s, would let slow connections live up to 30 s past their limit.
+      connectionsCheckingInterval: Math.min(1_000, config.protect.http.headersTimeoutMs),
     },
     (req, res) => {
       handle(req, res).catch((err) => {
@@ -140,11 +164,19 @@ export function createRelay(deps: RelayDeps): Relay {
       });
     },
   );
+  // Beyond this, node closes new connections at once: a flood cannot exhaust file descriptors.
+  server.maxConnections = config.protect.http.maxConnections;
+  metrics.registry.onCollect(() => {
+    server.getConnections((err, count) => {
+      if (!err) metrics.openConnections.set(count);
+    });
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'invalid_request';
     const body = JSON.stringify(new RelayError(code, code === 'invalid_request' ? 'The request is not valid HTTP.' : code === 'headers_too_large' ? 'The request headers are too large.' : 'The request took too long to arrive.').toBody());
     const status = code === 'headers_too_large' ? '431 Request Header Fields Too Large' : code === 'request_timeout' ? '408 Request Timeout' : '400 Bad Request';
+    metrics.requests.inc({ route: 'unparsed', method: 'other', status: status.slice(0, 3) });
     socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
 
@@ -152,6 +184,7 @@ export function createRelay(deps: RelayDeps): Relay {
     server,
     app,
     async close() {
+      app.readiness.drain();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -166,6 +199,10 @@ function loggedPath(pathname: string): string {
   const path = redactWebhookToken(pathname);
   return path.length > 120 ? path.slice(0, 120) + '…' : path;
 }
+
+const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
+/** Methods as a metric label: a closed set, whatever the request says. */
+const methodLabel = (method: string | undefined) => (method && knownMethods.has(method) ? method : 'other');
 
 function reqLogFallback(log: Logger, err: unknown) {
   log.error('reply failed', { err });

@@ -18,6 +18,16 @@ export interface TransportOptions {
   connectTimeoutMs?: number;
   /** Injectable for tests (e.g. undici MockAgent) and for sharing one pool. */
   dispatcher?: Dispatcher;
+  /** Told about every request once it has ended (metrics); must not throw. */
+  observe?: (event: UpstreamEvent) => void;
+}
+
+export interface UpstreamEvent {
+  path: string;
+  /** Whole round trip, body included. */
+  seconds: number;
+  /** The HTTP status class when an answer came, else how it failed. */
+  outcome: '2xx' | '3xx' | '4xx' | '5xx' | 'connect_error' | 'transport_error' | 'timeout';
 }
 
 export interface RawResponse {
@@ -87,12 +97,17 @@ export function createTransport(options: TransportOptions) {
     }
 
     const signal = AbortSignal.timeout(options.timeoutMs);
+    const started = performance.now();
+    const observe = (outcome: UpstreamEvent['outcome']) => options.observe?.({ path: opts.path, seconds: (performance.now() - started) / 1000, outcome });
     try {
       const res = await request(url, { method: opts.method, headers, body, dispatcher, signal });
       const text = await res.body.text();
+      observe(`${Math.min(5, Math.max(2, Math.floor(res.statusCode / 100)))}xx` as UpstreamEvent['outcome']);
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
-      throw classify(err, signal, options.timeoutMs);
+      const failure = classify(err, signal, options.timeoutMs);
+      observe(failure instanceof CallTrackingConnectError ? 'connect_error' : failure instanceof CallTrackingTimeoutError ? 'timeout' : 'transport_error');
+      throw failure;
     }
   }
 

@@ -29,8 +29,18 @@ export interface Match {
   params: Record<string, string>;
 }
 
+/** A route's name for metrics: its path, or its pattern's source. Never the requested path. */
+const routeLabel = (route: Route) => (typeof route.path === 'string' ? route.path : route.path.source);
+
 export function createRouter(routes: readonly Route[]) {
   return {
+    /** The metric label of the route serving `pathname`, or 'unmatched'. */
+    label(pathname: string): string {
+      for (const route of routes) {
+        if (typeof route.path === 'string' ? route.path === pathname : route.path.test(pathname)) return routeLabel(route);
+      }
+      return 'unmatched';
+    },
     match(method: string, pathname: string): Match {
       const m = method === 'HEAD' ? 'GET' : method;
       for (const route of routes) {

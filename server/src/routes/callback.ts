@@ -1,18 +1,25 @@
-// POST /api/callback: the one endpoint that spends money. The order is deliberate: cheap checks
-// that need no state come first (origin, body, schedule, consent, destination), so hostile input is
-// refused before it can touch limits or the service.
+// POST /api/callback: the one endpoint that spends money. The order is deliberate:
+//   1. checks that need no state (origin, Idempotency-Key syntax, body, schedule, consent,
+//      destination), so hostile input is refused before it touches anything;
+//   2. idempotency, before anything that counts or verifies: a repeat of a request gets the first
+//      answer, even though its CAPTCHA token is spent and its number is now cooling down;
+//   3. CAPTCHA (when enabled), then the limits, then the service.
+// Only a request that reached the service is remembered for its Idempotency-Key; one that provably
+// never did (connection never opened) gives back what it counted against the limits.
 import { randomUUID } from 'node:crypto';
 import { CallbackRequest, type CallbackAccepted } from '../contract.js';
 import type { AppContext } from '../app-context.js';
 import { RelayError } from '../errors.js';
 import { readJsonBody } from '../http/body.js';
-import { json } from '../http/reply.js';
+import { errorReply, json, type Reply } from '../http/reply.js';
 import type { Handler, RequestContext } from '../http/router.js';
 import { maskPhone } from '../log.js';
-import { checkDestination, maskInternational } from '../protect/phone-policy.js';
+import { checkDestination, maskInternational, type Destination } from '../protect/phone-policy.js';
+import { readIdempotencyKey, requestFingerprint, type IdempotencyTicket } from '../protect/idempotency.js';
 import { officeState } from '../schedule/office-hours.js';
 import { placeCallback } from '../callback/place-callback.js';
 import { toRelayError } from '../calltracking/to-relay-error.js';
+import { CallTrackingError } from '../calltracking/errors.js';
 
 export const BODY_LIMIT_BYTES = 4096;
 /** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */
@@ -25,16 +32,26 @@ export function parseCallbackRequest(body: unknown): CallbackRequest {
   const field = issue.path.join('.') || undefined;
   const what =
     issue.code === 'unrecognized_keys'
-      ? `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.slice(0, 5).join(', ')}.`
+      ? `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.slice(0, 5).map((k) => k.slice(0, 40)).join(', ')}.`
       : field
-        ? `The field "${field}" is invalid: ${issue.message}.`
+        ? `The field "${field.slice(0, 80)}" is invalid: ${issue.message}.`
         : `The request body must be a JSON object with a "phone" field.`;
-  throw new RelayError(field === 'phone' ? 'invalid_phone' : 'invalid_request', what, field ? { field } : {});
+  throw new RelayError(field === 'phone' ? 'invalid_phone' : 'invalid_request', what, field ? { field: field.slice(0, 80) } : {});
+}
+
+/** Public outcome of a request that reached the service, for metrics. */
+function outcomeOf(error: RelayError | null): string {
+  if (!error) return 'accepted';
+  if (error.code === 'upstream_rejected') return 'rejected';
+  if (error.code === 'upstream_unavailable') return 'unavailable';
+  if (error.code === 'upstream_timeout') return 'timeout';
+  return 'unknown';
 }
 
 export function callbackRoute(app: AppContext): Handler {
   return async (rc: RequestContext) => {
     const origin = app.origins.check(rc.req, { required: true })!;
+    const idempotencyKey = readIdempotencyKey(rc.req.headers['idempotency-key']);
     const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
 
     const office = officeState(app.config.schedule, app.config.timezone, app.now());
@@ -47,8 +64,48 @@ export function callbackRoute(app: AppContext): Handler {
     }
     const destination = checkDestination(request.phone, request.country, app.config);
 
-    const requestId = randomUUID();
-    const log = rc.log.child({ requestId, phone: maskPhone(destination.e164) });
+    let ticket: IdempotencyTicket | null = null;
+    if (idempotencyKey !== undefined) {
+      // The CAPTCHA token is a one-time credential, not part of what is asked for: a repeat that
+      // carries a fresh token is still the same request.
+      const { turnstileToken: _token, ...meaning } = request;
+      const begun = app.idempotency.begin(origin, idempotencyKey, requestFingerprint(meaning));
+      if (begun.kind === 'replay') return begun.reply;
+      ticket = begun.ticket;
+    }
+
+    try {
+      return await afterIdempotency(app, rc, request, destination, origin, ticket);
+    } catch (err) {
+      // Whatever broke, the key must not stay "in progress" until it expires.
+      ticket?.abandon();
+      throw err;
+    }
+  };
+}
+
+async function afterIdempotency(
+  app: AppContext,
+  rc: RequestContext,
+  request: CallbackRequest,
+  destination: Destination,
+  origin: string,
+  ticket: IdempotencyTicket | null,
+): Promise<Reply> {
+  const requestId = randomUUID();
+  const log = rc.log.child({ callbackId: requestId, phone: maskPhone(destination.e164) });
+  let admission;
+  try {
+    if (app.captcha) await app.captcha.verify(request.turnstileToken, { clientIp: rc.clientIp, origin, log });
+    admission = await app.limiter.admit({ digits: destination.digits, clientIp: rc.clientIp, site: origin });
+  } catch (err) {
+    ticket?.abandon();
+    if (err instanceof RelayError && err.code === 'rate_limited') log.info('callback refused by a limit', { retryAfter: err.options.retryAfter });
+    throw err;
+  }
+
+  let failure: RelayError | null = null;
+  try {
     const attribution = request.attribution ?? {};
     const userAgent = rc.req.headers['user-agent'];
     try {
@@ -71,23 +128,39 @@ export function callbackRoute(app: AppContext): Handler {
       log.info('callback accepted', { attempts, origin, utmSource: attribution.utmSource });
       app.accepted.add({ requestId, digits: destination.digits, acceptedAt: app.now(), origin });
     } catch (err) {
-      const relayError = toRelayError(err);
-      log.warn('callback failed', { code: relayError.code, err });
-      throw relayError;
+      failure = toRelayError(err);
+      log.warn('callback failed', { code: failure.code, err });
+      if (err instanceof CallTrackingError && err.neverSent) {
+        // Nothing reached the service, so nothing happened: the visitor may simply try again.
+        await admission.refund();
+        ticket?.abandon();
+        app.metrics.callbacks.inc({ outcome: 'unavailable' });
+        throw failure;
+      }
     }
+  } finally {
+    await admission.release();
+  }
+  app.metrics.callbacks.inc({ outcome: outcomeOf(failure) });
 
+  let reply: Reply;
+  if (failure) {
+    reply = errorReply(failure, log);
+  } else {
     if (request.consent) {
       await app.consent
         .record({ at: app.now(), requestId, origin, text: request.consentText, e164: destination.e164 })
         .catch((err) => log.error('consent record not written', { err }));
     }
-
     const accepted: CallbackAccepted = {
       status: 'accepted',
       requestId,
       phoneMasked: maskInternational(destination.international),
       estimateSeconds: ESTIMATE_SECONDS,
     };
-    return json(202, accepted, { 'cache-control': 'no-store' });
-  };
+    reply = json(202, accepted, { 'cache-control': 'no-store' });
+  }
+  // A repeat of this request must not ring anyone again, whatever the outcome was.
+  ticket?.complete(reply);
+  return reply;
 }

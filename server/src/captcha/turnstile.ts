@@ -1,0 +1,93 @@
+// Optional CAPTCHA: Cloudflare Turnstile, verified by the relay with the siteverify endpoint
+// (https://developers.cloudflare.com/turnstile/get-started/server-side-validation/). With
+// TURNSTILE_SECRET set, every callback needs a token, and the relay:
+//   - fails closed: no token, a refused token, or no usable answer from Cloudflare → refused;
+//   - checks the hostname Cloudflare saw against the request's allowed Origin, so a token solved
+//     on another site is worthless here;
+//   - uses each token once (Cloudflare refuses repeats too; remembering them locally also spares a
+//     round trip to Cloudflare for a replayed token).
+// Nothing in the request can switch the check off: TURNSTILE_VERIFY_URL is an operator setting,
+// used by tests to point at a local fake endpoint.
+import { createHash } from 'node:crypto';
+import { request, type Dispatcher } from 'undici';
+import { z } from 'zod';
+import { RelayError } from '../errors.js';
+import type { Logger } from '../log.js';
+
+/** Tokens live 300 s at Cloudflare; after that a replay fails there anyway. */
+const TOKEN_LIFETIME_MS = 300_000;
+const MAX_REMEMBERED_TOKENS = 100_000;
+
+const SiteverifyAnswer = z.object({
+  success: z.boolean(),
+  hostname: z.string().optional(),
+  'error-codes': z.array(z.string()).optional(),
+});
+
+export interface Captcha {
+  /** Resolves when the token is valid for this request; throws captcha_required/captcha_failed/temporarily_unavailable. */
+  verify(token: string | undefined, context: { clientIp: string; origin: string; log: Logger }): Promise<void>;
+}
+
+export interface TurnstileOptions {
+  secret: string;
+  verifyUrl: string;
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+  now?: () => number;
+}
+
+export function createTurnstile(options: TurnstileOptions): Captcha {
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const used = new Map<string, number>();
+
+  function remember(hash: string): boolean {
+    const at = now();
+    for (const [h, expires] of used) {
+      if (expires > at && used.size < MAX_REMEMBERED_TOKENS) break;
+      used.delete(h);
+    }
+    if (used.has(hash)) return false;
+    used.set(hash, at + TOKEN_LIFETIME_MS);
+    return true;
+  }
+
+  return {
+    async verify(token, { clientIp, origin, log }) {
+      if (!token) throw new RelayError('captcha_required', 'Please complete the verification before we place the call.', { field: 'turnstileToken' });
+      const hash = createHash('sha256').update(token).digest('base64url');
+      if (!remember(hash)) {
+        throw new RelayError('captcha_failed', 'This verification was already used. Please complete it again.', { field: 'turnstileToken' });
+      }
+
+      let answer: z.infer<typeof SiteverifyAnswer>;
+      try {
+        const res = await request(options.verifyUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ secret: options.secret, response: token, remoteip: clientIp }).toString(),
+          signal: AbortSignal.timeout(timeoutMs),
+          ...(options.dispatcher && { dispatcher: options.dispatcher }),
+        });
+        const text = await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`siteverify answered HTTP ${res.statusCode}`);
+        answer = SiteverifyAnswer.parse(JSON.parse(text));
+      } catch (err) {
+        // Fail closed: without a verdict there is no call.
+        log.error('CAPTCHA verification unavailable; refusing the callback', { err });
+        throw new RelayError('temporarily_unavailable', 'We could not check the verification just now. Please try again in a minute.', { retryAfter: 30 });
+      }
+
+      if (!answer.success) {
+        log.info('CAPTCHA refused', { errorCodes: answer['error-codes']?.slice(0, 5) });
+        throw new RelayError('captcha_failed', 'The verification did not succeed. Please complete it again.', { field: 'turnstileToken' });
+      }
+      const expectedHost = new URL(origin).hostname;
+      if (answer.hostname?.toLowerCase() !== expectedHost.toLowerCase()) {
+        log.warn('CAPTCHA solved on another site', { hostname: answer.hostname?.slice(0, 100), expectedHost });
+        throw new RelayError('captcha_failed', 'The verification was completed on another site. Please complete it again.', { field: 'turnstileToken' });
+      }
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The storage behind the callback limits, as an interface a shared store can implement too.
+// One relay keeps limits in memory (memory-limit-store.ts); several relays behind one balancer need
+// one shared store, and the plan below is shaped for that: a Redis store runs one Lua script per
+// plan (ZREMRANGEBYSCORE/ZCARD/ZADD per sliding log, INCR on window keys for counters, SADD on a
+// set with EXPIRE for distinct members), so every check and every update happen atomically.
+//
+// Keys are keyed hashes (HMAC with HASH_SECRET) made by the limiter: a store never sees a number
+// or an address.
+
+/** Why a request was refused; also the metric label. */
+export type LimitReason =
+  | 'number_cooldown'
+  | 'number_daily'
+  | 'number_in_flight'
+  | 'client_rate'
+  | 'client_daily'
+  | 'client_numbers'
+  | 'prefix_rate'
+  | 'site_hourly_cap'
+  | 'site_daily_cap'
+  | 'limiter_full';
+
+/** At most `limit` accepted requests in any `windowSec` (sliding). */
+export interface CountRule {
+  reason: LimitReason;
+  limit: number;
+  windowSec: number;
+}
+
+/** At most `limit` distinct members per `windowSec` (window anchored at the first member). */
+export interface DistinctRule {
+  reason: LimitReason;
+  limit: number;
+  windowSec: number;
+  /** Keyed hash of the member (a number), hex. */
+  member: string;
+}
+
+export interface LimitCheck {
+  /** Which family of keys: 'number', 'client', 'client_numbers', 'prefix', 'site'. */
+  table: string;
+  /** Keyed hash of the subject, hex (at least 16 digits). */
+  key: string;
+  counts?: readonly CountRule[];
+  distinct?: DistinctRule;
+}
+
+export interface Refusal {
+  reason: LimitReason;
+  /** Whole seconds until this limit would let the request through. */
+  retryAfter: number;
+}
+
+/** Opaque: hands back to `refund` exactly what `consume` recorded. */
+export interface Receipt {
+  readonly at: number;
+  readonly entries: readonly unknown[];
+}
+
+export type LimitDecision = { ok: true; receipt: Receipt } | { ok: false; refusals: Refusal[] };
+
+export interface LimitStore {
+  /**
+   * All or nothing: when every check passes, every one records the request; when any fails,
+   * nothing changes and every failing check is reported. A store that cannot take a new key
+   * (at capacity) refuses with 'limiter_full': limits fail closed, never open.
+   */
+  consume(checks: readonly LimitCheck[], nowMs: number): Promise<LimitDecision>;
+  /** Undoes a consume whose request provably never reached the service. */
+  refund(receipt: Receipt): Promise<void>;
+  /** Takes one of `max` in-flight slots for `key`; the slot frees itself after `ttlMs` at worst. */
+  acquire(key: string, max: number, ttlMs: number, nowMs: number): Promise<boolean>;
+  release(key: string): Promise<void>;
+  /** Keys held, by table (for /metrics). */
+  sizes(): Record<string, number>;
+}

@@ -1,0 +1,173 @@
+// The callback limits (design.md §6): per number, per client, per number prefix and site-wide.
+// All are checked and counted in one atomic step of the store, so a refused request counts
+// against nothing, and every refusal tells the visitor how long to wait (Retry-After).
+// The site-wide caps act as a breaker: when one trips, every callback of that site is refused
+// until its window has room again; the trip is logged once as an alert and shown in /metrics.
+import { createHmac } from 'node:crypto';
+import { RelayError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { RelayMetrics } from '../metrics/relay-metrics.js';
+import { clientKey } from './client-key.js';
+import type { CountRule, LimitCheck, LimitReason, LimitStore, Receipt, Refusal } from './limit-store.js';
+import type { LimitSettings } from './settings.js';
+
+const DAY = 86_400;
+const HOUR = 3_600;
+/** Digits kept out of the prefix: the prefix key groups 10,000 neighbouring numbers. */
+const PREFIX_HIDDEN_DIGITS = 4;
+
+export interface AdmitInput {
+  /** The destination in international digits (380501234567). */
+  digits: string;
+  clientIp: string;
+  /** The site (origin) the request came from: caps are per site. */
+  site: string;
+}
+
+export interface Admission {
+  /** The request is over, whatever its outcome: frees the number's in-flight slot. */
+  release(): Promise<void>;
+  /** The service provably never got the request: everything counted is given back. */
+  refund(): Promise<void>;
+}
+
+export interface Limiter {
+  /** Counts the request or throws rate_limited / temporarily_unavailable. */
+  admit(input: AdmitInput): Promise<Admission>;
+  /** Sites whose breaker is open, with the window that tripped (for tests and /metrics). */
+  openBreakers(): ReadonlyMap<string, ReadonlySet<'hourly' | 'daily'>>;
+}
+
+export interface LimiterDeps {
+  settings: LimitSettings;
+  store: LimitStore;
+  hashSecret: string;
+  log: Logger;
+  metrics: RelayMetrics;
+  /** How long an in-flight slot may be held at worst (a lost release must not block a number forever). */
+  inFlightTtlMs: number;
+  now?: () => number;
+}
+
+const siteReasons: Partial<Record<LimitReason, 'hourly' | 'daily'>> = { site_hourly_cap: 'hourly', site_daily_cap: 'daily' };
+
+const messages: Record<LimitReason, string> = {
+  number_cooldown: 'A call to this number was requested moments ago. Please wait a little before asking again.',
+  number_daily: 'This number has had as many callback requests as we allow in a day. Please try again tomorrow.',
+  number_in_flight: 'A call to this number is being placed right now. Please wait for it.',
+  client_rate: 'Too many callback requests from your connection. Please wait a few minutes.',
+  client_daily: 'Too many callback requests from your connection today. Please try again tomorrow.',
+  client_numbers: 'Callbacks to more numbers were requested from your connection than we allow in a day.',
+  prefix_rate: 'Too many callback requests to similar numbers. Please wait a few minutes.',
+  site_hourly_cap: 'The callback service has reached its limit for now. Please try again later or call us directly.',
+  site_daily_cap: 'The callback service has reached its limit for today. Please try again later or call us directly.',
+  limiter_full: 'The callback service is too busy right now. Please try again in a minute.',
+};
+
+export function refusalError(refusal: Refusal): RelayError {
+  const siteWide = refusal.reason in siteReasons || refusal.reason === 'limiter_full';
+  return new RelayError(siteWide ? 'temporarily_unavailable' : 'rate_limited', messages[refusal.reason], { retryAfter: refusal.retryAfter });
+}
+
+export function createLimiter(deps: LimiterDeps): Limiter {
+  const { settings: s, store, log, metrics } = deps;
+  const now = deps.now ?? Date.now;
+  const open = new Map<string, Set<'hourly' | 'daily'>>();
+  const key = (table: string, subject: string) => createHmac('sha256', deps.hashSecret).update(`${table}\0${subject}`).digest('hex').slice(0, 32);
+
+  metrics.registry.onCollect(() => {
+    for (const window of ['hourly', 'daily'] as const) {
+      metrics.breakerOpen.set([...open.values()].some((w) => w.has(window)) ? 1 : 0, { window });
+    }
+    for (const [table, size] of Object.entries(store.sizes())) metrics.limiterKeys.set(size, { table });
+  });
+
+  function plan(input: AdmitInput, numberKey: string): LimitCheck[] {
+    const numberCounts: CountRule[] = [{ reason: 'number_daily', limit: s.numberDaily, windowSec: DAY }];
+    if (s.numberCooldownSec > 0) numberCounts.unshift({ reason: 'number_cooldown', limit: 1, windowSec: s.numberCooldownSec });
+    const client = clientKey(input.clientIp);
+    return [
+      { table: 'number', key: numberKey, counts: numberCounts },
+      {
+        table: 'client',
+        key: key('client', client),
+        counts: [
+          { reason: 'client_rate', limit: s.clientRate, windowSec: s.clientRateWindowSec },
+          { reason: 'client_daily', limit: s.clientDaily, windowSec: DAY },
+        ],
+      },
+      { table: 'client_numbers', key: key('client_numbers', client), distinct: { reason: 'client_numbers', limit: s.clientNumbersDaily, windowSec: DAY, member: numberKey } },
+      {
+        table: 'prefix',
+        key: key('prefix', input.digits.slice(0, Math.max(1, input.digits.length - PREFIX_HIDDEN_DIGITS))),
+        counts: [{ reason: 'prefix_rate', limit: s.prefixRate, windowSec: s.prefixWindowSec }],
+      },
+      {
+        table: 'site',
+        key: key('site', input.site),
+        counts: [
+          { reason: 'site_hourly_cap', limit: s.siteHourlyCap, windowSec: HOUR },
+          { reason: 'site_daily_cap', limit: s.siteDailyCap, windowSec: DAY },
+        ],
+      },
+    ];
+  }
+
+  function noteSite(site: string, refusals: readonly Refusal[]): void {
+    const tripped = new Set(refusals.map((r) => siteReasons[r.reason]).filter((w): w is 'hourly' | 'daily' => !!w));
+    const was = open.get(site);
+    if (tripped.size > 0) {
+      const fresh = [...tripped].filter((w) => !was?.has(w));
+      // One alert line when a breaker opens, not one per refused request.
+      if (fresh.length > 0) log.error('ALERT site callback cap reached: refusing callbacks until the window has room', { site, windows: fresh, hourlyCap: s.siteHourlyCap, dailyCap: s.siteDailyCap });
+      open.set(site, new Set([...(was ?? []), ...tripped]));
+    }
+  }
+
+  function noteSiteAdmitted(site: string): void {
+    if (open.delete(site)) log.warn('site callback cap has room again: accepting callbacks', { site });
+  }
+
+  return {
+    async admit(input) {
+      const numberKey = key('number', input.digits);
+      const at = now();
+      if (!(await store.acquire(numberKey, s.numberInFlight, deps.inFlightTtlMs, at))) {
+        const refusal: Refusal = { reason: 'number_in_flight', retryAfter: Math.max(1, Math.ceil(deps.inFlightTtlMs / 2000)) };
+        metrics.limiterRefusals.inc({ reason: refusal.reason });
+        throw refusalError(refusal);
+      }
+      let decision;
+      try {
+        decision = await store.consume(plan(input, numberKey), at);
+      } catch (err) {
+        await store.release(numberKey);
+        throw err;
+      }
+      if (!decision.ok) {
+        await store.release(numberKey);
+        noteSite(input.site, decision.refusals);
+        // The visitor can only succeed once every limit has room: report the longest wait.
+        const worst = decision.refusals.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
+        metrics.limiterRefusals.inc({ reason: worst.reason });
+        throw refusalError(worst);
+      }
+      noteSiteAdmitted(input.site);
+      const receipt: Receipt = decision.receipt;
+      let released = false;
+      const release = async () => {
+        if (released) return;
+        released = true;
+        await store.release(numberKey);
+      };
+      return {
+        release,
+        async refund() {
+          await store.refund(receipt);
+          await release();
+        },
+      };
+    },
+    openBreakers: () => open,
+  };
+}

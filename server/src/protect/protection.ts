@@ -1,0 +1,56 @@
+// Builds the relay's protection pieces from the configuration: limits (with their store),
+// idempotency, the optional CAPTCHA and the readiness probe. createRelay spreads the result into
+// the AppContext; tests may build a relay with any of them replaced.
+import type { Config } from '../config.js';
+import type { CallTrackingClient } from '../calltracking/client.js';
+import type { Logger } from '../log.js';
+import type { RelayMetrics } from '../metrics/relay-metrics.js';
+import { createReadiness, type Readiness } from '../metrics/readiness.js';
+import { createTurnstile, type Captcha } from '../captcha/turnstile.js';
+import { createIdempotencyStore, type IdempotencyStore } from './idempotency.js';
+import { createLimiter, type Limiter } from './limits.js';
+import type { LimitStore } from './limit-store.js';
+import { createMemoryLimitStore } from './memory-limit-store.js';
+
+export interface Protection {
+  metrics: RelayMetrics;
+  limiter: Limiter;
+  idempotency: IdempotencyStore;
+  /** null when TURNSTILE_SECRET is unset. */
+  captcha: Captcha | null;
+  readiness: Readiness;
+}
+
+export interface ProtectionDeps {
+  config: Config;
+  log: Logger;
+  client: CallTrackingClient;
+  metrics: RelayMetrics;
+  /** A shared store (several relays); the memory store otherwise. */
+  limitStore?: LimitStore;
+  now?: () => number;
+}
+
+export function createProtection(deps: ProtectionDeps): Protection {
+  const { config, log, metrics } = deps;
+  const p = config.protect;
+  const store = deps.limitStore ?? createMemoryLimitStore({ maxKeysPerTable: p.limits.maxKeys });
+  const idempotency = createIdempotencyStore({ ttlSec: p.idempotency.ttlSec, maxKeys: p.idempotency.maxKeys, ...(deps.now && { now: deps.now }) });
+  metrics.registry.onCollect(() => metrics.idempotencyKeys.set(idempotency.size));
+  return {
+    metrics,
+    limiter: createLimiter({
+      settings: p.limits,
+      store,
+      hashSecret: config.hashSecret,
+      log,
+      metrics,
+      // A placed call holds its number at most this long, even if a release were lost.
+      inFlightTtlMs: config.upstreamTimeoutMs * 2 + 5_000,
+      ...(deps.now && { now: deps.now }),
+    }),
+    idempotency,
+    captcha: p.turnstile ? createTurnstile({ secret: p.turnstile.secret, verifyUrl: p.turnstile.verifyUrl }) : null,
+    readiness: createReadiness(deps.client, { cacheMs: p.readyCacheMs, log }),
+  };
+}
