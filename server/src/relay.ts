@@ -28,6 +28,7 @@ import { observeUpstream } from './metrics/upstream.js';
 import { createProtection } from './protect/protection.js';
 import type { LimitStore } from './protect/limit-store.js';
 import { redactWebhookToken, routeWebhookRoute } from './routes/route-webhook.js';
+import { callbackProgressRoute } from './routes/callback-progress.js';
 
 export interface RelayDeps {
   config: Config;
@@ -84,6 +85,7 @@ export function createRelay(deps: RelayDeps): Relay {
   const routes: Route[] = [
     { path: '/api/callback', methods: { POST: callbackRoute(app) } },
     { path: '/api/status', methods: { GET: statusRoute(app) } },
+    callbackProgressRoute(app),
     { path: '/widget.js', methods: { GET: widgetScriptRoute(widget) } },
     { path: /^\/chunks\/(?<file>[\w.-]+)$/, methods: { GET: widgetChunkRoute(widget) } },
     { path: '/healthz', methods: { GET: healthRoute } },

@@ -1,6 +1,7 @@
 // Callbacks the relay placed, by requestId, so `GET /api/callback/<requestId>` can later tell the
-// visitor what became of theirs. Bounded: the oldest entries go first; an entry is only useful for
-// the few minutes a visitor watches the widget.
+// visitor what became of theirs, and the owner view can mark the widget's calls in the call log.
+// Bounded: the oldest entries go first; an entry is only useful for the minutes a visitor watches
+// the widget (and for marking the owner's recent calls).
 export interface AcceptedCall {
   requestId: string;
   /** Digits in international format, as sent to the service (the call log's `dst`). */
@@ -12,17 +13,64 @@ export interface AcceptedCall {
 export interface AcceptedCalls {
   add(call: AcceptedCall): void;
   get(requestId: string): AcceptedCall | undefined;
+  /** True when some remembered callback went to this number (see sameNumber). */
+  hasNumber(digitsOrNumber: string): boolean;
+  /** Called after each add (the outcome tracker notes who was speaking when the call was accepted). */
+  onAdd(listener: (call: AcceptedCall) => void): void;
   readonly size: number;
+}
+
+const digitsOf = (s: string) => s.replace(/\D/g, '');
+
+/**
+ * The same phone number, written with or without the country code or trunk prefix: the call log may
+ * show `380501234567` or `0501234567` for a number we sent as `380501234567`. Nine trailing digits
+ * identify a subscriber in every numbering plan we serve.
+ */
+export function sameNumber(a: string, b: string): boolean {
+  const x = digitsOf(a);
+  const y = digitsOf(b);
+  if (x === '' || y === '') return false;
+  if (x === y) return true;
+  const [short, long] = x.length < y.length ? [x, y] : [y, x];
+  return short.length >= 9 && long.slice(-9) === short.slice(-9);
 }
 
 export function createAcceptedCalls(limit = 50_000): AcceptedCalls {
   const calls = new Map<string, AcceptedCall>();
+  // Last nine digits → how many remembered calls went there: a cheap first test for hasNumber.
+  const bySuffix = new Map<string, number>();
+  const listeners: Array<(call: AcceptedCall) => void> = [];
+  const suffix = (digits: string) => digitsOf(digits).slice(-9);
+
+  function forget(call: AcceptedCall) {
+    const key = suffix(call.digits);
+    const n = (bySuffix.get(key) ?? 1) - 1;
+    if (n <= 0) bySuffix.delete(key);
+    else bySuffix.set(key, n);
+  }
+
   return {
     add(call) {
+      const previous = calls.get(call.requestId);
+      if (previous) forget(previous);
       calls.set(call.requestId, call);
-      if (calls.size > limit) calls.delete(calls.keys().next().value!);
+      bySuffix.set(suffix(call.digits), (bySuffix.get(suffix(call.digits)) ?? 0) + 1);
+      if (calls.size > limit) {
+        const oldest = calls.values().next().value!;
+        calls.delete(oldest.requestId);
+        forget(oldest);
+      }
+      for (const listener of listeners) listener(call);
     },
     get: (requestId) => calls.get(requestId),
+    hasNumber(number) {
+      const key = suffix(number);
+      return key.length >= 9 ? bySuffix.has(key) : false;
+    },
+    onAdd(listener) {
+      listeners.push(listener);
+    },
     get size() {
       return calls.size;
     },

@@ -1,0 +1,66 @@
+// One shared, bounded view of the recent call log for every visitor waiting on a callback. However
+// many widgets ask, the service gets at most one `/calls/list` request per OUTCOME_POLL_MS, and none
+// at all when nobody is waiting: the window only covers calls someone asked about recently.
+import type { CallTrackingClient } from '../calltracking/client.js';
+import type { CallRecord } from '../calltracking/call-fields.js';
+import type { Logger } from '../log.js';
+
+export const WATCH_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'connected_with', 'uniqueid'] as const;
+export type WatchedRow = CallRecord<(typeof WATCH_FIELDS)[number]>;
+
+export interface LogSnapshot {
+  rows: readonly WatchedRow[];
+  /** When the rows were fetched (ms), null before the first successful fetch. */
+  fetchedAt: number | null;
+}
+
+export interface CallLogWatch {
+  /** The log covering calls accepted since `since`, at most pollMs old. Never throws. */
+  since(since: Date): Promise<LogSnapshot>;
+}
+
+/** Clocks differ and a row's calldate may be a little before our acceptance time. */
+const SKEW_MS = 2 * 60_000;
+
+export function createCallLogWatch(deps: {
+  client: Pick<CallTrackingClient, 'callsList'>;
+  pollMs: number;
+  now: () => number;
+  log: Logger;
+}): CallLogWatch {
+  let snapshot: LogSnapshot = { rows: [], fetchedAt: null };
+  let lastAttempt = -Infinity;
+  let inFlight: Promise<void> | null = null;
+  let wantedFrom = Infinity; // earliest call asked about since the last fetch
+
+  async function refresh(): Promise<void> {
+    const from = wantedFrom - SKEW_MS;
+    wantedFrom = Infinity;
+    lastAttempt = deps.now();
+    try {
+      const rows = await deps.client.callsList({
+        from: new Date(from),
+        // A little into the future: the service's clock may be ahead of ours.
+        to: new Date(deps.now() + SKEW_MS),
+        fields: WATCH_FIELDS,
+      });
+      snapshot = { rows, fetchedAt: deps.now() };
+    } catch (err) {
+      deps.log.warn('call log unavailable for call outcomes', { err });
+    }
+  }
+
+  return {
+    async since(since) {
+      wantedFrom = Math.min(wantedFrom, since.getTime());
+      // A call older than the window fetched last is covered by the next poll, at most pollMs away.
+      if (deps.now() - lastAttempt >= deps.pollMs && !inFlight) {
+        inFlight = refresh().finally(() => {
+          inFlight = null;
+        });
+      }
+      if (inFlight) await inFlight;
+      return snapshot;
+    },
+  };
+}
