@@ -171,9 +171,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       agents.restore();
     },
     close() {
-      callTimers.cancelAll();
-      replyTimers.cancelAll();
-      driftTimers.cancelAll();
+      callTimers.stop();
+      replyTimers.stop();
+      driftTimers.stop();
       for (const res of hanging) res.destroy();
       hanging.clear();
       return new Promise<void>((resolve) => {
