@@ -1,0 +1,119 @@
+// The memory limit store on its own: exact sliding logs, weighted counters, distinct members,
+// all-or-nothing consumption, refunds, and failing closed at capacity.
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.js';
+import type { LimitCheck } from '../../server/src/protect/limit-store.js';
+import { clientKey, expandIPv6 } from '../../server/src/protect/client-key.js';
+
+const T0 = 1_700_000_000_000;
+const hex = (s: string) => createHash('sha256').update(s).digest('hex');
+const sec = (n: number) => T0 + n * 1000;
+
+const numberCheck = (n: string): LimitCheck => ({
+  table: 'number',
+  key: hex(n),
+  counts: [
+    { reason: 'number_cooldown', limit: 1, windowSec: 120 },
+    { reason: 'number_daily', limit: 3, windowSec: 86_400 },
+  ],
+});
+
+describe('memory limit store', () => {
+  it('keeps an exact cooldown and daily cap per key, with the wait until the next allowed request', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    expect((await store.consume([numberCheck('a')], sec(0))).ok).toBe(true);
+    const early = await store.consume([numberCheck('a')], sec(100));
+    expect(early).toEqual({ ok: false, refusals: [{ reason: 'number_cooldown', retryAfter: 20 }] });
+    expect((await store.consume([numberCheck('b')], sec(100))).ok).toBe(true);
+    expect((await store.consume([numberCheck('a')], sec(120))).ok).toBe(true);
+    expect((await store.consume([numberCheck('a')], sec(240))).ok).toBe(true);
+    const fourth = await store.consume([numberCheck('a')], sec(400));
+    expect(fourth).toEqual({ ok: false, refusals: [{ reason: 'number_daily', retryAfter: 86_400 - 400 }] });
+    // A day after the first, one place is free again.
+    expect((await store.consume([numberCheck('a')], sec(86_400))).ok).toBe(true);
+  });
+
+  it('refuses all or nothing: a refused plan counts against none of its keys', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const client: LimitCheck = { table: 'client', key: hex('c'), counts: [{ reason: 'client_rate', limit: 2, windowSec: 600 }] };
+    expect((await store.consume([numberCheck('a'), client], sec(0))).ok).toBe(true);
+    // The number refuses, so the client's second place stays free.
+    expect((await store.consume([numberCheck('a'), client], sec(10))).ok).toBe(false);
+    expect((await store.consume([numberCheck('b'), client], sec(20))).ok).toBe(true);
+    const third = await store.consume([numberCheck('c'), client], sec(30));
+    expect(third.ok === false && third.refusals.map((r) => r.reason)).toEqual(['client_rate']);
+  });
+
+  it('counts large limits with a weighted two-window counter', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 10, windowSec: 3600 }] };
+    for (let i = 0; i < 10; i++) expect((await store.consume([site], sec(i))).ok).toBe(true);
+    const over = await store.consume([site], sec(20));
+    expect(over.ok).toBe(false);
+    if (!over.ok) {
+      expect(over.refusals[0]!.reason).toBe('site_hourly_cap');
+      expect(over.refusals[0]!.retryAfter).toBeGreaterThan(0);
+      // At the promised time there is room again.
+      expect((await store.consume([site], sec(20 + over.refusals[0]!.retryAfter))).ok).toBe(true);
+    }
+  });
+
+  it('lets a client reach a few distinct numbers a day, repeating one of them freely', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const numbers = (n: string): LimitCheck => ({ table: 'client_numbers', key: hex('client'), distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) } });
+    expect((await store.consume([numbers('a')], sec(0))).ok).toBe(true);
+    expect((await store.consume([numbers('b')], sec(1))).ok).toBe(true);
+    expect((await store.consume([numbers('a')], sec(2))).ok).toBe(true);
+    expect(await store.consume([numbers('c')], sec(3))).toEqual({ ok: false, refusals: [{ reason: 'client_numbers', retryAfter: 86_400 - 3 }] });
+    expect((await store.consume([numbers('c')], sec(86_401))).ok).toBe(true);
+  });
+
+  it('gives back what a refunded request counted', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 9, windowSec: 3600 }] };
+    const first = await store.consume([numberCheck('a'), site], sec(0));
+    expect(first.ok).toBe(true);
+    if (first.ok) await store.refund(first.receipt);
+    expect((await store.consume([numberCheck('a'), site], sec(1))).ok).toBe(true);
+  });
+
+  it('holds at most the configured in-flight requests per key, until released or expired', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    expect(await store.acquire('k', 1, 10_000, sec(0))).toBe(true);
+    expect(await store.acquire('k', 1, 10_000, sec(1))).toBe(false);
+    await store.release('k');
+    expect(await store.acquire('k', 1, 10_000, sec(2))).toBe(true);
+    // A lost release cannot block the number for longer than the TTL.
+    expect(await store.acquire('k', 1, 10_000, sec(13))).toBe(true);
+  });
+
+  it('fails closed at capacity, and makes room as old keys expire', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const cooldown = (n: number): LimitCheck => ({ table: 'number', key: hex(String(n)), counts: [{ reason: 'number_cooldown', limit: 1, windowSec: 120 }] });
+    for (let i = 0; i < 1000; i++) expect((await store.consume([cooldown(i)], sec(0))).ok).toBe(true);
+    expect(await store.consume([cooldown(5000)], sec(1))).toEqual({ ok: false, refusals: [{ reason: 'limiter_full', retryAfter: 60 }] });
+    // Known keys still get their correct answer at capacity.
+    expect((await store.consume([cooldown(7)], sec(1))).ok).toBe(false);
+    expect(store.sizes().number).toBe(1000);
+    expect((await store.consume([cooldown(5000)], sec(121))).ok).toBe(true);
+    expect(store.sizes().number).toBe(1);
+  });
+
+  it('keeps limits exact across table growth (100,000 keys)', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 200_000, startMs: T0 });
+    for (let i = 0; i < 100_000; i++) await store.consume([numberCheck(`n${i}`)], sec(0));
+    expect(store.sizes().number).toBe(100_000);
+    for (const i of [0, 4242, 99_999]) expect((await store.consume([numberCheck(`n${i}`)], sec(5))).ok).toBe(false);
+  });
+});
+
+describe('client keys', () => {
+  it('counts IPv4 addresses one by one and IPv6 addresses by their /64', () => {
+    expect(clientKey('203.0.113.9')).toBe('203.0.113.9');
+    expect(clientKey('2001:db8:1:2::1')).toBe(clientKey('2001:db8:1:2:ffff:ffff:ffff:ffff'));
+    expect(clientKey('2001:db8:1:2::1')).not.toBe(clientKey('2001:db8:1:3::1'));
+    expect(expandIPv6('::ffff:192.0.2.1')).toEqual(['0000', '0000', '0000', '0000', '0000', 'ffff', 'c000', '0201']);
+    expect(expandIPv6('::')).toHaveLength(8);
+  });
+});
