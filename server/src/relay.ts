@@ -29,6 +29,7 @@ import { createProtection } from './protect/protection.js';
 import type { LimitStore } from './protect/limit-store.js';
 import { redactWebhookToken, routeWebhookRoute } from './routes/route-webhook.js';
 import { callbackProgressRoute } from './routes/callback-progress.js';
+import { ownerRoutes } from './routes/owner.js';
 
 export interface RelayDeps {
   config: Config;
@@ -94,6 +95,7 @@ export function createRelay(deps: RelayDeps): Relay {
   ];
   const routeWebhook = routeWebhookRoute(app);
   if (routeWebhook) routes.push(routeWebhook);
+  routes.push(...ownerRoutes(app));
   if (config.demo) {
     const demo = loadStaticSet(config.demoDir);
     routes.push(
