@@ -16,6 +16,8 @@ export function chromiumPath(): string {
 /** Launches headless Chromium with a fresh profile; `close()` removes the profile too. */
 export async function launchChromium(): Promise<Browser & { dispose(): Promise<void> }> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'dialback-chromium-'));
+  // Playwright refuses --user-data-dir in launch(); it gives every launch a fresh temporary profile
+  // of its own, so the directory made above only has to be removed again.
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -27,7 +29,6 @@ export async function launchChromium(): Promise<Browser & { dispose(): Promise<v
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
-      `--user-data-dir=${userDataDir}`,
     ],
   });
   return Object.assign(browser, {
