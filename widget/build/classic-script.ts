@@ -8,6 +8,11 @@
 //  2. Top-level declarations of a classic script become globals (minified names like `e`, `t` would
 //     overwrite the host's), and a second copy of the script would fail on redeclared `let`s. The
 //     entry is therefore wrapped in a function.
+//  3. A classic script loaded from another origin without a crossorigin attribute (the way customers
+//     embed it) resolves import() specifiers against about:blank, not against its own URL. The
+//     entry's chunk imports are therefore made absolute from the script's own address, read from
+//     document.currentScript while the script runs. (Inside the chunks, which are ES modules,
+//     relative imports resolve against the chunk's URL as usual.)
 // The build fails loudly if the entry still contains anything a classic script cannot run.
 import type { Plugin } from 'vite';
 
@@ -37,7 +42,9 @@ export function classicScriptEntry(): Plugin {
           /(^|[;}\s])export\s*[\w{*]/.test(chunk.code) && 'an export',
         ].filter(Boolean);
         if (problems.length) this.error(`${chunk.fileName} must run as a classic script but contains ${problems.join(', ')}`);
-        chunk.code = `(function(){"use strict";${chunk.code}\n})();\n`;
+        const code = chunk.code.replace(/\bimport\((["'`])(\.\/[^"'`]+)\1\)/g, (_m, quote: string, path: string) => `import(new URL(${quote}${path}${quote},__dialbackScriptUrl).href)`);
+        const prologue = 'var __dialbackScriptUrl=document.currentScript&&document.currentScript.src||location.href;';
+        chunk.code = `(function(){"use strict";${prologue}${code}\n})();\n`;
       }
     },
   };

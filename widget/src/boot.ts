@@ -29,17 +29,7 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   const hub = createEventHub(win);
   let ui: Promise<WidgetUi> | undefined;
   let isOpen = false;
-
-  const mounted = new Promise<MountedWidget>((resolve) => {
-    const mount = () => {
-      const m = mountWidget(doc, config, launcherText[config.lang]);
-      m.launcher.onclick = () => (isOpen ? close() : open(m.launcher));
-      for (const type of ['pointerenter', 'focus', 'touchstart']) m.launcher.addEventListener(type, prefetch, { passive: true });
-      resolve(m);
-    };
-    if (doc.body) mount();
-    else doc.addEventListener('DOMContentLoaded', mount);
-  });
+  let mounted: Promise<MountedWidget>; // assigned below, once the actions it wires up exist
 
   const loadUi = (): Promise<WidgetUi> =>
     (ui ??= Promise.all([mounted, import('./ui/mount')]).then(([m, module]) => {
@@ -72,6 +62,21 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
         }),
     );
   const close = () => void ui?.then((u) => u.close());
+
+  mounted = new Promise<MountedWidget>((resolve) => {
+    const mount = () => {
+      try {
+        const m = mountWidget(doc, config, launcherText[config.lang]);
+        m.launcher.onclick = () => (isOpen ? close() : open(m.launcher));
+        for (const type of ['pointerenter', 'focus', 'touchstart']) m.launcher.addEventListener(type, prefetch, { passive: true });
+        resolve(m);
+      } catch (error) {
+        report(error);
+      }
+    };
+    if (doc.body) mount();
+    else doc.addEventListener('DOMContentLoaded', mount);
+  });
 
   const dialback = createDialback({ open: () => open(null), close, on: hub.on, off: hub.off });
   win.dialback = dialback;
