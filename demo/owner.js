@@ -55,7 +55,7 @@ function renderAgents(data) {
     }),
   );
   if (data.agents.length === 0) list.append(el('li', { class: 'empty' }, 'Nobody is online.'));
-  const stale = data.source === 'unknown' ? ' (the call service is not answering)' : data.source === 'cached' ? '' : '';
+  const stale = data.source === 'unknown' ? ' (the call service is not answering)' : '';
   $('agents-summary').textContent = `${data.online} online · ${data.speaking} on a call · ${data.free} free${stale}`;
 }
 
@@ -145,14 +145,18 @@ function renderChart(data) {
 // ---- polling: sequential, paused while the tab is hidden -----------------------------------------
 function poll(path, render, everyMs) {
   let timer = 0;
+  let running = false;
   async function tick() {
     clearTimeout(timer);
+    if (running) return; // the one in flight schedules the next
+    running = true;
     try {
       render(await getJson(path));
       setConnection(`Updated ${new Date().toLocaleTimeString()}`, 'ok');
     } catch (err) {
       setConnection(err instanceof Error ? err.message : 'The relay is not answering.', 'error');
     }
+    running = false;
     timer = setTimeout(tick, document.hidden ? everyMs * 5 : everyMs);
   }
   document.addEventListener('visibilitychange', () => {

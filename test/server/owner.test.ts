@@ -1,0 +1,109 @@
+// The owner view's server side: who may see it, what its JSON holds, and that neither the Auth-key
+// nor a full phone number ever leaves the relay.
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSystem, type System } from '../_util/system.js';
+import type { OwnerCalls } from '../../server/src/owner/owner-calls.js';
+
+const OWNER_TOKEN = 'owner_0123456789abcdef';
+let system: System | null = null;
+afterEach(async () => {
+  await system?.close();
+  system = null;
+});
+
+const timing = { agentAnswerMs: 50, visitorRingMs: 50, talkMs: 50 };
+
+async function placeCall(sys: System, phone: string, attribution: Record<string, string>) {
+  const res = await fetch(`${sys.relayUrl}/api/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: sys.config.allowedOrigins[0]! },
+    body: JSON.stringify({ phone, attribution }),
+  });
+  expect(res.status).toBe(202);
+}
+
+describe('owner view in demo mode', () => {
+  it('serves the page with a strict CSP, its assets, and live agents', async () => {
+    const sys = (system = await startSystem({}, { simulator: { timing } }));
+    const page = await fetch(`${sys.relayUrl}/owner`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(await page.text()).toContain('/owner/owner.js');
+    expect((await fetch(`${sys.relayUrl}/owner/owner.js`)).status).toBe(200);
+    expect((await fetch(`${sys.relayUrl}/owner/owner.css`)).status).toBe(200);
+    expect((await fetch(`${sys.relayUrl}/owner/hostile.css`)).status).toBe(404);
+
+    const agents = (await (await fetch(`${sys.relayUrl}/owner/api/agents`)).json()) as { agents: Array<{ login: string; online: boolean; free: boolean }>; online: number; free: number };
+    expect(agents.online).toBe(2);
+    expect(agents.agents.map((a) => a.login)).toEqual(['manager1', 'manager2']);
+    sys.sim.agents.setOnline('manager3', true);
+    const again = (await (await fetch(`${sys.relayUrl}/owner/api/agents`)).json()) as { online: number };
+    expect(again.online).toBe(3);
+  });
+
+  it('lists the latest calls with attribution, marks the widget\'s, masks numbers, counts per day by source', async () => {
+    const sys = (system = await startSystem({}, { simulator: { timing } }));
+    const now = Date.now();
+    sys.sim.seedCalls(30, { from: new Date(now - 3 * 86400_000), to: new Date(now - 3600_000) });
+    await placeCall(sys, '050 123 45 67', { utmSource: 'newsletter', utmMedium: 'email', clientId: '1907690628.1747750782' });
+    await expect.poll(() => sys.sim.calls.at(-1)?.state, { timeout: 5000 }).toBe('ended');
+
+    const res = await fetch(`${sys.relayUrl}/owner/api/calls`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const text = await res.text();
+    expect(text).not.toContain(sys.sim.authKey);
+    expect(text).not.toContain('501234567');
+    const data = JSON.parse(text) as OwnerCalls;
+    expect(data.live).toBe(true);
+    expect(data.days).toHaveLength(7);
+    expect(data.days.reduce((n, d) => n + d.total, 0)).toBe(31);
+    expect(data.sources).toContain('newsletter');
+    expect(data.days.at(-1)!.bySource.newsletter).toBe(1);
+    const ours = data.latest[0]!;
+    expect(ours).toMatchObject({ utmSource: 'newsletter', utmMedium: 'email', clientId: '1907690628.1747750782', widget: true, disposition: 'ANSWERED' });
+    expect(ours.number).toMatch(/^38050\*+67$/);
+    expect(data.latest.filter((c) => c.widget).length).toBeGreaterThanOrEqual(1);
+    for (const c of data.latest) expect(c.number).toMatch(/\*/);
+  });
+
+  it('asks the service once per day shown, then only today again; many tabs share it', async () => {
+    const sys = (system = await startSystem({}, { simulator: { timing } }));
+    const listRequests = () => sys.sim.requests.filter((r) => r.path.startsWith('/calls/list')).length;
+    await Promise.all(Array.from({ length: 10 }, () => fetch(`${sys.relayUrl}/owner/api/calls`)));
+    expect(listRequests()).toBe(7);
+    await Promise.all(Array.from({ length: 10 }, () => fetch(`${sys.relayUrl}/owner/api/calls`)));
+    expect(listRequests()).toBe(7);
+  });
+
+  it('a failing call log answers the last data marked not live, never a server error', async () => {
+    const sys = (system = await startSystem({}, { simulator: { timing } }));
+    sys.sim.faults.set('calls', { kind: 'html' });
+    const res = await fetch(`${sys.relayUrl}/owner/api/calls`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as OwnerCalls).live).toBe(false);
+  });
+});
+
+describe('owner view access', () => {
+  it('with OWNER_TOKEN: the token is required, by query, header or bearer; otherwise the plain 404', async () => {
+    const sys = (system = await startSystem({ OWNER_TOKEN }, { simulator: { timing } }));
+    const unknown = await (await fetch(`${sys.relayUrl}/ownerx`)).json() as { error: { code: string } };
+    for (const path of ['/owner', '/owner?token=wrong-token-0123456789', '/owner/api/agents', '/owner/api/calls']) {
+      const res = await fetch(sys.relayUrl + path);
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe(unknown.error.code);
+    }
+    expect((await fetch(`${sys.relayUrl}/owner?token=${OWNER_TOKEN}`)).status).toBe(200);
+    expect((await fetch(`${sys.relayUrl}/owner/api/agents`, { headers: { 'x-owner-token': OWNER_TOKEN } })).status).toBe(200);
+    expect((await fetch(`${sys.relayUrl}/owner/api/calls`, { headers: { authorization: `Bearer ${OWNER_TOKEN}` } })).status).toBe(200);
+    expect((await fetch(`${sys.relayUrl}/owner/api/calls`, { headers: { 'x-owner-token': `${OWNER_TOKEN}x` } })).status).toBe(404);
+    expect(sys.rawLogs.join('\n')).not.toContain(OWNER_TOKEN);
+  });
+
+  it('outside demo mode without OWNER_TOKEN there is no owner view', async () => {
+    const sys = (system = await startSystem({ DEMO: 'false', ALLOWED_ORIGINS: 'https://shop.example' }, { simulator: { timing } }));
+    for (const path of ['/owner', '/owner/owner.js', '/owner/api/agents']) expect((await fetch(sys.relayUrl + path)).status, path).toBe(404);
+  });
+});
