@@ -1,5 +1,7 @@
 // What a failed callback means for the visitor. Each service failure maps to exactly one public
-// code; the service's own text stays in our logs.
+// code, and the five outcomes stay distinct: refused by the service (upstream_rejected),
+// unavailable (nothing happened; try again), timeout and unknown (the call may still come; do not
+// try again at once). The service's own text stays in our logs.
 import { RelayError } from '../errors.js';
 import {
   CallTrackingConnectError,
@@ -10,6 +12,10 @@ import {
 } from './errors.js';
 
 export function toRelayError(err: unknown): RelayError {
+  if (err instanceof CallTrackingRejectedError && (err.httpStatus === 401 || err.httpStatus === 403)) {
+    // The service refused *us* (Auth-key, project): nothing the visitor can fix; the operator must.
+    return new RelayError('upstream_unavailable', 'The call service is not available right now. Please try again later.', { retryAfter: 300, cause: err });
+  }
   if (err instanceof CallTrackingRejectedError) {
     return new RelayError('upstream_rejected', 'The call service could not call this number. Please check it, or try again later.', { cause: err });
   }
@@ -17,7 +23,8 @@ export function toRelayError(err: unknown): RelayError {
     return new RelayError('upstream_unavailable', 'The call service is not reachable right now. Please try again in a minute.', { retryAfter: 30, cause: err });
   }
   if (err instanceof CallTrackingHttpError && (err.status === 429 || err.status === 503)) {
-    return new RelayError('upstream_unavailable', 'The call service is busy right now. Please try again in a minute.', { retryAfter: err.retryAfter ?? 30, cause: err });
+    // Ringostat-style gateways answer 429/503 before doing anything: the call was not placed.
+    return new RelayError('upstream_unavailable', 'The call service is busy right now. Please try again in a minute.', { retryAfter: Math.min(err.retryAfter ?? 30, 3600), cause: err });
   }
   if (err instanceof CallTrackingTimeoutError) {
     return new RelayError('upstream_timeout', 'The call service did not answer in time. Your call may still come; please wait a minute before trying again.', { retryAfter: 60, cause: err });

@@ -19,7 +19,7 @@ import { readIdempotencyKey, requestFingerprint, type IdempotencyTicket } from '
 import { officeState } from '../schedule/office-hours.js';
 import { placeCallback } from '../callback/place-callback.js';
 import { toRelayError } from '../calltracking/to-relay-error.js';
-import { CallTrackingError } from '../calltracking/errors.js';
+import { CallTrackingError, CallTrackingRejectedError } from '../calltracking/errors.js';
 
 export const BODY_LIMIT_BYTES = 4096;
 /** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */
@@ -129,7 +129,9 @@ async function afterIdempotency(
       app.accepted.add({ requestId, digits: destination.digits, acceptedAt: app.now(), origin });
     } catch (err) {
       failure = toRelayError(err);
-      log.warn('callback failed', { code: failure.code, err });
+      // A refusal of our own credentials needs the operator, not the visitor: log it as an error.
+      const ours = err instanceof CallTrackingRejectedError && (err.httpStatus === 401 || err.httpStatus === 403);
+      (ours ? log.error : log.warn)('callback failed', { code: failure.code, err, ...(ours && { hint: 'check CALLTRACKING_AUTH_KEY and CALLTRACKING_PROJECT_ID' }) });
       if (err instanceof CallTrackingError && err.neverSent) {
         // Nothing reached the service, so nothing happened: the visitor may simply try again.
         await admission.refund();

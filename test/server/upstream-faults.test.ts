@@ -1,0 +1,104 @@
+// A misbehaving service, through the simulator's fault switches: every failure ends in one
+// distinct public code within the time limit, the service is asked at most once (twice only when
+// the connection provably never opened), and its error text never reaches the visitor.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import type { Fault } from '../../server/simulator/index.js';
+import { startSystem, type System } from '../_util/system.js';
+
+const ORIGIN = 'https://shop.example';
+const TIMEOUT_MS = 800;
+/** A generous bound: an answer later than this means the relay hung. */
+const HUNG_AFTER_MS = TIMEOUT_MS * 2 + 3000;
+let system: System | undefined;
+afterEach(async () => {
+  await system?.close();
+  system = undefined;
+});
+
+async function start(env: Record<string, string> = {}) {
+  system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), ...env }, { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } });
+  return system;
+}
+
+async function post(s: System) {
+  const res = await fetch(`${s.relayUrl}/api/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ORIGIN },
+    body: JSON.stringify({ phone: '+380501234567' }),
+    signal: AbortSignal.timeout(HUNG_AFTER_MS),
+  });
+  const text = await res.text();
+  return { status: res.status, text, code: (JSON.parse(text) as { error?: { code: string } }).error?.code };
+}
+const upstreamCalls = (s: System) => s.sim.requests.filter((r) => r.path === '/a/v2').length;
+
+const cases: Array<{ name: string; fault: Fault; status: number; code: string }> = [
+  { name: 'connection reset before acting', fault: { kind: 'reset' }, status: 502, code: 'upstream_unknown' },
+  { name: 'connection reset after placing the call', fault: { kind: 'reset', handled: true }, status: 502, code: 'upstream_unknown' },
+  { name: 'no answer at all (hang)', fault: { kind: 'hang' }, status: 504, code: 'upstream_timeout' },
+  { name: 'slower than the timeout', fault: { kind: 'delay', ms: TIMEOUT_MS * 3 }, status: 504, code: 'upstream_timeout' },
+  { name: 'HTTP 500', fault: { kind: 'status', status: 500, body: 'Fatal error in /var/www/api.php line 42' }, status: 502, code: 'upstream_unknown' },
+  { name: 'HTTP 503 with Retry-After', fault: { kind: 'status', status: 503, retryAfter: 120 }, status: 503, code: 'upstream_unavailable' },
+  { name: 'HTTP 429', fault: { kind: 'status', status: 429 }, status: 503, code: 'upstream_unavailable' },
+  { name: 'an HTML maintenance page', fault: { kind: 'html' }, status: 502, code: 'upstream_unknown' },
+  { name: 'truncated JSON', fault: { kind: 'truncated' }, status: 502, code: 'upstream_unknown' },
+  { name: 'truncated JSON after placing the call', fault: { kind: 'truncated', handled: true }, status: 502, code: 'upstream_unknown' },
+  { name: 'a JSON-RPC error object', fault: { kind: 'rpc_error', code: 17, message: 'Outbound calls are banned: internal ref SECRET-42' }, status: 502, code: 'upstream_rejected' },
+  { name: 'HTTP 403 (Auth-key refused)', fault: { kind: 'status', status: 403, body: '{"error":{"code":403,"message":"bad key"}}' }, status: 503, code: 'upstream_unavailable' },
+];
+
+describe('service faults', () => {
+  for (const c of cases) {
+    it(`${c.name} → ${c.status} ${c.code}, asked once`, async () => {
+      const s = await start();
+      s.sim.faults.set('callback', c.fault);
+      const answer = await post(s);
+      expect({ status: answer.status, code: answer.code }).toEqual({ status: c.status, code: c.code });
+      expect(upstreamCalls(s)).toBe(1);
+      // The service's own words stay in our logs.
+      for (const leak of ['SECRET-42', '/var/www', 'Fatal', 'maintenance', 'bad key', '<']) expect(answer.text).not.toContain(leak);
+      expect(s.logs.some((l) => l.msg === 'callback failed')).toBe(true);
+    });
+  }
+
+  it('connection refused → 503 upstream_unavailable after exactly one retry (it was never sent)', async () => {
+    const port = await closedPort();
+    const s = await start({
+      CALLTRACKING_BASE_URL: `http://127.0.0.1:${port}`,
+      CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234',
+      CALLTRACKING_PROJECT_ID: '1',
+      CALLBACK_CALLER: '380441112233',
+      ALLOWED_ORIGINS: ORIGIN,
+    });
+    const answer = await post(s);
+    expect({ status: answer.status, code: answer.code }).toEqual({ status: 503, code: 'upstream_unavailable' });
+    expect(s.logs.filter((l) => l.msg === 'service connection never opened; retrying once')).toHaveLength(1);
+    const metrics = await (await fetch(`${s.relayUrl}/metrics`)).text();
+    expect(metrics).toContain('dialback_upstream_request_duration_seconds_count{operation="callback",outcome="connect_error"} 2');
+    // Nothing reached the service, so nothing was counted: the visitor may try again at once.
+    const again = await post(s);
+    expect(again.code).toBe('upstream_unavailable');
+  });
+
+  it('recovers when the fault clears: the next request is placed normally', async () => {
+    const s = await start();
+    s.sim.faults.set('callback', { kind: 'reset', times: 1 });
+    expect((await post(s)).status).toBe(502);
+    s.sim.faults.clear();
+    const res = await fetch(`${s.relayUrl}/api/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ phone: '+380671234567' }),
+    });
+    expect(res.status).toBe(202);
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
