@@ -1,0 +1,96 @@
+// The owner view in real Chromium: agents update live, a call placed through the relay shows with
+// its utm source and client id and is marked as the widget's, the chart draws it, and the Auth-key
+// appears nowhere the browser can see.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Response as PwResponse } from 'playwright-core';
+import { launchChromium } from '../_util/browser';
+import { startSystem, type System } from '../_util/system';
+
+const OWNER_TOKEN = 'owner_e2e_0123456789abcdef';
+let system: System;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+beforeAll(async () => {
+  system = await startSystem({ OWNER_TOKEN }, { simulator: { timing: { agentAnswerMs: 50, visitorRingMs: 50, talkMs: 50 } } });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.dispose();
+  await system?.close();
+});
+
+test('the owner sees agents live, the widget call with its attribution, and the chart', async () => {
+  const now = Date.now();
+  system.sim.seedCalls(12, { from: new Date(now - 4 * 86400_000), to: new Date(now - 2 * 3600_000), overrides: { utmSource: 'facebook' } });
+  const placed = await fetch(`${system.relayUrl}/api/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: system.config.allowedOrigins[0]! },
+    body: JSON.stringify({ phone: '050 123 45 67', attribution: { utmSource: 'newsletter', utmMedium: 'email', clientId: '1907690628.1747750782' } }),
+  });
+  expect(placed.status).toBe(202);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const bodies: string[] = [];
+  const pending: Promise<void>[] = [];
+  page.on('response', (res: PwResponse) => {
+    pending.push(res.text().then((t) => void bodies.push(`${res.url()}\n${t}`), () => {}));
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+
+  try {
+    await page.goto(`${system.relayUrl}/owner?token=${OWNER_TOKEN}`);
+    // The token leaves the address bar at once.
+    await expect.poll(() => page.url()).toBe(`${system.relayUrl}/owner`);
+
+    const agents = page.locator('#agents');
+    await expect.poll(() => agents.locator('[data-login]').count(), { timeout: 10_000 }).toBe(2);
+    expect(await agents.locator('[data-login="manager1"]').getAttribute('data-state')).toBe('free');
+
+    // Live: an agent coming online appears without a reload.
+    system.sim.agents.setOnline('manager3', true);
+    await expect.poll(() => agents.locator('[data-login="manager3"]').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => page.locator('#agents-summary').textContent()).toMatch(/^3 online/);
+
+    const widgetRow = page.locator('#calls tbody tr[data-widget="true"]').first();
+    await expect.poll(() => widgetRow.count(), { timeout: 10_000 }).toBe(1);
+    const rowText = (await widgetRow.textContent()) ?? '';
+    expect(rowText).toContain('newsletter / email');
+    expect(rowText).toContain('1907690628.1747750782');
+    expect(rowText).toContain('Widget');
+    expect(rowText).not.toContain('501234567');
+
+    // The chart: one bar segment per day and source, with the widget call's source today.
+    const today = page.locator('#chart svg g[data-day]').last();
+    await expect.poll(() => today.locator('rect[data-source="newsletter"]').count()).toBe(1);
+    expect(await page.locator('#chart svg rect[data-source="facebook"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('#chart svg g[data-day]').count()).toBe(7);
+    expect(await page.locator('#legend li[data-source="newsletter"]').count()).toBe(1);
+    const label = await page.locator('#chart svg').getAttribute('aria-label');
+    expect(label).toMatch(/13 calls in 7 days/);
+
+    // Nothing the browser received holds the Auth-key, nor does the page.
+    await Promise.all(pending);
+    expect(bodies.some((b) => b.includes('/owner/api/calls'))).toBe(true);
+    for (const body of bodies) expect(body).not.toContain(system.sim.authKey);
+    expect(await page.content()).not.toContain(system.sim.authKey);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}, 60_000);
+
+test('without the token the page shows nothing', async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const res = await page.goto(`${system.relayUrl}/owner`);
+    expect(res?.status()).toBe(404);
+  } finally {
+    await context.close();
+  }
+});
