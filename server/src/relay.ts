@@ -140,7 +140,8 @@ export function createRelay(deps: RelayDeps): Relay {
     } catch (err) {
       reply = errorReply(err, reqLog);
     }
-    send(res, reply, { ...cors, 'x-request-id': requestId });
+    // While draining, every answer closes its connection, so keep-alive clients let go at once.
+    send(res, reply, { ...cors, 'x-request-id': requestId, ...(app.readiness.draining && { connection: 'close' }) });
     metrics.requests.inc({ route: router.label(url.pathname), method: methodLabel(req.method), status: String(reply.status) });
     reqLog.info('request', {
       method: req.method,

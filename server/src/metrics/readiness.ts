@@ -15,6 +15,7 @@ export interface Readiness {
   check(): Promise<ReadinessState>;
   /** Shutting down: not ready from now on, whatever the service says. */
   drain(): void;
+  readonly draining: boolean;
   readonly last: ReadinessState | null;
 }
 
@@ -50,6 +51,9 @@ export function createReadiness(
     },
     drain() {
       draining = true;
+    },
+    get draining() {
+      return draining;
     },
     get last() {
       return last;
