@@ -6,6 +6,8 @@ const AGENTS_EVERY_MS = 3000;
 const CALLS_EVERY_MS = 15000;
 const PALETTE = ['#2754c5', '#e07b24', '#2e9e5b', '#c23b6b', '#7a5cc7', '#1d9bb2', '#a0852b', '#5d6d7e'];
 const SVG = 'http://www.w3.org/2000/svg';
+/** Dispositions of calls that were talked through (and one still going on): not shown as missed. */
+const TALKED = ['ANSWERED', 'REPEATED', 'PROPER', 'IN PROGRESS'];
 
 // The token arrives once in the address (?token=…); keep it for this tab only and take it out of the
 // address bar, history and any Referer.
@@ -71,9 +73,10 @@ function renderCalls(data) {
   const body = $('calls').tBodies[0];
   const rows = data.latest.map((c) => {
     const tr = el('tr', { 'data-widget': c.widget });
-    const missed = c.disposition !== 'ANSWERED' && c.disposition !== 'IN PROGRESS' && c.talkSeconds === 0;
+    const missed = !TALKED.includes(c.disposition) && c.talkSeconds === 0;
     const via = el('td');
-    if (c.widget) via.append(el('span', { class: 'badge' }, 'Widget'));
+    if (c.placedHere) via.append(el('span', { class: 'badge', title: 'Placed through this relay' }, 'Widget'));
+    else if (c.widget) via.append(el('span', { class: 'badge', title: 'A callback call (call_type callback)' }, 'Callback'));
     else via.textContent = c.callType;
     tr.append(
       el('td', {}, formatTime(c.time, data.timeZone)),
@@ -93,15 +96,15 @@ function renderCalls(data) {
     body.append(tr);
   }
   const fromWidget = data.latest.filter((c) => c.widget).length;
-  $('calls-summary').textContent = `${data.latest.length} latest calls, ${fromWidget} from the widget${data.live ? '' : ' (the call log is not answering; showing the last data)'}.`;
+  $('calls-summary').textContent = `${data.latest.length} latest calls, ${fromWidget} from the widget; times in ${data.timeZone}${data.live ? '' : ' (the call log is not answering; showing the last data)'}.`;
   renderChart(data);
 }
 
 // ---- chart: stacked bars per day, one colour per utm source -----------------------------------
 function renderChart(data) {
   const colour = new Map(data.sources.map((s, i) => [s, PALETTE[i % PALETTE.length]]));
-  const width = 640;
-  const height = 240;
+  const width = 420;
+  const height = 220;
   const pad = { top: 12, right: 8, bottom: 28, left: 34 };
   const max = Math.max(1, ...data.days.map((d) => d.total));
   const plotH = height - pad.top - pad.bottom;

@@ -25,8 +25,10 @@ export interface OwnerCall {
   clientId: string;
   /** The outside party, masked. */
   number: string;
-  /** Placed by this relay (number matches an accepted callback) or a callback call. */
+  /** The widget's call: placed by this relay (placedHere) or a callback call (call_type callback). */
   widget: boolean;
+  /** The number matches a callback this relay placed (and still remembers). */
+  placedHere: boolean;
 }
 
 export interface OwnerCalls {
@@ -114,8 +116,9 @@ export function createOwnerCalls(options: OwnerCallsOptions) {
       .flat()
       .sort((a, b) => b.calldate.getTime() - a.calldate.getTime())
       .slice(0, latestCount)
-      .map(
-        (r): OwnerCall => ({
+      .map((r): OwnerCall => {
+        const placedHere = options.accepted.hasNumber(r.dst) || options.accepted.hasNumber(r.caller);
+        return {
           time: r.calldate.toISOString(),
           disposition: r.disposition,
           talkSeconds: r.billsec,
@@ -125,9 +128,10 @@ export function createOwnerCalls(options: OwnerCallsOptions) {
           utmMedium: r.utm_medium,
           clientId: r.client_id,
           number: maskPhone(outsideParty(r, options.accepted)),
-          widget: r.call_type === 'callback' || options.accepted.hasNumber(r.dst) || options.accepted.hasNumber(r.caller),
-        }),
-      );
+          widget: placedHere || r.call_type === 'callback',
+          placedHere,
+        };
+      });
     const sources = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([s]) => s);
     return { timeZone: tz, fetchedAt: now.toISOString(), latest, days, sources, live: true };
   }
