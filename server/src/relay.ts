@@ -2,7 +2,7 @@
 // 127.0.0.1:0). Every request goes through one function: route, run, and map any failure to a safe
 // JSON error, with CORS headers for allowed origins so the widget can read errors too.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
+import { newRequestId } from './http/request-id.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.js';
@@ -107,7 +107,7 @@ export function createRelay(deps: RelayDeps): Relay {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const requestId = randomUUID();
+    const requestId = newRequestId();
     const ip = clientIp(req, config.trustedProxies);
     const reqLog = log.child({ requestId });
     let url: URL;

@@ -1,0 +1,18 @@
+// Request ids for logs and the X-Request-Id header: letters only. The logger masks every run of
+// seven or more digits (a phone number wherever it hides), and a UUID such as 12345678-1234-…
+// would have its digits masked in the log but not in the header, breaking the correlation.
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ'; // 48 letters: 0x100 % 48 = 16, see below
+const LENGTH = 22; // 48^22 ≈ 2^123
+
+export function newRequestId(): string {
+  let out = '';
+  while (out.length < LENGTH) {
+    for (const byte of randomBytes(32)) {
+      // Reject the top 16 values so every letter is equally likely.
+      if (byte < 240 && out.length < LENGTH) out += ALPHABET[byte % 48];
+    }
+  }
+  return out;
+}
