@@ -80,6 +80,8 @@ export function createProgressTracker(deps: {
     if (row) {
       t.rowKey = rowKey(row);
       claimedRows.set(t.rowKey, t.call.requestId);
+      // Calls forgotten before they settled leave their claim behind; keep the map bounded anyway.
+      if (claimedRows.size > MAX_TRACKED) claimedRows.delete(claimedRows.keys().next().value!);
     }
     return row;
   }
