@@ -98,6 +98,16 @@ describe('call outcomes through the call lifecycle', () => {
     expect(seen).not.toContain('agent_ringing');
   });
 
+  it('two callbacks at once each end with their own outcome', async () => {
+    const sys = await start({ agentAnswerMs: 400, visitorRingMs: 600, talkMs: 300 });
+    const [answered, unanswered] = [await placeCall(sys, '050 123 45 80'), await placeCall(sys, '050 123 45 99')];
+    const [a, b] = await Promise.all([watch(sys, answered), watch(sys, unanswered)]);
+    expect(a.at(-1)).toBe('completed');
+    expect(b.at(-1)).toBe('missed');
+    expect(a).toContain('ringing_you');
+    expect(b).toContain('ringing_you');
+  });
+
   it('survives a failing call log: steps from SIP status, no server error', async () => {
     const sys = await start({ agentAnswerMs: 300, visitorRingMs: 3_000, talkMs: 300 });
     sys.sim.faults.set('calls', { kind: 'status', status: 503 });
