@@ -1,0 +1,293 @@
+// `npm run bench` (relay): the relay's own cost, measured against baselines in the same run, on
+// loopback, with a load generator in a worker thread (undici Pool; bounded in requests and time).
+// Prints ONE table of ratios:
+//   callback path        vs a minimal undici passthrough to the same upstream   (goal ≥ 0.75×)
+//   cached /api/status   vs a bare node:http hello-world                        (goal ≥ 0.75×)
+//   refused (429) path   vs the same hello-world                                (goal ≥ 0.5×)
+//   memory growth after one million distinct limiter keys                       (goal ≤ 64 MB)
+import { createServer, type Server } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { Pool } from 'undici';
+import { loadConfig } from '../../server/src/config.js';
+import { createLogger } from '../../server/src/log.js';
+import { createRelay } from '../../server/src/relay.js';
+import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.js';
+import type { LimitCheck } from '../../server/src/protect/limit-store.js';
+import { listen, type Listening } from '../_util/listen.js';
+
+const ORIGIN = 'https://shop.example';
+const CONNECTIONS = 32;
+/** Per measurement; with two rounds the accepted path stays under the site caps' counter range. */
+const MAX_REQUESTS = 25_000;
+const SECONDS = 3;
+const ROUNDS = 2;
+
+// ---------------------------------------------------------------- memory (first, on a quiet heap)
+
+function settle(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 3; i++) gc?.();
+}
+const used = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+async function memoryPerMillion(table: 'number' | 'client'): Promise<number> {
+  settle();
+  const before = used();
+  const store = createMemoryLimitStore({ maxKeysPerTable: 1_000_000 });
+  const rules: Record<typeof table, Omit<LimitCheck, 'key' | 'table'>> = {
+    number: { counts: [{ reason: 'number_cooldown', limit: 1, windowSec: 120 }, { reason: 'number_daily', limit: 3, windowSec: 86_400 }] },
+    client: { counts: [{ reason: 'client_rate', limit: 3, windowSec: 600 }, { reason: 'client_daily', limit: 10, windowSec: 86_400 }] },
+  };
+  const now = Date.now();
+  for (let i = 0; i < 1_000_000; i++) {
+    const key = createHash('sha256').update(`k${i}`).digest('hex').slice(0, 32);
+    const decision = await store.consume([{ table, key, ...rules[table] }], now);
+    if (!decision.ok) throw new Error(`key ${i} refused: ${decision.refusals[0]?.reason}`);
+  }
+  if (store.sizes()[table] !== 1_000_000) throw new Error('store lost keys');
+  settle();
+  const grown = used() - before;
+  (globalThis as { keep?: unknown }).keep = store; // alive until measured
+  (globalThis as { keep?: unknown }).keep = undefined;
+  return grown;
+}
+
+// ---------------------------------------------------------------- servers
+
+/** The stand-in service: answers the callback and the SIP status at once. */
+function upstreamServer(): Server {
+  return createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      if (req.url?.startsWith('/sipstatus/')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('["manager1"]');
+      }
+      let id: unknown = null;
+      try {
+        id = (JSON.parse(body) as { id?: unknown }).id ?? null;
+      } catch {
+        /* answer anyway */
+      }
+      const out = JSON.stringify({ jsonrpc: '2.0', id, result: { status: 'ok' } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+      res.end(out);
+    });
+  });
+}
+
+/** The least a relay can do: read the body, make one undici request upstream, answer 202. */
+function passthroughServer(upstreamUrl: string): { server: Server; pool: Pool } {
+  const pool = new Pool(upstreamUrl, { connections: 64 });
+  let id = 1;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const { phone } = JSON.parse(Buffer.concat(chunks).toString()) as { phone: string };
+      const up = await pool.request({
+        path: '/a/v2',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'auth-key': 'bench-auth-key-0000' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'Api\\V2\\Callback.external', params: { callee: phone } }),
+      });
+      await up.body.text();
+      const out = JSON.stringify({ status: 'accepted' });
+      res.writeHead(202, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+      res.end(out);
+    });
+  });
+  return { server, pool };
+}
+
+function helloServer(): Server {
+  return createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 5 });
+    res.end('hello');
+  });
+}
+
+// ---------------------------------------------------------------- load generator (worker thread)
+
+interface LoadSpec {
+  url: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  /** POST bodies: `{"phone":"…"}` with a distinct number and a distinct client (X-Forwarded-For) per request. */
+  distinctPhones?: boolean;
+  fixedBody?: string;
+  expectStatus: number;
+}
+
+const workerSource = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { Pool } = require(workerData.undici);
+const spec = workerData.spec;
+(async () => {
+  const pool = new Pool(spec.url, { connections: workerData.connections, pipelining: 1 });
+  const deadline = performance.now() + workerData.seconds * 1000;
+  let sent = 0, done = 0, wrong = 0;
+  const statuses = {};
+  async function lane() {
+    while (sent < workerData.max && performance.now() < deadline) {
+      const n = sent++;
+      const g = n + workerData.offset;
+      // Distinct numbers spread over 12,000 prefixes (operator code + 3 digits), each used at most
+      // 5 times, so the default per-prefix velocity is never the reason for an answer.
+      const ops = ['50', '63', '66', '67', '68', '73', '93', '95', '96', '97', '98', '99'];
+      const phone = '+380' + ops[g % 12] + String(100 + (Math.floor(g / 12) % 900)) + String(Math.floor(g / 10800)).padStart(4, '0');
+      const body = spec.method === 'GET' ? undefined : spec.distinctPhones ? JSON.stringify({ phone }) : spec.fixedBody;
+      const headers = spec.distinctPhones ? { ...spec.headers, 'x-forwarded-for': '10.' + ((g >> 16) & 255) + '.' + ((g >> 8) & 255) + '.' + (g & 255) } : spec.headers;
+      const res = await pool.request({ path: spec.path, method: spec.method, headers, body });
+      await res.body.dump();
+      statuses[res.statusCode] = (statuses[res.statusCode] || 0) + 1;
+      if (res.statusCode !== spec.expectStatus) wrong++;
+      done++;
+    }
+  }
+  const started = performance.now();
+  await Promise.all(Array.from({ length: workerData.connections }, lane));
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  parentPort.postMessage({ rps: done / seconds, done, wrong, statuses });
+})().catch((err) => parentPort.postMessage({ error: String(err && err.stack || err) }));
+`;
+
+const undiciPath = createRequire(import.meta.url).resolve('undici');
+
+/** Requests sent so far, so every round uses numbers and clients never seen before. */
+let offset = 0;
+
+function load(spec: LoadSpec): Promise<{ rps: number; done: number; wrong: number; statuses: Record<string, number> }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerSource, { eval: true, workerData: { spec, undici: undiciPath, connections: CONNECTIONS, seconds: SECONDS, max: MAX_REQUESTS, offset } });
+    offset += MAX_REQUESTS;
+    worker.once('message', (m: { error?: string; rps: number; done: number; wrong: number; statuses: Record<string, number> }) => {
+      void worker.terminate();
+      if (m.error) reject(new Error(m.error));
+      else resolve(m);
+    });
+    worker.once('error', reject);
+  });
+}
+
+/** Best of ROUNDS, alternating A and B so drift on a shared machine hits both alike. */
+async function compare(a: LoadSpec, b: LoadSpec, beforeEach?: () => void) {
+  let bestA = 0;
+  let bestB = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    beforeEach?.();
+    const ra = await load(a);
+    if (ra.wrong > 0) throw new Error(`${a.path}: ${ra.wrong} unexpected answers ${JSON.stringify(ra.statuses)}`);
+    const rb = await load(b);
+    if (rb.wrong > 0) throw new Error(`${b.path}: ${rb.wrong} unexpected answers ${JSON.stringify(rb.statuses)}`);
+    bestA = Math.max(bestA, ra.rps);
+    bestB = Math.max(bestB, rb.rps);
+  }
+  return { a: bestA, b: bestB, ratio: bestA / bestB };
+}
+
+// ---------------------------------------------------------------- run
+
+async function main() {
+  const memNumber = await memoryPerMillion('number');
+  const memClient = await memoryPerMillion('client');
+
+  const upstream = await listen(upstreamServer());
+  const pass = passthroughServer(upstream.url);
+  const passthrough = await listen(pass.server);
+  const hello = await listen(helloServer());
+
+  const relayFor = (env: Record<string, string>) => {
+    const config = loadConfig({
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      CALLTRACKING_BASE_URL: upstream.url,
+      CALLTRACKING_AUTH_KEY: 'bench-auth-key-0000',
+      CALLTRACKING_PROJECT_ID: '1',
+      CALLBACK_CALLER: '380441112233',
+      ALLOWED_ORIGINS: ORIGIN,
+      HASH_SECRET: 'bench-hash-secret-000000',
+      MAX_CONNECTIONS: '10000',
+      ...env,
+    });
+    return createRelay({ config, log: createLogger({ level: 'silent' }) });
+  };
+  // The accepted path runs the whole pipeline with default per-number and per-client limits: every
+  // request is a new number from a new client behind a trusted proxy, so each creates limiter keys.
+  // Only the site caps are raised, or they would trip as designed.
+  const open = relayFor({ TRUSTED_PROXIES: '127.0.0.1', SITE_HOURLY_CAP: '65000', SITE_DAILY_CAP: '65000', STATUS_CACHE_MS: '600000' });
+  const strict = relayFor({});
+  const openL: Listening = await listen(open.server);
+  const strictL: Listening = await listen(strict.server);
+
+  const json = { 'content-type': 'application/json', origin: ORIGIN };
+  const results: Array<[string, string, string, string, string]> = [];
+  const row = (what: string, r: { a: number; b: number; ratio: number }, goal: number) =>
+    results.push([what, `${Math.round(r.a)} req/s`, `${Math.round(r.b)} req/s`, `${r.ratio.toFixed(2)}×`, r.ratio >= goal ? `≥ ${goal}× ok` : `≥ ${goal}× MISSED`]);
+
+  row(
+    'POST /api/callback (accepted) vs undici passthrough',
+    await compare(
+      { url: openL.url, method: 'POST', path: '/api/callback', headers: json, distinctPhones: true, expectStatus: 202 },
+      { url: passthrough.url, method: 'POST', path: '/api/callback', headers: json, distinctPhones: true, expectStatus: 202 },
+    ),
+    0.75,
+  );
+  await fetch(`${openL.url}/api/status`); // fill the status cache
+  row(
+    'GET /api/status (cached) vs node:http hello-world',
+    await compare(
+      { url: openL.url, method: 'GET', path: '/api/status', headers: { origin: ORIGIN }, expectStatus: 200 },
+      { url: hello.url, method: 'GET', path: '/', headers: {}, expectStatus: 200 },
+    ),
+    0.75,
+  );
+  const flood = JSON.stringify({ phone: '+380501234567' });
+  await fetch(`${strictL.url}/api/callback`, { method: 'POST', headers: json, body: flood });
+  row(
+    'POST /api/callback refused (429) vs hello-world',
+    await compare(
+      { url: strictL.url, method: 'POST', path: '/api/callback', headers: json, fixedBody: flood, expectStatus: 429 },
+      { url: hello.url, method: 'GET', path: '/', headers: {}, expectStatus: 200 },
+    ),
+    0.5,
+  );
+
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  const worstMem = Math.max(memNumber, memClient);
+  results.push([
+    'memory growth, 1,000,000 distinct limiter keys',
+    `number ${mb(memNumber)}`,
+    `client ${mb(memClient)}`,
+    `${Math.round(worstMem / 1e6)} B/key`,
+    worstMem <= 64 * 1024 * 1024 ? '≤ 64 MB ok' : '≤ 64 MB MISSED',
+  ]);
+
+  const header: [string, string, string, string, string] = ['measure', 'relay', 'baseline', 'ratio', 'goal'];
+  const widths = header.map((h, i) => Math.max(h.length, ...results.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(`\nRelay benchmark (${CONNECTIONS} connections, best of ${ROUNDS} × ${SECONDS} s or ${MAX_REQUESTS} requests, loopback, Node ${process.version})\n`);
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of results) console.log(line(r));
+
+  await Promise.all([openL.close(), strictL.close(), passthrough.close(), hello.close()]);
+  await Promise.all([open.close(), strict.close(), pass.pool.close()]);
+  await upstream.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
