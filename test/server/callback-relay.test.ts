@@ -29,7 +29,7 @@ function post(body: unknown, headers: Record<string, string> = {}): Promise<Resp
 }
 
 async function expectError(res: Response, status: number, code: string, field?: string) {
-  const body = (await res.json()) as { error: { code: string; message: string; field?: string } };
+  const body = (await res.json()) as { error: { code: string; message: string; field?: string; nextOpenAt?: string } };
   expect({ status: res.status, code: body.error.code }).toEqual({ status, code });
   expect(body.error.message.length).toBeGreaterThan(10);
   if (field) expect(body.error.field).toBe(field);
@@ -151,7 +151,7 @@ describe('POST /api/callback, refused before the service is asked', () => {
     // Open one minute a week, at a time that is never "now" in this test: Sunday 03:00–03:01 UTC+14.
     system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, WORKING_HOURS: 'Sun 03:00-03:01', TIMEZONE: 'Pacific/Kiritimati' });
     const error = await expectError(await post({ phone: '0501234567' }), 409, 'closed');
-    expect(new Date(error.nextOpenAt as unknown as string).getTime()).toBeGreaterThan(Date.now());
+    expect(new Date(error.nextOpenAt!).getTime()).toBeGreaterThan(Date.now());
   });
 
   it('not_found and method_not_allowed', async () => {
