@@ -2,7 +2,7 @@
 // attribution, draw the launcher, install window.dialback. No request is made here; the UI chunk
 // (Preact and the dialog; it then fetches one language's texts) is fetched on the visitor's first sign of intent.
 import { createDialback, type DialbackFunction } from './commands';
-import { readConfig, type WidgetConfig } from './config';
+import { readConfig, type EntryConfig } from './config';
 import type { WidgetContext, WidgetUi } from './context';
 import { adoptStyles, mountWidget, type MountedWidget } from './element';
 import { createEventHub } from './events';
@@ -12,7 +12,7 @@ import { report } from './report';
 export const openSelector = '[data-dialback-open]';
 
 export interface Booted {
-  config: WidgetConfig;
+  config: EntryConfig;
   dialback: DialbackFunction;
   /** Resolves once the launcher is in the page (at once, or at DOMContentLoaded). */
   mounted: Promise<MountedWidget>;
@@ -35,6 +35,7 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
     (ui ??= Promise.all([mounted, import('./ui/mount')]).then(([m, module]) => {
       const context: WidgetContext = {
         config,
+        script,
         shadow: m.shadow,
         container: m.container,
         pageAtLoad,
@@ -78,7 +79,7 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
     else doc.addEventListener('DOMContentLoaded', mount);
   });
 
-  const dialback = createDialback({ open: () => open(null), close, on: hub.on, off: hub.off });
+  const dialback = createDialback({ open: () => open(null), close, on: hub.on });
   win.dialback = dialback;
 
   // Any element with data-dialback-open, including ones the page adds later. Capture phase, so a

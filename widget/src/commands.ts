@@ -9,7 +9,6 @@ export interface CommandActions {
   open(): void;
   close(): void;
   on(event: string, handler: Handler): void;
-  off(event: string, handler: Handler): void;
 }
 
 export interface DialbackFunction {
@@ -23,9 +22,8 @@ export interface DialbackFunction {
 export function createDialback(actions: CommandActions): DialbackFunction {
   const dialback: DialbackFunction = (command, event, handler) => {
     if (command === 'open' || command === 'close') actions[command]();
-    else if ((command === 'on' || command === 'off') && typeof event === 'string' && typeof handler === 'function') {
-      actions[command](event, handler as Handler);
-    } else report(`unknown command ${String(command)}: use open, close, on or off`);
+    else if (command === 'on' && typeof event === 'string' && typeof handler === 'function') actions.on(event, handler as Handler);
+    else report('unknown command: ' + String(command));
   };
   dialback.loaded = true;
   return dialback;

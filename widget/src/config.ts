@@ -5,7 +5,8 @@ import { countryOfLang, pickLang, type Lang } from './lang';
 
 export type Position = 'bottom-right' | 'bottom-left';
 
-export interface WidgetConfig {
+/** Read by the entry: what the launcher and the first load need. */
+export interface EntryConfig {
   /** Base URL of the relay without a trailing slash: `data-relay`, else the folder widget.js came from. */
   relay: string;
   lang: Lang;
@@ -14,18 +15,25 @@ export interface WidgetConfig {
   position: Position;
   /** Accent colour (`data-color`, hex or any CSS colour the browser knows), null for the default. */
   color: string | null;
-  /** Consent sentence (`data-consent-text`); when set the visitor must tick a checkbox. */
-  consentText: string | null;
-  /** `data-privacy-url`, http(s) only. */
-  privacyUrl: string | null;
   /** The office's own number (`data-phone`) for `tel:` fallbacks, as written by the site owner. */
   phone: string | null;
   /** `tel:` URI of `phone` (digits and a leading plus only). */
   phoneHref: string | null;
-  turnstileSiteKey: string | null;
   /** `data-launcher="false"` hides the floating button for sites that use their own `data-dialback-open`. */
   launcher: boolean;
 }
+
+/** Read by the UI chunk when it loads (keeps the entry small). */
+export interface DialogConfig {
+  /** Consent sentence (`data-consent-text`); when set the visitor must tick a checkbox. */
+  consentText: string | null;
+  /** `data-privacy-url`, http(s) only. */
+  privacyUrl: string | null;
+  /** `data-turnstile-sitekey`: Cloudflare Turnstile runs before each request. */
+  turnstileSiteKey: string | null;
+}
+
+export type WidgetConfig = EntryConfig & DialogConfig;
 
 /** An absolute http(s) URL, or null (never `javascript:` and friends). */
 function httpUrl(value: string | null, base: string): string | null {
@@ -37,7 +45,7 @@ function httpUrl(value: string | null, base: string): string | null {
   }
 }
 
-export function readConfig(script: Element | null, doc: Document, browserLanguages: readonly string[]): WidgetConfig {
+export function readConfig(script: Element | null, doc: Document, browserLanguages: readonly string[]): EntryConfig {
   const data = (name: string) => script?.getAttribute('data-' + name)?.trim() || null;
   const page = doc.location.href;
   const scriptUrl = httpUrl(script?.getAttribute('src') ?? null, page) ?? page;
@@ -52,11 +60,8 @@ export function readConfig(script: Element | null, doc: Document, browserLanguag
     country: country && /^[a-z]{2}$/i.test(country) ? country.toUpperCase() : (region ?? countryOfLang[lang]),
     position: /left/i.test(data('position') ?? '') ? 'bottom-left' : 'bottom-right',
     color: color && (/^#[\da-f]{3}([\da-f]{3})?$/i.test(color) || globalThis.CSS?.supports?.('color', color)) ? color : null,
-    consentText: data('consent-text'),
-    privacyUrl: httpUrl(data('privacy-url'), page),
     phone: validPhone,
     phoneHref: validPhone && 'tel:' + validPhone.replace(/[^\d+]/g, ''),
-    turnstileSiteKey: data('turnstile-sitekey'),
-    launcher: !/^(false|no|off|none|0)$/i.test(data('launcher') ?? ''),
+    launcher: !/^(false|no|off|0)$/i.test(data('launcher') ?? ''),
   };
 }

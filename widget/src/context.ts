@@ -1,11 +1,13 @@
 // What the script-tag entry hands to the lazily loaded UI. The UI chunk imports *types* from the
 // entry's modules only: sharing runtime code would make the bundler turn the classic-script entry
 // into an ES module with exports, which a plain <script> tag cannot run.
-import type { WidgetConfig } from './config';
+import type { EntryConfig } from './config';
 import type { EventDetail, EventName } from './events';
 
 export interface WidgetContext {
-  config: WidgetConfig;
+  config: EntryConfig;
+  /** The script tag (the UI reads the dialog's own data-* attributes from it). */
+  script: Element | null;
   /** The shadow root the UI renders into, and the element inside it that it owns. */
   shadow: ShadowRoot;
   container: HTMLElement;

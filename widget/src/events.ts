@@ -9,7 +9,6 @@ export type Handler = (detail: EventDetail) => void;
 
 export interface EventHub {
   on(name: string, handler: Handler): void;
-  off(name: string, handler: Handler): void;
   emit(name: EventName, detail?: EventDetail): void;
 }
 
@@ -25,10 +24,6 @@ export function createEventHub(win: Window): EventHub {
   };
   return {
     on: (name, handler) => handlers.push([name, handler]),
-    off: (name, handler) => {
-      const i = handlers.findIndex(([n, h]) => n === name && h === handler);
-      if (i >= 0) handlers.splice(i, 1);
-    },
     emit(name, detail = {}) {
       guard(() => win.dispatchEvent(new CustomEvent('dialback:' + name, { detail: { ...detail } })));
       for (const [n, handler] of handlers.slice()) if (n === name) guard(() => handler({ ...detail }));

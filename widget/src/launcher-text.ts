@@ -3,9 +3,9 @@
 import type { Lang } from './lang';
 
 export const launcherText: Record<Lang, [label: string, unavailable: string]> = {
-  en: ['Call me back', 'The callback service cannot be reached right now.'],
-  uk: ['Передзвоніть мені', 'Сервіс зворотного дзвінка зараз недоступний.'],
-  ru: ['Перезвоните мне', 'Сервис обратного звонка сейчас недоступен.'],
-  pl: ['Oddzwońcie do mnie', 'Usługa oddzwaniania jest teraz niedostępna.'],
-  de: ['Rückruf anfordern', 'Der Rückrufdienst ist gerade nicht erreichbar.'],
+  en: ['Call me back', 'Call back is unavailable now.'],
+  uk: ['Передзвоніть мені', 'Зворотний дзвінок зараз недоступний.'],
+  ru: ['Перезвоните мне', 'Обратный звонок сейчас недоступен.'],
+  pl: ['Oddzwońcie do mnie', 'Oddzwanianie jest teraz niedostępne.'],
+  de: ['Rückruf anfordern', 'Rückruf ist gerade nicht verfügbar.'],
 };

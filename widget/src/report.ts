@@ -3,7 +3,7 @@
 const seen = new Set<string>();
 
 export function report(error: unknown): void {
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const message = String(error); // "TypeError: …" for errors
   if (seen.has(message)) return;
   seen.add(message);
   try {

@@ -1,18 +1,19 @@
 // The whole visitor experience, kept mounted after the first open so a call's progress keeps being
 // followed while the dialog is closed. The live region outside the dialog announces every state.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { StatusResponse } from '../../../server/src/contract';
 import type { ApiResult, RelayApi } from '../api';
 import type { UiContext } from './ui-context';
-import { CallProgress } from './CallProgress';
 import { Dialog } from './Dialog';
-import { fill, plural } from './i18n/format';
-import { closedSentence, errorSentence } from './messages';
+import { fill } from './i18n/format';
+import { closedSentence, errorSentence, setOpeningFormatter } from './messages';
 import { parsePhone } from './phone/parse';
 import { PhoneForm } from './PhoneForm';
 import { availability, StatusNotice } from './StatusNotice';
 import { useCallbackFlow, type FormValues } from './useCallbackFlow';
-import { useCallProgress } from './useCallProgress';
+import type { CallProgressState } from './progress';
+
+type ProgressModule = typeof import('./progress');
 
 export interface AppProps {
   ctx: UiContext;
@@ -29,8 +30,15 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   const [known, setKnown] = useState<StatusResponse | null>(null);
   const flow = useCallbackFlow(ctx, api);
   const phase = flow.phase;
-  const call = useMemo(() => (phase.name === 'accepted' ? { requestId: phase.requestId, estimateSeconds: phase.estimateSeconds } : null), [phase]);
-  const progress = useCallProgress(api, call);
+  const [progressModule, setProgressModule] = useState<ProgressModule | null>(null);
+  const [progress, setProgress] = useState<CallProgressState>({ outcome: 'accepted', final: false, slow: false });
+
+  // Follow the accepted call (kept running while the dialog is closed: App stays mounted).
+  useEffect(() => {
+    if (phase.name !== 'accepted' || !progressModule) return;
+    setProgress(progressModule.initialProgress);
+    return progressModule.trackCall(api, phase, setProgress);
+  }, [phase, progressModule]);
 
   useEffect(() => {
     let live = true;
@@ -53,22 +61,38 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   }
 
   async function submit() {
+    // The accepted view is a chunk of its own: fetch it while the request is on its way.
+    if (!progressModule) import('./progress').then((module) => setProgressModule(() => module), ctx.report);
     await flow.submit(values);
     if (config.turnstileSiteKey) setCaptchaGeneration((g) => g + 1);
   }
 
   const closed = availability(known) === 'closed';
-  let announcement = '';
-  if (phase.name === 'sending') announcement = m.sending;
-  else if (phase.name === 'accepted') {
-    announcement =
-      progress.outcome === 'accepted' && !progress.slow
-        ? `${fill(m.willCall, { phone: phase.readback })} ${plural(config.lang, m.estimate, phase.estimateSeconds)}`
-        : progress.slow && !progress.final
-          ? m.slow
-          : m.outcomes[progress.outcome];
-  } else if (phase.error) announcement = errorSentence(config.lang, m, phase.error);
-  else if (closed) announcement = closedSentence(config.lang, m, known?.nextOpenAt);
+  // The office is closed: fetch the words for "when we open" (a chunk of its own).
+  const [, setOpeningLoaded] = useState(false);
+  const needsOpening = closed || (phase.name === 'form' && phase.error?.code === 'closed');
+  useEffect(() => {
+    if (needsOpening)
+      import('./i18n/opening').then((module) => {
+        setOpeningFormatter(module.formatOpening);
+        setOpeningLoaded(true);
+      }, ctx.report);
+  }, [needsOpening]);
+  // One sentence per state for the live region (screen readers hear each change once).
+  const announcement =
+    phase.name === 'sending'
+      ? m.sending
+      : phase.name === 'accepted'
+        ? progress.outcome === 'accepted' && !progress.slow
+          ? fill(m.willCall, { phone: phase.readback })
+          : progress.slow && !progress.final
+            ? m.slow
+            : m.outcomes[progress.outcome]
+        : phase.error
+          ? errorSentence(config.lang, m, phase.error)
+          : closed
+            ? closedSentence(config.lang, m, known?.nextOpenAt)
+            : '';
 
   let body;
   if (phase.name === 'sending') {
@@ -76,7 +100,10 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
       <p class="sending">{m.sending}</p>
     );
   } else if (phase.name === 'accepted') {
-    body = (
+    const CallProgress = progressModule?.CallProgress;
+    body = !CallProgress ? (
+      <p class="readback">{fill(m.willCall, { phone: phase.readback })}</p>
+    ) : (
       <CallProgress
         config={config}
         messages={m}
@@ -94,6 +121,7 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
           <PhoneForm
             config={config}
             messages={m}
+            Consent={ctx.ConsentField}
             values={values}
             error={phase.error}
             captchaGeneration={captchaGeneration}

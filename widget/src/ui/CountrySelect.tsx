@@ -1,13 +1,11 @@
 // The country for national numbers, named in the visitor's language (Intl.DisplayNames, no data in
 // the bundle) with its calling code.
-import { useMemo } from 'preact/hooks';
 import { countries } from './phone/countries';
 
 export interface CountrySelectProps {
   lang: string;
   label: string;
   value: string;
-  disabled?: boolean;
   onChange(country: string): void;
 }
 
@@ -19,22 +17,21 @@ function regionName(lang: string, iso: string): string {
   }
 }
 
-export function CountrySelect({ lang, label, value, disabled, onChange }: CountrySelectProps) {
-  const options = useMemo(() => {
-    const codes = Object.keys(countries);
-    if (value && !codes.includes(value)) codes.push(value);
-    return codes
-      .map((iso) => {
-        const code = countries[iso]?.code;
-        return { iso, label: `${regionName(lang, iso)}${code ? ` (+${code})` : ''}` };
-      })
-      .sort((a, b) => a.label.localeCompare(b.label, lang));
-  }, [lang, value]);
+export function CountrySelect({ lang, label, value, onChange }: CountrySelectProps) {
+  // A country the table does not know (data-country="IS") is still offered, without its code.
+  const codes = Object.keys(countries);
+  if (!codes.includes(value)) codes.push(value);
+  const options = codes
+    .map((iso) => {
+      const code = countries[iso]?.code;
+      return { iso, label: `${regionName(lang, iso)}${code ? ` (+${code})` : ''}` };
+    })
+    .sort((a, b) => a.label.localeCompare(b.label, lang));
 
   return (
     <div class="field country">
       <label for="db-country">{label}</label>
-      <select id="db-country" autocomplete="country" value={value} disabled={disabled} onChange={(e) => onChange(e.currentTarget.value)}>
+      <select id="db-country" autocomplete="country" value={value} onChange={(e) => onChange(e.currentTarget.value)}>
         {options.map((o) => (
           <option key={o.iso} value={o.iso}>
             {o.label}

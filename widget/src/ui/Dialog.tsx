@@ -4,7 +4,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
-const focusable = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex="-1"])';
+// The dialog has no disabled controls and no textarea; Turnstile renders an iframe.
+const focusable = 'a[href],button,input,select,iframe';
 
 export interface DialogProps {
   title: string;
@@ -14,7 +15,7 @@ export interface DialogProps {
 }
 
 function focusables(root: HTMLElement): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(focusable)).filter((el) => !el.closest('[hidden]'));
+  return Array.from(root.querySelectorAll<HTMLElement>(focusable));
 }
 
 export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
@@ -23,9 +24,8 @@ export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
   useEffect(() => {
     const root = ref.current;
     if (!root) return;
-    // First field if there is one (the phone input), else the first control.
-    const first = root.querySelector<HTMLElement>('input:not([type=checkbox]), select') ?? focusables(root)[0];
-    first?.focus();
+    // The phone input if the form is showing, else the first control.
+    (root.querySelector<HTMLElement>('[type=tel]') ?? focusables(root)[0])?.focus();
   }, []);
 
   function onKeyDown(event: KeyboardEvent) {
@@ -52,11 +52,11 @@ export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
   }
 
   return (
-    <div class="overlay">
+    <>
       <div class="backdrop" onClick={onClose} />
       <div ref={ref} class="dialog" role="dialog" aria-modal="true" aria-labelledby="db-title" onKeyDown={onKeyDown} part="dialog">
         <div class="head">
-          <h2 id="db-title" class="title">
+          <h2 id="db-title">
             {title}
           </h2>
           <button type="button" class="close" aria-label={closeLabel} onClick={onClose}>
@@ -65,6 +65,6 @@ export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
         </div>
         {children}
       </div>
-    </div>
+    </>
   );
 }

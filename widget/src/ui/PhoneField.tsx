@@ -9,7 +9,6 @@ export interface PhoneFieldProps {
   value: string;
   country: string;
   error: string | null;
-  disabled?: boolean;
   onChange(value: string): void;
 }
 
@@ -49,7 +48,7 @@ export function reformat(raw: string, caret: number, previous: string, deleting:
   return { value, caret: positionAfter(value, kept) };
 }
 
-export function PhoneField({ label, hint, value, country, error, disabled, onChange }: PhoneFieldProps) {
+export function PhoneField({ label, hint, value, country, error, onChange }: PhoneFieldProps) {
   function onInput(event: JSX.TargetedEvent<HTMLInputElement, Event>) {
     const input = event.currentTarget;
     const inputType = (event as unknown as InputEvent).inputType ?? '';
@@ -71,7 +70,7 @@ export function PhoneField({ label, hint, value, country, error, disabled, onCha
         dir="ltr"
         maxLength={40}
         value={value}
-        disabled={disabled}
+       
         aria-invalid={error ? 'true' : 'false'}
         aria-describedby={described || undefined}
         onInput={onInput}

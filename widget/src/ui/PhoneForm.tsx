@@ -1,21 +1,23 @@
 // The request form: country, phone, consent (when configured), security check (when configured),
 // a global error above the button for everything that is not about the visitor's input.
 import type { WidgetConfig } from '../config';
-import { ConsentField } from './ConsentField';
+import type { ConsentField } from './ConsentField';
 import { CountrySelect } from './CountrySelect';
 import { CallUsLink } from './CallUsLink';
-import { offersCall, type FlowError } from './fields';
+import type { FlowError } from './fields';
 import { fill } from './i18n/format';
 import type { Messages } from './i18n/types';
 import { errorSentence } from './messages';
 import { exampleNumber } from './phone/parse';
 import { PhoneField } from './PhoneField';
-import { Turnstile } from './Turnstile';
+import { LazyTurnstile } from './LazyTurnstile';
 import type { FormValues } from './useCallbackFlow';
 
 export interface PhoneFormProps {
   config: WidgetConfig;
   messages: Messages;
+  /** Present when the site asks for consent (loaded only then). */
+  Consent: typeof ConsentField | null;
   values: FormValues;
   error: FlowError | null;
   captchaGeneration: number;
@@ -24,7 +26,7 @@ export interface PhoneFormProps {
   onFailure(error: unknown): void;
 }
 
-export function PhoneForm({ config, messages: m, values, error, captchaGeneration, onChange, onSubmit, onFailure }: PhoneFormProps) {
+export function PhoneForm({ config, messages: m, Consent, values, error, captchaGeneration, onChange, onSubmit, onFailure }: PhoneFormProps) {
   const lang = config.lang;
   const at = (field: FlowError['field']) => (error && error.field === field ? errorSentence(lang, m, error) : null);
   const example = exampleNumber(values.country);
@@ -48,8 +50,8 @@ export function PhoneForm({ config, messages: m, values, error, captchaGeneratio
         error={at('phone')}
         onChange={(phone) => onChange({ phone })}
       />
-      {config.consentText && (
-        <ConsentField
+      {config.consentText && Consent && (
+        <Consent
           text={config.consentText}
           privacyUrl={config.privacyUrl}
           privacyLabel={m.privacyLink}
@@ -59,7 +61,7 @@ export function PhoneForm({ config, messages: m, values, error, captchaGeneratio
         />
       )}
       {config.turnstileSiteKey && (
-        <Turnstile
+        <LazyTurnstile
           siteKey={config.turnstileSiteKey}
           lang={lang}
           label={m.captchaLabel}
@@ -70,9 +72,10 @@ export function PhoneForm({ config, messages: m, values, error, captchaGeneratio
         />
       )}
       {globalError && (
-        <div class="alert" id="db-form-error">
+        <div class="notice alert" id="db-form-error">
           <p>{errorSentence(lang, m, globalError)}</p>
-          {offersCall(globalError.code) && <CallUsLink config={config} template={m.callUs} />}
+          {/* Not about the visitor's input: the office's own number is the honest next step. */}
+          <CallUsLink config={config} template={m.callUs} />
         </div>
       )}
       <button type="submit" class="primary">

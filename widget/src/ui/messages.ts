@@ -1,6 +1,13 @@
 // Sentences composed from catalog entries: an error with its retry time or opening time.
 import type { Messages } from './i18n/types';
-import { fill, formatOpening, plural } from './i18n/format';
+import { fill, plural } from './i18n/format';
+import type { formatOpening } from './i18n/opening';
+
+/** Set once ./i18n/opening has loaded; until then a closed office is "closed now", without the time. */
+let openingFormatter: typeof formatOpening | null = null;
+export function setOpeningFormatter(format: typeof formatOpening): void {
+  openingFormatter = format;
+}
 import type { FlowError } from './fields';
 
 export function retrySentence(lang: string, m: Messages, seconds: number): string {
@@ -8,7 +15,7 @@ export function retrySentence(lang: string, m: Messages, seconds: number): strin
 }
 
 export function closedSentence(lang: string, m: Messages, nextOpenAt: string | null | undefined): string {
-  const when = nextOpenAt ? formatOpening(lang, nextOpenAt) : null;
+  const when = nextOpenAt && openingFormatter ? openingFormatter(lang, nextOpenAt) : null;
   return when ? fill(m.closedUntil, { when }) : m.closedNow;
 }
 

@@ -8,6 +8,7 @@ import type { Lang } from '../lang';
 import type { Messages } from './i18n/types';
 import type { UiContext } from './ui-context';
 import { App } from './App';
+import { readDialogConfig } from './dialog-config';
 import { ErrorBoundary } from './ErrorBoundary';
 import css from './dialog.css?inline';
 
@@ -21,8 +22,13 @@ const catalogs: Record<Lang, () => Promise<{ messages: Messages }>> = {
 };
 
 export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
-  const [{ messages }, { readAttribution }] = await Promise.all([catalogs[entry.config.lang](), import('../attribution')]);
-  const ctx: UiContext = { ...entry, messages, readAttribution };
+  const config = { ...entry.config, ...readDialogConfig(entry.script) };
+  const [{ messages }, { readAttribution }, consent] = await Promise.all([
+    catalogs[config.lang](),
+    import('../attribution'),
+    config.consentText ? import('./ConsentField') : null,
+  ]);
+  const ctx: UiContext = { ...entry, config, messages, readAttribution, ConsentField: consent?.ConsentField ?? null };
   ctx.adoptStyles(css);
   const api = createApi(ctx.config.relay, { isKnownCode: (code): code is ErrorCode => code in ctx.messages.errors });
   let status: Promise<ApiResult<StatusResponse>> | null = null;

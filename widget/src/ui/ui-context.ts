@@ -1,10 +1,16 @@
 // What the UI works with: the entry's context plus what the UI chunk loads for itself (the visitor's
-// language catalog and the attribution reader, each a small chunk of its own fetched in parallel).
+// language catalog, the attribution reader and optional parts, each a small chunk of its own
+// fetched in parallel).
 import type { Attribution } from '../../../server/src/contract';
+import type { WidgetConfig } from '../config';
 import type { WidgetContext } from '../context';
 import type { Messages } from './i18n/types';
+import type { ConsentField } from './ConsentField';
 
 export interface UiContext extends WidgetContext {
+  config: WidgetConfig;
   messages: Messages;
   readAttribution(...pageUrls: string[]): Attribution;
+  /** Loaded with the UI only when the site asks for consent (data-consent-text). */
+  ConsentField: typeof ConsentField | null;
 }

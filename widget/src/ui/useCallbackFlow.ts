@@ -4,7 +4,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { CallbackRequest } from '../../../server/src/contract';
 import { newIdempotencyKey, type RelayApi } from '../api';
 import type { UiContext } from './ui-context';
-import { fieldOf, outcomeUnknown, type FlowError } from './fields';
+import { fieldOf, outcomeUnknown, type ErrorCodeAny, type FlowError } from './fields';
 import { checkPhone, formatInternational, parsePhone, toE164 } from './phone/parse';
 
 export interface FormValues {
@@ -17,18 +17,7 @@ export interface FormValues {
 export type Phase =
   | { name: 'form'; error: FlowError | null }
   | { name: 'sending' }
-  | { name: 'accepted'; requestId: string; readback: string; estimateSeconds: number; acceptedAt: number };
-
-function pageUrl(href: string): string | undefined {
-  if (href.length <= 2048) return href;
-  try {
-    const url = new URL(href);
-    const short = url.origin + url.pathname;
-    return short.length <= 2048 ? short : undefined;
-  } catch {
-    return undefined;
-  }
-}
+  | { name: 'accepted'; requestId: string; readback: string; estimateSeconds: number };
 
 export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
   const [phase, setPhase] = useState<Phase>({ name: 'form', error: null });
@@ -40,22 +29,20 @@ export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
     const { config } = ctx;
     const parsed = parsePhone(values.phone, values.country);
     const problem = checkPhone(parsed);
-    if (problem) {
-      const code = problem === 'empty' ? 'invalid_phone' : problem;
-      setPhase({ name: 'form', error: { code, field: 'phone' } });
-      return;
-    }
-    if (config.consentText && !values.consent) {
-      setPhase({ name: 'form', error: { code: 'consent_required', field: 'consent' } });
-      return;
-    }
-    if (config.turnstileSiteKey && !values.turnstileToken) {
-      setPhase({ name: 'form', error: { code: 'captcha_required', field: 'captcha' } });
-      return;
-    }
+    // The light client checks, in the order the visitor sees the fields.
+    const early: ErrorCodeAny | null = problem
+      ? problem === 'empty'
+        ? 'invalid_phone'
+        : problem
+      : config.consentText && !values.consent
+        ? 'consent_required'
+        : config.turnstileSiteKey && !values.turnstileToken
+          ? 'captcha_required'
+          : null;
+    if (early) return setPhase({ name: 'form', error: { code: early, field: fieldOf(early) } });
 
     // Read now, not at page load: the tracking script may have written its cookies after we ran.
-    const attribution = ctx.readAttribution(globalThis.location?.href ?? '', ctx.pageAtLoad);
+    const attribution = ctx.readAttribution(location.href, ctx.pageAtLoad);
     const body: CallbackRequest = {
       phone: toE164(parsed) ?? values.phone.replace(/[^\d+]/g, ''),
       locale: config.lang,
@@ -63,8 +50,8 @@ export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
     if (/^[A-Z]{2}$/.test(values.country)) body.country = values.country;
     if (config.consentText) body.consent = values.consent;
     if (Object.keys(attribution).length) body.attribution = attribution;
-    const url = pageUrl(globalThis.location?.href ?? '');
-    if (url) body.pageUrl = url;
+    // The relay accepts page addresses up to 2,048 characters; a longer one is cut, still a URL.
+    body.pageUrl = location.href.slice(0, 2048);
     const fingerprint = JSON.stringify({ ...body, turnstileToken: undefined });
     if (values.turnstileToken) body.turnstileToken = values.turnstileToken;
     const key = attempt.current?.body === fingerprint ? attempt.current.key : newIdempotencyKey();
@@ -76,21 +63,17 @@ export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
     if (result.ok) {
       attempt.current = null;
       ctx.emit('success', { requestId: result.data.requestId, estimateSeconds: result.data.estimateSeconds });
-      setPhase({
+      return setPhase({
         name: 'accepted',
         requestId: result.data.requestId,
         readback: formatInternational(parsed),
         estimateSeconds: Math.max(0, Math.round(result.data.estimateSeconds)),
-        acceptedAt: Date.now(),
       });
-      return;
     }
     if (!outcomeUnknown(result.code)) attempt.current = null;
     ctx.emit('error', { code: result.code });
-    const error: FlowError = { code: result.code, field: fieldOf(result.code, result.field) };
-    if (result.retryAfter !== undefined) error.retryAfter = result.retryAfter;
-    if (result.nextOpenAt !== undefined) error.nextOpenAt = result.nextOpenAt;
-    setPhase({ name: 'form', error });
+    const { code, retryAfter, nextOpenAt } = result;
+    setPhase({ name: 'form', error: { code, field: fieldOf(code, result.field), retryAfter, nextOpenAt } });
   }
 
   return {

@@ -1,0 +1,80 @@
+// Budgets of the built widget (gzip, as served): `npm test` builds first, then checks dist/widget.
+//  - entry (widget.js, on every page view):                         ≤ 3 KB
+//  - UI: the Preact UI chunk and the chunks it imports statically
+//    (the Preact runtime), fetched on the visitor's first intent:    ≤ 12 KB
+//  - everything one visitor can ever load: entry, UI, every optional
+//    chunk (attribution, consent, Turnstile, call progress, opening
+//    hours) and the largest of the language catalogs:                ≤ 25 KB
+// It also checks that the entry can run as a classic script and that no zod and no phone metadata
+// reached the browser.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { builtFiles, distDir } from './widget-size';
+
+const KB = 1024;
+const files = builtFiles();
+const read = (file: string) => readFileSync(join(distDir, file), 'utf8');
+const entry = files.find((f) => f.file === 'widget.js')!;
+const ui = files.find((f) => /^chunks\/mount-/.test(f.file))!;
+const catalogs = files.filter((f) => /^chunks\/(en|uk|ru|pl|de)-/.test(f.file));
+
+/** Chunks a file imports statically (`import … from "./x.js"`), transitively. */
+function staticImports(file: string, seen = new Set<string>()): Set<string> {
+  for (const [, spec] of read(file).matchAll(/(?:^|[;}])\s*import\s*[\w{*][^"'`]*?from\s*["'`](\.\/[^"'`]+)["'`]/g)) {
+    const target = join(file, '..', spec!).replace(/\\/g, '/');
+    if (!seen.has(target)) {
+      seen.add(target);
+      staticImports(target, seen);
+    }
+  }
+  return seen;
+}
+
+const gzipOf = (file: string) => files.find((f) => f.file === file)?.gzip ?? NaN;
+const uiFiles = [ui.file, ...staticImports(ui.file)];
+const uiGzip = uiFiles.reduce((sum, f) => sum + gzipOf(f), 0);
+
+describe('widget budgets (gzip)', () => {
+  test('the build has an entry, a UI chunk and five language catalogs', () => {
+    expect(entry).toBeDefined();
+    expect(ui).toBeDefined();
+    expect(catalogs.map((c) => c.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['de', 'en', 'pl', 'ru', 'uk']);
+  });
+
+  test(`entry widget.js ≤ 3 KB (is ${entry.gzip} B)`, () => {
+    expect(entry.gzip).toBeLessThanOrEqual(3 * KB);
+  });
+
+  test(`UI chunk with its static imports ≤ 12 KB (${uiFiles.length} files, ${uiGzip} B)`, () => {
+    expect(uiGzip).toBeLessThanOrEqual(12 * KB);
+  });
+
+  test('everything one visitor can ever load ≤ 25 KB', () => {
+    const notCatalogs = files.filter((f) => !catalogs.includes(f)).reduce((sum, f) => sum + f.gzip, 0);
+    const perVisitor = notCatalogs + Math.max(...catalogs.map((c) => c.gzip));
+    expect(perVisitor).toBeLessThanOrEqual(25 * KB);
+  });
+});
+
+describe('what reaches the browser', () => {
+  test('the entry is a classic script: no static import or export, no import.meta, wrapped in a function', () => {
+    const code = read('widget.js');
+    expect(code.startsWith('(function(){')).toBe(true);
+    expect(code).not.toMatch(/\bimport\.meta\b/);
+    expect(code).not.toMatch(/(^|[;}])\s*(import|export)\s*[\w{*]/);
+  });
+
+  test('the entry makes chunk URLs absolute from its own address', () => {
+    expect(read('widget.js')).toMatch(/import\(new URL\(`\.\/chunks\/mount-[\w-]+\.js`,__dialbackScriptUrl\)\.href\)/);
+  });
+
+  test('no zod, no libphonenumber metadata, no preload helper anywhere', () => {
+    for (const { file } of files) {
+      const code = read(file);
+      expect(code, file).not.toMatch(/ZodError|\$ZodType|zod/i);
+      expect(code, file).not.toMatch(/country_calling_codes|libphonenumber/);
+      expect(code, file).not.toMatch(/vite:preloadError/);
+    }
+  });
+});
