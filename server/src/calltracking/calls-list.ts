@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { callRecordSchema, isCallField, type CallField, type CallRecord } from './call-fields.js';
 import { CsvError, parseCsvRecords } from './csv.js';
-import { formatServiceTime, startOfNextLocalDay } from './datetime.js';
+import { formatServiceTime } from './datetime.js';
+import { startOfNextLocalDay } from '../time/zoned.js';
 import { CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.js';
 import { parseJson, throwOnFailureStatus } from './responses.js';
 import type { RawResponse, Transport } from './transport.js';

@@ -4,7 +4,7 @@
 // however many owner tabs are open. Numbers leave this file masked: the page never gets a full one.
 import type { CallTrackingClient } from '../calltracking/client.js';
 import type { CallRecord } from '../calltracking/call-fields.js';
-import { localDay, startOfLocalDay, startOfNextLocalDay } from '../calltracking/datetime.js';
+import { localDay, startOfLocalDay, startOfNextLocalDay } from '../time/zoned.js';
 import type { Logger } from '../log.js';
 import { maskPhone } from '../log.js';
 import type { AcceptedCalls } from '../outcome/accepted-calls.js';
