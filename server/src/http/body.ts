@@ -15,16 +15,25 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
     throw new RelayError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
   }
 
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes) {
-      drain(req);
-      throw new RelayError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
-    }
-    chunks.push(chunk);
-  }
+  // Plain 'data'/'end' listeners: measurably cheaper per request than async iteration.
+  const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        req.off('data', onData);
+        drain(req);
+        reject(new RelayError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`));
+        return;
+      }
+      parts.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(parts));
+    req.once('error', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
+    req.once('aborted', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
+  });
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') throw new RelayError('invalid_request', 'The request body is empty; send a JSON object.');
   try {

@@ -14,7 +14,8 @@ import { readJsonBody } from '../http/body.js';
 import { errorReply, json, type Reply } from '../http/reply.js';
 import type { Handler, RequestContext } from '../http/router.js';
 import { maskPhone } from '../log.js';
-import { checkDestination, maskInternational, type Destination } from '../protect/phone-policy.js';
+import { maskInternational, type Destination } from '../protect/phone-policy.js';
+import { createDestinationCache } from '../protect/destination-cache.js';
 import { readIdempotencyKey, requestFingerprint, type IdempotencyTicket } from '../protect/idempotency.js';
 import { officeState } from '../schedule/office-hours.js';
 import { placeCallback } from '../callback/place-callback.js';
@@ -49,6 +50,7 @@ function outcomeOf(error: RelayError | null): string {
 }
 
 export function callbackRoute(app: AppContext): Handler {
+  const destinationOf = createDestinationCache(app.config);
   return async (rc: RequestContext) => {
     const origin = app.origins.check(rc.req, { required: true })!;
     const idempotencyKey = readIdempotencyKey(rc.req.headers['idempotency-key']);
@@ -62,7 +64,7 @@ export function callbackRoute(app: AppContext): Handler {
     if (app.config.requireConsent && request.consent !== true) {
       throw new RelayError('consent_required', 'Please agree to be called before we place the call.', { field: 'consent' });
     }
-    const destination = checkDestination(request.phone, request.country, app.config);
+    const destination = destinationOf(request.phone, request.country);
 
     let ticket: IdempotencyTicket | null = null;
     if (idempotencyKey !== undefined) {
