@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { classicScriptEntry } from './widget/build/classic-script';
+import { classicScriptEntry } from './widget/build/classic-script.js';
 
 // One config for two jobs:
 //  - `vite build` bundles the widget: a tiny script-tag entry (dist/widget/widget.js) and lazily
