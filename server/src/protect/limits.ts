@@ -66,7 +66,14 @@ const messages: Record<LimitReason, string> = {
 
 export function refusalError(refusal: Refusal): RelayError {
   const siteWide = refusal.reason in siteReasons || refusal.reason === 'limiter_full';
-  return new RelayError(siteWide ? 'temporarily_unavailable' : 'rate_limited', messages[refusal.reason], { retryAfter: refusal.retryAfter });
+  // Refusals are the hot path of a flood, and their stack says nothing: skip capturing it.
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new RelayError(siteWide ? 'temporarily_unavailable' : 'rate_limited', messages[refusal.reason], { retryAfter: refusal.retryAfter });
+  } finally {
+    Error.stackTraceLimit = stackLimit;
+  }
 }
 
 export function createLimiter(deps: LimiterDeps): Limiter {
