@@ -1,0 +1,117 @@
+// Attribution from the tracking cookies, with values as the call-tracking script and Google
+// Analytics really write them (spec/service-facts.md).
+import { afterEach, describe, expect, test } from 'vitest';
+import { gaClientId, readAttribution } from '../../widget/src/attribution';
+
+const page = 'https://shop.example/landing';
+
+/** Writes a cookie the way the tracking script does: encodeURIComponent(JSON.stringify(v)), path=/. */
+function trackingCookie(name: string, value: unknown) {
+  document.cookie = `${name}=${encodeURIComponent(JSON.stringify(value))}; path=/`;
+}
+function rawCookie(name: string, value: string) {
+  document.cookie = `${name}=${value}; path=/`;
+}
+
+afterEach(() => {
+  for (const part of document.cookie.split('; ')) {
+    const name = part.split('=')[0];
+    if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  }
+});
+
+describe('rngst2 → utm values', () => {
+  test('the real decoded value from the facts, placeholders passed on unchanged', () => {
+    trackingCookie('rngst2', {
+      utmz: { utm_source: '(direct)', utm_medium: '(none)', utm_campaign: '(direct)', utm_content: '(not set)', utm_term: '(none)' },
+      sl: 'a9068767-0d4c-4c2e-9a57-5d3c2f0b8e11',
+    });
+    expect(readAttribution(page)).toEqual({
+      utmSource: '(direct)',
+      utmMedium: '(none)',
+      utmCampaign: '(direct)',
+      utmContent: '(not set)',
+      utmTerm: '(none)',
+    });
+  });
+
+  test('an ad click with spaces and non-Latin text survives the encoding', () => {
+    trackingCookie('rngst2', { utmz: { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'весна 2025', utm_term: 'call back' }, sl: 'x' });
+    expect(readAttribution(page)).toEqual({ utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'весна 2025', utmTerm: 'call back' });
+  });
+
+  test('values the relay would refuse (empty, over 200 characters, not strings) are left out', () => {
+    trackingCookie('rngst2', { utmz: { utm_source: '   ', utm_medium: 'x'.repeat(201), utm_campaign: 42, utm_content: null, utm_term: 'ok' } });
+    expect(readAttribution(page)).toEqual({ utmTerm: 'ok' });
+  });
+
+  test.each([
+    ['truncated JSON', encodeURIComponent('{"utmz":{"utm_source":"goo')],
+    ['not JSON at all', 'hello'],
+    ['broken percent-encoding', '%E0%A4%A'],
+    ['JSON of the wrong shape', encodeURIComponent('["utmz"]')],
+    ['utmz not an object', encodeURIComponent('{"utmz":"google"}')],
+    ['JSON null', 'null'],
+  ])('a malformed rngst2 (%s) never throws and yields no utm', (_label, value) => {
+    rawCookie('rngst2', value);
+    expect(() => readAttribution(page)).not.toThrow();
+    expect(readAttribution(page)).toEqual({});
+  });
+});
+
+describe('client id', () => {
+  test('_ga → the last two parts', () => {
+    rawCookie('_ga', 'GA1.1.1907690628.1747750782');
+    expect(readAttribution(page)).toEqual({ clientId: '1907690628.1747750782' });
+  });
+
+  test('GA4 _ga_<id> session cookies are not client ids', () => {
+    rawCookie('_ga_ABC123XYZ', 'GS2.1.s1747750782$o1$g1$t1747750800$j60$l0$h0');
+    rawCookie('_ga_Q1W2E3', 'GS1.1.1747750782.1.1.1747750800.0.0.0');
+    expect(readAttribution(page)).toEqual({});
+    rawCookie('_ga', 'GA1.2.576047607.1537442595');
+    expect(readAttribution(page)).toEqual({ clientId: '576047607.1537442595' });
+  });
+
+  test('rngst {clientId} is the fallback when there is no _ga', () => {
+    trackingCookie('rngst', { clientId: '0c3b2f9e-5b1a-4f6c-8d2e-7a9b0c1d2e3f' });
+    expect(readAttribution(page)).toEqual({ clientId: '0c3b2f9e-5b1a-4f6c-8d2e-7a9b0c1d2e3f' });
+    rawCookie('_ga', 'GA1.1.1907690628.1747750782');
+    expect(readAttribution(page).clientId).toBe('1907690628.1747750782');
+  });
+
+  test.each(['GA1.1.abc.def', 'GA1.1.123', '1907690628.1747750782', 'GS2.1.123.456', '', 'GA1.1.1907690628.1747750782.extra'])(
+    'gaClientId(%j) is undefined',
+    (value) => {
+      expect(gaClientId(value)).toBeUndefined();
+    },
+  );
+
+  test('a malformed rngst never throws', () => {
+    rawCookie('rngst', '%7B%22clientId');
+    expect(readAttribution(page)).toEqual({});
+  });
+});
+
+describe('utm in the page URL as the fallback', () => {
+  test('used when rngst2 holds no utm values, from the current URL first, then the URL at load', () => {
+    expect(readAttribution('https://shop.example/?utm_source=newsletter&utm_medium=email&utm_campaign=may')).toEqual({
+      utmSource: 'newsletter',
+      utmMedium: 'email',
+      utmCampaign: 'may',
+    });
+    expect(readAttribution('https://shop.example/checkout', 'https://shop.example/?utm_source=fb&utm_term=(not%20set)')).toEqual({
+      utmSource: 'fb',
+      utmTerm: '(not set)',
+    });
+  });
+
+  test('the cookie wins over the URL; never a mix of both', () => {
+    trackingCookie('rngst2', { utmz: { utm_source: 'google' } });
+    expect(readAttribution('https://shop.example/?utm_source=fb&utm_medium=social')).toEqual({ utmSource: 'google' });
+  });
+
+  test('a page address that is not a URL is ignored', () => {
+    expect(readAttribution('not a url')).toEqual({});
+  });
+});

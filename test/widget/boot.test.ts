@@ -1,0 +1,146 @@
+// The script-tag entry at page load: the launcher in a shadow root, window.dialback with its queue,
+// data-dialback-open delegation, no double mount, and events for the page.
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { boot } from '../../widget/src/boot';
+import { createEventHub } from '../../widget/src/events';
+
+type Win = Window & { dialback?: ((...args: unknown[]) => void) & { q?: unknown[][]; loaded?: true }; dataLayer?: unknown[] };
+const win = window as Win;
+
+function script(attrs: Record<string, string> = {}): HTMLScriptElement {
+  const el = document.createElement('script');
+  el.setAttribute('src', 'http://127.0.0.1:9/widget.js');
+  for (const [k, v] of Object.entries({ lang: 'en', country: 'UA', ...attrs })) el.setAttribute(`data-${k}`, v);
+  return el;
+}
+
+const shadow = () => document.querySelector('dialback-widget')?.shadowRoot ?? null;
+
+beforeEach(() => {
+  delete win.dialback;
+  delete win.dataLayer;
+  document.body.innerHTML = '';
+  document.head.innerHTML = '';
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('boot', () => {
+  test('draws the launcher in an open shadow root and writes nothing to <head>', async () => {
+    const booted = boot(window, document, script({ lang: 'uk' }));
+    await booted!.mounted;
+    const root = shadow();
+    expect(root).not.toBeNull();
+    expect(root!.mode).toBe('open');
+    const launcher = root!.querySelector('button.launcher')!;
+    expect(launcher.textContent).toBe('Передзвоніть мені');
+    expect(launcher.getAttribute('aria-haspopup')).toBe('dialog');
+    expect(launcher.getAttribute('aria-expanded')).toBe('false');
+    expect(document.head.childNodes).toHaveLength(0);
+    expect(document.querySelectorAll('style, link')).toHaveLength(0);
+  });
+
+  test('data-launcher="false" hides the floating button', async () => {
+    await boot(window, document, script({ launcher: 'false' }))!.mounted;
+    expect(shadow()!.querySelector<HTMLButtonElement>('button.launcher')!.hidden).toBe(true);
+  });
+
+  test('data-color becomes a custom property on the element (CSSOM, fine under a strict CSP)', async () => {
+    const { mounted } = boot(window, document, script({ color: '#e91e63' }))!;
+    const { host } = await mounted;
+    expect(host.style.getPropertyValue('--dialback-color')).toBe('#e91e63');
+  });
+
+  test('running twice mounts once; the first copy stays in charge', async () => {
+    const first = boot(window, document, script());
+    await first!.mounted;
+    const api = win.dialback;
+    expect(boot(window, document, script())).toBeNull();
+    expect(document.querySelectorAll('dialback-widget')).toHaveLength(1);
+    expect(win.dialback).toBe(api);
+  });
+
+  test('waits for <body> when the script runs in <head> before the body exists', async () => {
+    const body = document.body;
+    body.remove();
+    const booted = boot(window, document, script())!;
+    expect(document.querySelector('dialback-widget')).toBeNull();
+    document.documentElement.appendChild(body);
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    await booted.mounted;
+    expect(document.body.querySelector('dialback-widget')).not.toBeNull();
+  });
+});
+
+describe('window.dialback', () => {
+  test('replays the calls the stub recorded, in order: a handler, then open', async () => {
+    const opened = vi.fn();
+    win.dialback = Object.assign(
+      function (...args: unknown[]) {
+        (win.dialback!.q ??= []).push(args);
+      },
+      { q: [] as unknown[][] },
+    );
+    win.dialback('on', 'open', opened);
+    win.dialback('open');
+    boot(window, document, script());
+    expect(win.dialback.loaded).toBe(true);
+    await vi.waitFor(() => expect(opened).toHaveBeenCalledOnce(), { timeout: 5000 });
+    expect(shadow()!.querySelector('[role=dialog]')).not.toBeNull();
+    expect(shadow()!.querySelector('button.launcher')!.getAttribute('aria-expanded')).toBe('true');
+  });
+
+  test('any element with data-dialback-open opens the dialog, including ones added later', async () => {
+    const booted = boot(window, document, script())!;
+    await booted.mounted;
+    const link = document.createElement('a');
+    link.href = '#call';
+    link.setAttribute('data-dialback-open', '');
+    link.innerHTML = '<span>Call me</span>';
+    document.body.appendChild(link);
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    link.querySelector('span')!.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    await vi.waitFor(() => expect(shadow()!.querySelector('[role=dialog]')).not.toBeNull(), { timeout: 5000 });
+    booted.dialback('close');
+    await vi.waitFor(() => expect(shadow()!.querySelector('[role=dialog]')).toBeNull());
+  });
+
+  test('an unknown command is reported once with the [dialback] prefix and throws nothing', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const booted = boot(window, document, script())!;
+    expect(() => booted.dialback('explode')).not.toThrow();
+    expect(() => booted.dialback('explode')).not.toThrow();
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(error.mock.calls[0]![0]).toBe('[dialback]');
+  });
+});
+
+describe('events', () => {
+  test('CustomEvent on window, registered handlers and a dataLayer entry, each with a copy of the detail', () => {
+    const hub = createEventHub(window);
+    const dataLayer: unknown[] = [];
+    win.dataLayer = dataLayer;
+    const onWindow = vi.fn();
+    const onHub = vi.fn();
+    window.addEventListener('dialback:success', (e) => onWindow((e as CustomEvent).detail));
+    hub.on('success', onHub);
+    hub.emit('success', { requestId: 'r-1', estimateSeconds: 20 });
+    expect(onWindow).toHaveBeenCalledWith({ requestId: 'r-1', estimateSeconds: 20 });
+    expect(onHub).toHaveBeenCalledWith({ requestId: 'r-1', estimateSeconds: 20 });
+    expect(dataLayer).toEqual([{ event: 'dialback_success', requestId: 'r-1', estimateSeconds: 20 }]);
+  });
+
+  test("a failing site handler or a broken dataLayer does not stop the others", () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const hub = createEventHub(window);
+    win.dataLayer = { push: () => { throw new Error('gtm broke'); } } as unknown as unknown[];
+    const after = vi.fn();
+    hub.on('open', () => { throw new Error('site handler broke'); });
+    hub.on('open', after);
+    expect(() => hub.emit('open')).not.toThrow();
+    expect(after).toHaveBeenCalledOnce();
+  });
+});
