@@ -28,9 +28,12 @@ export interface PhoneFormProps {
 
 export function PhoneForm({ config, messages: m, Consent, values, error, captchaGeneration, onChange, onSubmit, onFailure }: PhoneFormProps) {
   const lang = config.lang;
-  const at = (field: FlowError['field']) => (error && error.field === field ? errorSentence(lang, m, error) : null);
+  // An error about a field this form does not show (the relay wants a security check the site has
+  // not configured) goes above the button with the others.
+  const field = error && ((error.field === 'consent' && !Consent) || (error.field === 'captcha' && !config.turnstileSiteKey)) ? null : error?.field;
+  const at = (name: FlowError['field']) => (error && field === name ? errorSentence(lang, m, error) : null);
   const example = exampleNumber(values.country);
-  const globalError = error && error.field === null ? error : null;
+  const globalError = error && field === null ? error : null;
   return (
     <form
       class="form"

@@ -14,14 +14,14 @@ export function retrySentence(lang: string, m: Messages, seconds: number): strin
   return seconds >= 90 ? plural(lang, m.retryInMinutes, Math.ceil(seconds / 60)) : plural(lang, m.retryInSeconds, Math.max(1, Math.ceil(seconds)));
 }
 
-export function closedSentence(lang: string, m: Messages, nextOpenAt: string | null | undefined): string {
+export function closedSentence(lang: string, m: Messages, nextOpenAt: string | null | undefined, otherwise = m.closedNow): string {
   const when = nextOpenAt && openingFormatter ? openingFormatter(lang, nextOpenAt) : null;
-  return when ? fill(m.closedUntil, { when }) : m.closedNow;
+  return when ? fill(m.closedUntil, { when }) : otherwise;
 }
 
 export function errorSentence(lang: string, m: Messages, error: FlowError): string {
   const base = m.errors[error.code] ?? m.errors.internal_error;
   if (error.code === 'rate_limited' && error.retryAfter) return `${base} ${retrySentence(lang, m, error.retryAfter)}`;
-  if (error.code === 'closed') return closedSentence(lang, m, error.nextOpenAt);
+  if (error.code === 'closed') return closedSentence(lang, m, error.nextOpenAt, base);
   return base;
 }

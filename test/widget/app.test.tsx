@@ -1,0 +1,278 @@
+// The whole dialog in jsdom against a scripted relay over real HTTP: honest states (form → sending
+// → accepted → the call's steps), every relay error code put into words at the right place,
+// consent, status notices, the Idempotency-Key rules, and events that never carry the number.
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { errorStatus, type ErrorCode } from '../../server/src/contract';
+import { createApi } from '../../widget/src/api';
+import { App } from '../../widget/src/ui/App';
+import { messages as en } from '../../widget/src/ui/i18n/en';
+import { messages as uk } from '../../widget/src/ui/i18n/uk';
+import type { Messages } from '../../widget/src/ui/i18n/types';
+import { startScriptedRelay, type ScriptedRelay } from './support/scripted-relay';
+import { testConfig, testContext } from './support/ui-context';
+import type { WidgetConfig } from '../../widget/src/config';
+
+let relay: ScriptedRelay;
+beforeAll(async () => {
+  relay = await startScriptedRelay();
+});
+afterAll(async () => {
+  await relay.close();
+});
+afterEach(() => {
+  cleanup();
+  relay.reset();
+});
+
+const accepted = { status: 202, body: { status: 'accepted', requestId: 'req-1', phoneMasked: '+380 50 *** ** 67', estimateSeconds: 25 } };
+
+function show(overrides: Partial<WidgetConfig> = {}, messages: Messages = en, withStatus = false) {
+  const config = testConfig({ relay: relay.url, ...overrides });
+  const { ctx, events } = testContext(config, messages);
+  const api = createApi(relay.url, { isKnownCode: (c): c is ErrorCode => c in messages.errors });
+  const status = withStatus ? api.status() : null;
+  const view = render(<App ctx={ctx} api={api} open={true} status={status} onClose={() => {}} />);
+  return { ...view, ctx, events };
+}
+
+const dialog = () => screen.getByRole('dialog');
+const phoneInput = () => within(dialog()).getByLabelText(en.phoneLabel) as HTMLInputElement;
+function type(input: HTMLInputElement, value: string) {
+  input.value = value;
+  fireEvent.input(input);
+}
+const submit = () => fireEvent.click(within(dialog()).getByRole('button', { name: en.submit }));
+
+describe('form → sending → accepted', () => {
+  test('sends the parsed number with its country and reads it back with an honest estimate', async () => {
+    relay.on('POST /api/callback', accepted);
+    relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
+    const { events } = show();
+    expect(dialog().getAttribute('aria-modal')).toBe('true');
+    expect(screen.getByRole('dialog', { name: en.title })).toBe(dialog());
+    type(phoneInput(), '0501234567');
+    expect(phoneInput().value).toBe('050 123 45 67');
+    submit();
+    await within(dialog()).findByText(en.sending);
+    await within(dialog()).findByText('We will call +380 50 123 45 67.');
+    await within(dialog()).findByText('Your phone should ring in about 25 seconds.');
+
+    const post = relay.requests.find((r) => r.method === 'POST')!;
+    expect(post.body).toMatchObject({ phone: '+380501234567', country: 'UA', locale: 'en' });
+    expect((post.body as { pageUrl: string }).pageUrl).toBe(location.href);
+    expect(post.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
+    expect(post.headers['content-type']).toBe('application/json');
+
+    // Events tell the page what happened, never the number.
+    expect(events.map(([name]) => name)).toEqual(['submit', 'success']);
+    expect(JSON.stringify(events)).not.toMatch(/501234567|123 45 67|\*\*\*/);
+    expect(events[1]![1]).toEqual({ requestId: 'req-1', estimateSeconds: 25 });
+  });
+
+  test('the light check answers at the field without asking the relay', async () => {
+    show();
+    type(phoneInput(), '050 12');
+    submit();
+    await within(dialog()).findByText(en.errors.phone_too_short);
+    expect(phoneInput().getAttribute('aria-invalid')).toBe('true');
+    expect(phoneInput().getAttribute('aria-describedby')).toContain('db-phone-error');
+    expect(relay.requests).toHaveLength(0);
+  });
+
+  test('a pasted international number picks its country', () => {
+    show();
+    type(phoneInput(), '+48 512-345-678');
+    expect(phoneInput().value).toBe('+48 512 345 678');
+    expect((within(dialog()).getByLabelText(en.countryLabel) as HTMLSelectElement).value).toBe('PL');
+  });
+});
+
+describe('every relay error code gets a clear sentence, at the field or above the button', () => {
+  const fieldOfCode = (code: string) =>
+    /phone|country_not_allowed|_number_not_allowed/.test(code) ? 'phone' : code === 'consent_required' ? 'consent' : /captcha/.test(code) ? 'captcha' : null;
+
+  test.each(Object.entries(errorStatus))('%s (%d)', async (code, status) => {
+    relay.on('POST /api/callback', { status, body: { error: { code, message: 'relay wording, not shown' } } });
+    // A field the form does not show (no Turnstile configured here) puts its error above the button.
+    const field = code.startsWith('captcha') ? null : fieldOfCode(code);
+    const { events } = show({
+      consentText: field === 'consent' ? 'I agree to be called.' : null,
+      turnstileSiteKey: null,
+    });
+    if (field === 'consent') fireEvent.click(within(dialog()).getByLabelText('I agree to be called.'));
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    const sentence = en.errors[code as ErrorCode];
+    const shown = await within(dialog()).findByText((text) => text.startsWith(sentence.split('.')[0]!));
+    if (field === 'phone') {
+      expect(shown.id).toBe('db-phone-error');
+      expect(phoneInput().getAttribute('aria-invalid')).toBe('true');
+    } else if (field === 'consent') {
+      expect(shown.id).toBe('db-consent-error');
+    } else if (field === null) {
+      expect(shown.closest('#db-form-error')).not.toBeNull();
+      // Not the visitor's fault: the office's own number is offered.
+      expect(within(shown.closest('#db-form-error') as HTMLElement).getByRole('link').getAttribute('href')).toBe('tel:+380441112233');
+    }
+    expect(screen.queryByText('relay wording, not shown')).toBeNull();
+    expect(events.at(-1)).toEqual(['error', { code }]);
+  });
+
+  test('the relay names the field: the error shows there', async () => {
+    relay.on('POST /api/callback', { status: 400, body: { error: { code: 'invalid_request', message: 'x', field: 'phone' } } });
+    show();
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    const shown = await within(dialog()).findByText(en.errors.invalid_request);
+    expect(shown.id).toBe('db-phone-error');
+  });
+
+  test('rate_limited says when to try again', async () => {
+    relay.on('POST /api/callback', { status: 429, body: { error: { code: 'rate_limited', message: 'x', retryAfter: 120 } } });
+    show();
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    await within(dialog()).findByText('Too many requests for now. Please try again in 2 minutes.');
+  });
+
+  test('an unknown code from a newer relay still gets a sentence', async () => {
+    relay.on('POST /api/callback', { status: 503, body: { error: { code: 'brand_new_code', message: 'x' } } });
+    show();
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    await within(dialog()).findByText(en.errors.internal_error);
+  });
+
+  test('an HTML error page from a proxy is not a crash', async () => {
+    relay.on('POST /api/callback', { status: 502, body: undefined });
+    show();
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    await within(dialog()).findByText(en.errors.internal_error);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  test('re-sending after a lost answer reuses the key; a definitive answer or a new number gets a new one', async () => {
+    relay.on('POST /api/callback', { status: 0, drop: true });
+    show();
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    await within(dialog()).findByText(en.errors.network_error);
+    submit();
+    await waitFor(() => expect(relay.requests.filter((r) => r.method === 'POST')).toHaveLength(2));
+    relay.on('POST /api/callback', { status: 400, body: { error: { code: 'upstream_rejected', message: 'x' } } });
+    submit();
+    await within(dialog()).findByText(en.errors.upstream_rejected);
+    submit();
+    await waitFor(() => expect(relay.requests.filter((r) => r.method === 'POST')).toHaveLength(4));
+    type(phoneInput(), '050 123 45 68');
+    submit();
+    await waitFor(() => expect(relay.requests.filter((r) => r.method === 'POST')).toHaveLength(5));
+    const keys = relay.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key']);
+    expect(keys[1]).toBe(keys[0]); // same attempt, outcome unknown
+    expect(keys[2]).toBe(keys[1]); // still the same attempt
+    expect(keys[3]).not.toBe(keys[2]); // after a definitive refusal
+    expect(keys[4]).not.toBe(keys[3]); // another number
+  });
+});
+
+describe('consent', () => {
+  test('a required checkbox with the site\'s sentence and privacy link; refused before any request when unticked', async () => {
+    relay.on('POST /api/callback', accepted);
+    relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
+    show({ consentText: 'I agree that Acme calls me about my request.', privacyUrl: 'https://acme.example/privacy' });
+    const box = within(dialog()).getByLabelText('I agree that Acme calls me about my request.') as HTMLInputElement;
+    expect(box.type).toBe('checkbox');
+    expect(box.required).toBe(true);
+    expect(within(dialog()).getByRole('link', { name: en.privacyLink }).getAttribute('href')).toBe('https://acme.example/privacy');
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    const error = await within(dialog()).findByText(en.errors.consent_required);
+    expect(error.id).toBe('db-consent-error');
+    expect(relay.requests).toHaveLength(0);
+    fireEvent.click(box);
+    submit();
+    await within(dialog()).findByText('We will call +380 50 123 45 67.');
+    expect(relay.requests.find((r) => r.method === 'POST')!.body).toMatchObject({ consent: true });
+  });
+});
+
+describe('status before the visitor types', () => {
+  test('nobody free: says so, and the form stays', async () => {
+    relay.on('GET /api/status', { status: 200, body: { available: false, agentsOnline: 2, agentsFree: 0, openNow: true, nextOpenAt: null, source: 'live' } });
+    show({}, en, true);
+    await within(dialog()).findByText(en.busy);
+    expect(within(dialog()).getByLabelText(en.phoneLabel)).toBeTruthy();
+  });
+
+  test('closed: says when it opens, in the visitor\'s time, and offers the office number instead of the form', async () => {
+    const opens = new Date(Date.now() + 86_400_000);
+    opens.setHours(9, 0, 0, 0);
+    relay.on('GET /api/status', { status: 200, body: { available: false, agentsOnline: 0, agentsFree: 0, openNow: false, nextOpenAt: opens.toISOString(), source: 'cached' } });
+    show({}, en, true);
+    await within(dialog()).findByText('We are closed now. We open tomorrow, 09:00 AM.');
+    expect(screen.queryByLabelText(en.phoneLabel)).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('We are closed now. We open tomorrow, 09:00 AM.');
+  });
+
+  test('status unknown (service unreachable) is no reason to refuse', async () => {
+    relay.on('GET /api/status', { status: 200, body: { available: false, agentsOnline: 0, agentsFree: 0, openNow: false, nextOpenAt: null, source: 'unknown' } });
+    show({}, en, true);
+    await waitFor(() => expect(relay.requests).toHaveLength(1));
+    expect(within(dialog()).getByLabelText(en.phoneLabel)).toBeTruthy();
+    expect(screen.queryByText(en.closedNow)).toBeNull();
+  });
+});
+
+describe('the call\'s real progress', () => {
+  test('steps follow the relay; "missed" offers to try again and the office number', async () => {
+    const outcomes = ['agent_ringing', 'ringing_you', 'missed'];
+    relay.on('POST /api/callback', accepted);
+    relay.on('GET /api/callback/*', () => {
+      const outcome = outcomes.shift() ?? 'missed';
+      return { status: 200, body: { requestId: 'req-1', outcome, ...(outcome === 'missed' ? {} : { pollAfterMs: 500 }) } };
+    });
+    show();
+    type(phoneInput(), '050 123 45 99');
+    submit();
+    await within(dialog()).findByText('We will call +380 50 123 45 99.');
+    const steps = await screen.findByRole('list', { name: en.outcomeTitle });
+    await waitFor(() => expect(within(steps).getByText(en.outcomes.agent_ringing).getAttribute('aria-current')).toBe('step'), { timeout: 4000 });
+    await waitFor(() => expect(within(steps).getByText(en.outcomes.ringing_you).getAttribute('aria-current')).toBe('step'), { timeout: 4000 });
+    await within(dialog()).findByText(en.outcomes.missed, undefined, { timeout: 4000 });
+    expect(screen.getByRole('status').textContent).toBe(en.outcomes.missed);
+    expect(screen.getByRole('link', { name: 'Call us: +380 44 111 22 33' }).getAttribute('href')).toBe('tel:+380441112233');
+    fireEvent.click(screen.getByRole('button', { name: en.tryAgain }));
+    expect(phoneInput().value).toBe('050 123 45 99');
+  }, 15_000);
+
+  test('connected, then completed', async () => {
+    const outcomes = ['connected', 'completed'];
+    relay.on('POST /api/callback', accepted);
+    relay.on('GET /api/callback/*', () => {
+      const outcome = outcomes.shift() ?? 'completed';
+      return { status: 200, body: { requestId: 'req-1', outcome, ...(outcome === 'completed' ? {} : { pollAfterMs: 500 }) } };
+    });
+    show();
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    await within(dialog()).findByText(en.outcomes.completed, undefined, { timeout: 5000 });
+    expect(screen.queryByRole('button', { name: en.tryAgain })).toBeNull();
+  }, 10_000);
+});
+
+describe('languages', () => {
+  test('Ukrainian throughout, with Ukrainian plurals', async () => {
+    relay.on('POST /api/callback', { ...accepted, body: { ...accepted.body, estimateSeconds: 22 } });
+    relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
+    show({ lang: 'uk' }, uk);
+    expect(screen.getByRole('dialog', { name: uk.title })).toBeTruthy();
+    const input = within(dialog()).getByLabelText(uk.phoneLabel) as HTMLInputElement;
+    type(input, '0501234567');
+    fireEvent.click(within(dialog()).getByRole('button', { name: uk.submit }));
+    await within(dialog()).findByText('Ми зателефонуємо на +380 50 123 45 67.');
+    await within(dialog()).findByText('Ваш телефон задзвонить приблизно за 22 секунди.');
+  });
+});

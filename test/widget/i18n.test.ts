@@ -1,0 +1,109 @@
+// Every catalog has a sentence for every relay error code, every outcome and every state, and
+// plurals are right in each language (Intl.PluralRules picks the form).
+import { describe, expect, test } from 'vitest';
+import { errorStatus, callOutcomes } from '../../server/src/contract';
+import { messages as de } from '../../widget/src/ui/i18n/de';
+import { messages as en } from '../../widget/src/ui/i18n/en';
+import { fill, plural } from '../../widget/src/ui/i18n/format';
+import { formatOpening } from '../../widget/src/ui/i18n/opening';
+import { messages as pl } from '../../widget/src/ui/i18n/pl';
+import { messages as ru } from '../../widget/src/ui/i18n/ru';
+import { messages as uk } from '../../widget/src/ui/i18n/uk';
+import type { Messages, Plural } from '../../widget/src/ui/i18n/types';
+import { launcherText } from '../../widget/src/launcher-text';
+import { closedSentence, errorSentence, retrySentence, setOpeningFormatter } from '../../widget/src/ui/messages';
+
+const catalogs: Record<string, Messages> = { en, uk, ru, pl, de };
+
+function strings(value: unknown, path = ''): Array<[string, string]> {
+  if (typeof value === 'string') return [[path, value]];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => strings(v, path ? `${path}.${k}` : k));
+}
+
+describe.each(Object.entries(catalogs))('%s catalog', (lang, m) => {
+  test('a sentence for every error code of the relay', () => {
+    for (const code of Object.keys(errorStatus)) expect(m.errors[code as keyof typeof errorStatus], code).toMatch(/\S{2,}/);
+  });
+
+  test('a text for every call outcome', () => {
+    for (const outcome of callOutcomes) expect(m.outcomes[outcome], outcome).toMatch(/\S{2,}/);
+  });
+
+  test('no empty texts, and the same keys and placeholders as English', () => {
+    const mine = new Map(strings(m));
+    const english = new Map(strings(en));
+    for (const [key, text] of english) {
+      if (/\.(one|few|many|two|zero)$/.test(key)) continue; // plural forms differ by language
+      expect(mine.get(key), key).toBeTruthy();
+      const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((x) => x[1]).sort();
+      expect(placeholders(mine.get(key)!), key).toEqual(placeholders(text));
+    }
+    for (const [, text] of mine) expect(text.trim()).not.toBe('');
+  });
+
+  test('the launcher label matches the entry\'s own copy', () => {
+    expect(launcherText[lang as keyof typeof launcherText][0]).toBe(m.launcher);
+  });
+
+  test('every plural form the language needs exists', () => {
+    const rules = new Intl.PluralRules(lang);
+    const needed = new Set([0, 1, 2, 3, 5, 11, 21, 22, 25, 101, 1.5].map((n) => rules.select(n)));
+    for (const forms of [m.estimate, m.retryInSeconds, m.retryInMinutes] as Plural[]) {
+      for (const form of needed) expect(forms[form] ?? (form === 'other' ? forms.other : undefined), form).toBeTruthy();
+    }
+  });
+});
+
+describe('plurals', () => {
+  test.each([
+    ['en', 1, 'Your phone should ring in about 1 second.'],
+    ['en', 30, 'Your phone should ring in about 30 seconds.'],
+    ['uk', 1, 'Ваш телефон задзвонить приблизно за 1 секунду.'],
+    ['uk', 3, 'Ваш телефон задзвонить приблизно за 3 секунди.'],
+    ['uk', 25, 'Ваш телефон задзвонить приблизно за 25 секунд.'],
+    ['uk', 21, 'Ваш телефон задзвонить приблизно за 21 секунду.'],
+    ['ru', 22, 'Ваш телефон зазвонит примерно через 22 секунды.'],
+    ['ru', 11, 'Ваш телефон зазвонит примерно через 11 секунд.'],
+    ['pl', 1, 'Twój telefon powinien zadzwonić za około 1 sekundę.'],
+    ['pl', 4, 'Twój telefon powinien zadzwonić za około 4 sekundy.'],
+    ['pl', 12, 'Twój telefon powinien zadzwonić za około 12 sekund.'],
+    ['pl', 22, 'Twój telefon powinien zadzwonić za około 22 sekundy.'],
+    ['de', 1, 'Ihr Telefon sollte in etwa 1 Sekunde klingeln.'],
+    ['de', 20, 'Ihr Telefon sollte in etwa 20 Sekunden klingeln.'],
+  ])('%s, %d', (lang, n, expected) => {
+    expect(plural(lang, catalogs[lang]!.estimate, n)).toBe(expected);
+  });
+
+  test('retry times switch to minutes from 90 seconds', () => {
+    expect(retrySentence('en', en, 45)).toBe('Please try again in 45 seconds.');
+    expect(retrySentence('en', en, 120)).toBe('Please try again in 2 minutes.');
+    expect(retrySentence('uk', uk, 300)).toBe('Спробуйте ще раз через 5 хвилин.');
+    expect(retrySentence('ru', ru, 60)).toBe('Попробуйте снова через 60 секунд.');
+  });
+});
+
+describe('sentences', () => {
+  test('fill leaves unknown placeholders visible', () => {
+    expect(fill('We will call {phone}{x}.', { phone: '+380 50 123 45 67' })).toBe('We will call +380 50 123 45 67{x}.');
+  });
+
+  test('rate_limited says when to try again; closed says when we open', () => {
+    expect(errorSentence('en', en, { code: 'rate_limited', field: null, retryAfter: 30 })).toBe('Too many requests for now. Please try again in 30 seconds.');
+    setOpeningFormatter(formatOpening);
+    const nextOpenAt = new Date(Date.now() + 86_400_000);
+    nextOpenAt.setHours(9, 0, 0, 0);
+    expect(errorSentence('en', en, { code: 'closed', field: null, nextOpenAt: nextOpenAt.toISOString() })).toMatch(/^We are closed now\. We open tomorrow, 09:00 AM\.$/);
+    expect(closedSentence('en', en, null)).toBe('We are closed now.');
+  });
+
+  test('opening time in the visitor\'s words: today, tomorrow, a weekday, a date', () => {
+    const now = new Date(2026, 4, 11, 20, 0); // Monday 11 May 2026, 20:00 local
+    const at = (days: number, h: number) => new Date(2026, 4, 11 + days, h, 30).toISOString();
+    expect(formatOpening('en', at(0, 21), now)).toBe('today, 09:30 PM');
+    expect(formatOpening('en', at(1, 9), now)).toBe('tomorrow, 09:30 AM');
+    expect(formatOpening('uk', at(1, 9), now)).toBe('завтра, 09:30');
+    expect(formatOpening('de', at(3, 9), now)).toBe('Donnerstag, 09:30');
+    expect(formatOpening('pl', at(10, 9), now)).toBe('21 maja, 09:30');
+    expect(formatOpening('en', 'not a date', now)).toBeNull();
+  });
+});
