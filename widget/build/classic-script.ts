@@ -19,6 +19,27 @@ import type { Plugin } from 'vite';
 const preloadHelperId = '\0vite/preload-helper.js';
 const helper = '(load) => load()';
 
+/**
+ * `__vitePreload(() => EXPR, [])` → `(EXPR)`: with nothing to preload the wrapper is only bytes.
+ * Parentheses are balanced by counting (the wrapped expressions hold no strings with parentheses:
+ * they are import() of our own chunk files and short callbacks).
+ */
+export function unwrapPreloadCalls(code: string): string {
+  const opener = '__vitePreload(() => ';
+  let out = '';
+  let from = 0;
+  for (let at = code.indexOf(opener); at >= 0; at = code.indexOf(opener, from)) {
+    let depth = 1;
+    let i = at + '__vitePreload('.length;
+    for (; i < code.length && depth > 0; i++) depth += code[i] === '(' ? 1 : code[i] === ')' ? -1 : 0;
+    const call = code.slice(at, i); // through the closing parenthesis
+    const inner = /^__vitePreload\(\(\) => ([\s\S]*), \[\]\)$/.exec(call)?.[1];
+    out += code.slice(from, at) + (inner === undefined ? call : `(${inner})`);
+    from = i;
+  }
+  return out + code.slice(from);
+}
+
 export function classicScriptEntry(): Plugin {
   return {
     name: 'dialback:classic-script-entry',
@@ -27,11 +48,12 @@ export function classicScriptEntry(): Plugin {
       if (id === preloadHelperId) return { code: `export const __vitePreload = ${helper};`, map: null };
       return null;
     },
-    renderChunk(code, chunk) {
+    renderChunk(original, chunk) {
+      const code = unwrapPreloadCalls(original);
       const next = chunk.isEntry
         ? code.replace(/export\s*\{\s*__vitePreload as \w+\s*\};?/, '')
-        : code.replace(/import\s*\{\s*\w+ as __vitePreload\s*\}\s*from\s*["'][^"']*\.js["'];?/, `const __vitePreload = ${helper};`);
-      return next === code ? null : { code: next, map: null };
+        : code.replace(/import\s*\{\s*\w+ as __vitePreload\s*\}\s*from\s*["'][^"']*\.js["'];?/, code.includes('__vitePreload(') ? `const __vitePreload = ${helper};` : '');
+      return next === original ? null : { code: next, map: null };
     },
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {

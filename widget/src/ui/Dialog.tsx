@@ -28,43 +28,30 @@ export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
     (root.querySelector<HTMLElement>('[type=tel]') ?? focusables(root)[0])?.focus();
   }, []);
 
+  // Keys reach this handler only while focus is inside the dialog.
   function onKeyDown(event: KeyboardEvent) {
-    const root = ref.current;
-    if (!root) return;
     if (event.key === 'Escape') {
       event.stopPropagation();
-      onClose();
-      return;
+      return onClose();
     }
-    if (event.key !== 'Tab') return;
-    const items = focusables(root);
-    if (!items.length) return;
-    const active = (root.getRootNode() as ShadowRoot | Document).activeElement;
-    const firstItem = items[0] as HTMLElement;
-    const lastItem = items[items.length - 1] as HTMLElement;
-    if (event.shiftKey && (active === firstItem || !root.contains(active))) {
+    const items = focusables(ref.current!);
+    const active = (ref.current!.getRootNode() as ShadowRoot | Document).activeElement;
+    // Tab on the last control wraps to the first, Shift+Tab on the first to the last.
+    if (event.key === 'Tab' && active === items[event.shiftKey ? 0 : items.length - 1]) {
       event.preventDefault();
-      lastItem.focus();
-    } else if (!event.shiftKey && (active === lastItem || !root.contains(active))) {
-      event.preventDefault();
-      firstItem.focus();
+      items[event.shiftKey ? items.length - 1 : 0]?.focus();
     }
   }
 
   return (
-    <>
-      <div class="backdrop" onClick={onClose} />
-      <div ref={ref} class="dialog" role="dialog" aria-modal="true" aria-labelledby="db-title" onKeyDown={onKeyDown} part="dialog">
-        <div class="head">
-          <h2 id="db-title">
-            {title}
-          </h2>
-          <button type="button" class="close" aria-label={closeLabel} onClick={onClose}>
-            ×
-          </button>
-        </div>
-        {children}
+    <div ref={ref} class="dialog" role="dialog" aria-modal="true" aria-labelledby="db-title" onKeyDown={onKeyDown} part="dialog">
+      <div class="head">
+        <h2 id="db-title">{title}</h2>
+        <button type="button" class="close" aria-label={closeLabel} onClick={onClose}>
+          ×
+        </button>
       </div>
-    </>
+      {children}
+    </div>
   );
 }
