@@ -1,7 +1,7 @@
 // JSON log lines on stdout. Two promises hold for every line, whatever a caller passes:
-// secrets listed at creation are replaced, and any run of 7+ digits (a phone number, wherever it
-// hides: a message, a URL, an error text) is masked. Callers should still log masked numbers on
-// purpose (maskPhone); this is the safety net.
+// secrets listed at creation are replaced, and any phone-number-shaped run of 7+ digits (in a
+// message, a URL, an error text) is masked. Callers should still log masked numbers on purpose
+// (maskPhone); this is the safety net. Timestamps, dates, UUIDs and IP addresses are left alone.
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -11,6 +11,8 @@ export interface Logger {
   info(msg: string, fields?: Fields): void;
   warn(msg: string, fields?: Fields): void;
   error(msg: string, fields?: Fields): void;
+  /** Whether lines of this level are written (to skip building costly fields). */
+  enabled(level: Exclude<LogLevel, 'silent'>): boolean;
   child(fields: Fields): Logger;
 }
 
@@ -30,38 +32,45 @@ export function maskPhone(phone: string): string {
   return `${prefix}${digits.slice(0, 5)}${'*'.repeat(digits.length - 7)}${digits.slice(-2)}`;
 }
 
-const longDigitRun = /\+?\d[\d ()-]{5,}\d/g;
+// A run of digits with the separators people type in phone numbers, standing alone: not part of
+// a word, a hex id, a dotted address or a longer dash-joined token (so UUID groups are not hit).
+const phoneLike = /(?<![\w.-])\+?\d(?:[ ()-]{0,2}\d){6,}(?![\w.-])/g;
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 
 function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) if (secret) out = out.split(secret).join('[secret]');
-  return out.replace(longDigitRun, (run) => (run.replace(/\D/g, '').length >= 7 ? maskPhone(run) : run));
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[secret]');
+  return out.replace(phoneLike, (run) => (isoDate.test(run) || run.replace(/\D/g, '').length < 7 ? run : maskPhone(run)));
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const threshold = rank[options.level ?? 'info'];
   const secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
   const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
-  const base = options.base ?? {};
 
-  const emit = (level: LogLevel, msg: string, fields?: Fields) => {
-    if (rank[level] < threshold) return;
-    let line: string;
-    try {
-      line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields }, errorAware);
-    } catch {
-      line = JSON.stringify({ time: new Date().toISOString(), level, msg, note: 'fields not serializable' });
-    }
-    write(scrub(line, secrets));
+  // Children share everything but their fields: making one per request costs one object.
+  const make = (base: Fields): Logger => {
+    const emit = (level: LogLevel, msg: string, fields?: Fields) => {
+      if (rank[level] < threshold) return;
+      let body: string;
+      try {
+        body = JSON.stringify({ level, msg, ...base, ...fields }, errorAware);
+      } catch {
+        body = JSON.stringify({ level, msg, note: 'fields not serializable' });
+      }
+      // The timestamp is added after scrubbing: it is ours, and digit masking must not touch it.
+      write(`{"time":"${new Date().toISOString()}",${scrub(body, secrets).slice(1)}`);
+    };
+    return {
+      debug: (m, f) => emit('debug', m, f),
+      info: (m, f) => emit('info', m, f),
+      warn: (m, f) => emit('warn', m, f),
+      error: (m, f) => emit('error', m, f),
+      enabled: (level) => rank[level] >= threshold,
+      child: (fields) => make({ ...base, ...fields }),
+    };
   };
-
-  return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-    child: (fields) => createLogger({ ...options, base: { ...base, ...fields } }),
-  };
+  return make(options.base ?? {});
 }
 
 /** Errors serialize to their name, code and message (no stack in production logs). */

@@ -29,3 +29,22 @@ describe('logger', () => {
     expect(maskPhone('123')).toBe('***');
   });
 });
+
+describe('logger leaves what is not a phone number alone', () => {
+  it('keeps timestamps, dates, UUIDs and IP addresses readable', () => {
+    const lines: string[] = [];
+    const log = createLogger({ write: (l) => lines.push(l) });
+    const id = '3f2a1234-5678-4abc-9def-123456789012';
+    log.info('seen on 2026-11-21', { id, ip: '192.168.100.200', v6: '2001:db8::1234:5678' });
+    const line = JSON.parse(lines[0]!);
+    expect(line.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(line).toMatchObject({ msg: 'seen on 2026-11-21', id, ip: '192.168.100.200', v6: '2001:db8::1234:5678' });
+  });
+
+  it('still masks numbers written the ways people write them', () => {
+    const lines: string[] = [];
+    const log = createLogger({ write: (l) => lines.push(l) });
+    log.info('numbers', { a: '+380 (50) 123-45-67', b: 'call 0501234567 now', c: '380501234567' });
+    expect(lines[0]).not.toMatch(/123-45-67|0501234567|380501234567/);
+  });
+});
