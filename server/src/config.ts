@@ -236,3 +236,15 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
     protect,
   };
 }
+
+/** Every configured value that must never be printed: the logger replaces each with `[secret]`. */
+export function secretsOf(config: Config): string[] {
+  return [
+    config.calltracking.authKey,
+    config.hashSecret,
+    config.route.token,
+    config.ownerToken,
+    config.protect.metricsToken,
+    config.protect.turnstile?.secret,
+  ].filter((s): s is string => !!s);
+}

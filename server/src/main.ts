@@ -1,7 +1,7 @@
 // The only file that reads the environment and listens. With CALLTRACKING_BASE_URL unset it first
 // starts the embedded simulator on a free port and points the relay at it (demo mode), so
 // `npm start` runs the whole system on a fresh machine with no account and no network.
-import { ConfigError, loadConfig, type SimulatorDefaults } from './config.js';
+import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './config.js';
 import { createLogger } from './log.js';
 import { createRelay } from './relay.js';
 import { startSimulator } from '../simulator/index.js';
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   }
 
   const config = loadConfig(env, simDefaults);
-  const log = createLogger({ level: config.logLevel, secrets: [config.calltracking.authKey, config.hashSecret] });
+  const log = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
   if (config.hashSecretGenerated) log.warn('HASH_SECRET is not set: number hashes change on every restart and across relays; set it in production');
 
   const relay = createRelay({ config, log });

@@ -1,7 +1,7 @@
 // The whole system for a test: the simulator and the relay, each on 127.0.0.1 port 0, wired as
 // `npm start` wires them. `env` takes the relay's environment variables (as strings, exactly as an
 // operator would write them), so tests exercise config parsing too.
-import { loadConfig, type Config } from '../../server/src/config.js';
+import { loadConfig, secretsOf, type Config } from '../../server/src/config.js';
 import { createLogger, type Logger } from '../../server/src/log.js';
 import { createRelay, type Relay, type RelayDeps } from '../../server/src/relay.js';
 import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.js';
@@ -37,7 +37,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
     );
     log = createLogger({
       level: config.logLevel,
-      secrets: [config.calltracking.authKey, config.hashSecret],
+      secrets: secretsOf(config),
       write: (line) => {
         rawLogs.push(line);
         logs.push(JSON.parse(line) as Record<string, unknown>);
