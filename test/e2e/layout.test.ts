@@ -1,0 +1,72 @@
+// The dialog's layout: a bottom sheet across the full width under 480 px, a panel above the
+// launcher on wider screens. Screenshots at 375×667 and 1280×800 go to test-output/ (not committed)
+// for people to look at.
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { launchChromium } from '../_util/browser';
+import { startSystem, type System } from '../_util/system';
+import { startHostSite, type HostSite } from './support/host';
+import { widget } from './support/widget-page';
+
+const outputDir = join(import.meta.dirname, '../../test-output');
+let host: HostSite;
+let system: System;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+beforeAll(async () => {
+  mkdirSync(outputDir, { recursive: true });
+  host = await startHostSite();
+  system = await startSystem({ ALLOWED_ORIGINS: host.url });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.dispose();
+  await system?.close();
+  await host?.close();
+});
+
+async function shoot(width: number, height: number) {
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.goto(host.page(`/layout-${width}`, { relayUrl: system.relayUrl, data: { phone: '+380 44 111 22 33' } }));
+  const w = widget(page);
+  await w.launcher.waitFor();
+  const closedShot = join(outputDir, `widget-${width}x${height}-launcher.png`);
+  await page.screenshot({ path: closedShot });
+  await w.launcher.click();
+  await w.dialog.waitFor();
+  await w.phone.pressSequentially('050 123 45 67');
+  const openShot = join(outputDir, `widget-${width}x${height}.png`);
+  await page.screenshot({ path: openShot });
+  const box = (await w.dialog.boundingBox())!;
+  const launcherBox = (await w.launcher.boundingBox())!;
+  return { context, page, box, launcherBox, shots: [closedShot, openShot] };
+}
+
+test('375×667: the dialog is a bottom sheet across the full width', async () => {
+  const { context, box, shots } = await shoot(375, 667);
+  try {
+    expect(box.x).toBe(0);
+    expect(box.width).toBe(375);
+    expect(Math.round(box.y + box.height)).toBe(667);
+    expect(box.height).toBeLessThanOrEqual(667);
+    for (const shot of shots) expect(statSync(shot).size).toBeGreaterThan(5_000);
+  } finally {
+    await context.close();
+  }
+});
+
+test('1280×800: a 380 px panel above the launcher, both in the bottom-right corner', async () => {
+  const { context, box, launcherBox, shots } = await shoot(1280, 800);
+  try {
+    expect(box.width).toBe(380);
+    expect(Math.round(box.x + box.width)).toBe(1280 - 20);
+    expect(box.y + box.height).toBeLessThanOrEqual(launcherBox.y);
+    expect(Math.round(launcherBox.x + launcherBox.width)).toBe(1280 - 20);
+    expect(Math.round(launcherBox.y + launcherBox.height)).toBe(800 - 20);
+    for (const shot of shots) expect(statSync(shot).size).toBeGreaterThan(5_000);
+  } finally {
+    await context.close();
+  }
+});
