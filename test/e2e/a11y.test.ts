@@ -1,11 +1,11 @@
 // Accessibility in real Chromium: axe-core (WCAG 2.1 A and AA rules) with the dialog open in every
 // state, and the keyboard: focus moves in, stays in, and Esc returns it to the launcher.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../_util/browser';
 import { startSystem, type System } from '../_util/system';
 import { axeViolations } from './support/axe';
+import { deadUrl } from './support/ports';
 import { startHostSite, type HostSite } from './support/host';
 import { widget } from './support/widget-page';
 
@@ -105,7 +105,7 @@ describe('axe-core: zero violations in every state', () => {
   });
 
   test('relay unreachable: the sentence and the office number', async () => {
-    const deadRelay = await unusedPortUrl();
+    const deadRelay = await deadUrl();
     const page = await openPage('/a11y-down', { relay: deadRelay });
     const w = widget(page);
     try {
@@ -214,11 +214,3 @@ describe('keyboard', () => {
     }
   });
 });
-
-async function unusedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}

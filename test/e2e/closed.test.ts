@@ -1,0 +1,62 @@
+// Off hours: the relay's WORKING_HOURS and TIMEZONE make /api/status say "closed" with the next
+// opening; the widget says so before the visitor types, with the opening time in the visitor's own
+// time zone (here New York, while the office keeps Kyiv hours).
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { launchChromium } from '../_util/browser';
+import { startSystem, type System } from '../_util/system';
+import { startHostSite, type HostSite } from './support/host';
+import { widget } from './support/widget-page';
+
+const officeZone = 'Europe/Kyiv';
+const visitorZone = 'America/New_York';
+let host: HostSite;
+let system: System;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+/** Every day one hour, starting two hours from now in the office's zone: closed right now. */
+function hoursClosedNow(): string {
+  const hourNow = Number(new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hourCycle: 'h23', timeZone: officeZone }).format(new Date()));
+  const start = (hourNow + 2) % 24;
+  const hh = (h: number) => String(h).padStart(2, '0');
+  return `Mon-Sun ${hh(start)}:00-${start === 23 ? '23:59' : `${hh(start + 1)}:00`}`;
+}
+
+beforeAll(async () => {
+  host = await startHostSite();
+  system = await startSystem({ ALLOWED_ORIGINS: host.url, WORKING_HOURS: hoursClosedNow(), TIMEZONE: officeZone });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.dispose();
+  await system?.close();
+  await host?.close();
+});
+
+test('closed now: the widget says when the office opens, in the visitor\'s local time', async () => {
+  const status = (await (await fetch(`${system.relayUrl}/api/status`, { headers: { origin: host.url } })).json()) as { openNow: boolean; nextOpenAt: string };
+  expect(status.openNow).toBe(false);
+  const opens = new Date(status.nextOpenAt);
+  const localTime = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', timeZone: visitorZone }).format(opens);
+  const officeTime = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', timeZone: officeZone }).format(opens);
+  expect(localTime).not.toBe(officeTime);
+
+  const context = await browser.newContext({ timezoneId: visitorZone });
+  const page = await context.newPage();
+  try {
+    await page.goto(host.page('/closed', { relayUrl: system.relayUrl, data: { phone: '+380 44 111 22 33' } }));
+    const w = widget(page);
+    await w.launcher.click();
+    await w.dialog.waitFor();
+    const notice = w.dialog.getByText(/^We are closed now\. We open /);
+    await notice.waitFor();
+    const text = (await notice.textContent())!;
+    expect(text).toMatch(new RegExp(`^We are closed now\\. We open (today|tomorrow|\\w+day|\\d+ \\w+), ${localTime.replace(/\s/g, '\\s')}\\.$`));
+    expect(text).not.toContain(officeTime);
+    // No form to fill while nobody could answer; the office number is there for the morning.
+    expect(await w.phone.count()).toBe(0);
+    expect(await w.dialog.getByRole('link', { name: 'Call us: +380 44 111 22 33' }).count()).toBe(1);
+    expect(await w.liveRegion.textContent()).toBe(text);
+  } finally {
+    await context.close();
+  }
+});

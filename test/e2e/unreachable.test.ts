@@ -1,0 +1,73 @@
+// Never break the host, and never leave the visitor without a way to reach the office: when the
+// relay cannot be reached the visitor reads a clear sentence and gets the office's tel: link; the
+// page sees no uncaught error and one "[dialback]" line at most.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { launchChromium } from '../_util/browser';
+import { startSystem, type System } from '../_util/system';
+import { startHostSite, type HostSite } from './support/host';
+import { deadUrl } from './support/ports';
+import { consoleOf, widget } from './support/widget-page';
+
+let host: HostSite;
+let system: System;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+beforeAll(async () => {
+  host = await startHostSite();
+  system = await startSystem({ ALLOWED_ORIGINS: host.url });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.dispose();
+  await system?.close();
+  await host?.close();
+});
+
+test('the relay API is unreachable: a sentence above the button and the office number', async () => {
+  const page = await browser.newPage();
+  try {
+    const { errors } = consoleOf(page);
+    // The script and its chunks come from the relay; its API address (data-relay) answers nothing.
+    await page.goto(host.page('/api-down', { relayUrl: system.relayUrl, data: { relay: await deadUrl(), phone: '+380 44 111 22 33' } }));
+    const w = widget(page);
+    await w.launcher.click();
+    await w.dialog.waitFor();
+    await w.phone.pressSequentially('050 123 45 67');
+    await w.submit.click();
+    const alert = w.dialog.locator('#db-form-error');
+    await alert.getByText('We cannot reach the callback service. Please check your connection.').waitFor();
+    expect(await alert.getByRole('link', { name: 'Call us: +380 44 111 22 33' }).getAttribute('href')).toBe('tel:+380441112233');
+    expect(await w.liveRegion.textContent()).toBe('We cannot reach the callback service. Please check your connection.');
+    // The visitor can try again; nothing was thrown into the page.
+    expect(await w.submit.isEnabled()).toBe(true);
+    expect(errors).toEqual([]);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the relay went away after the page loaded: the launcher says so and offers the office number', async () => {
+  const doomed = await startSystem({ ALLOWED_ORIGINS: host.url });
+  const page = await browser.newPage();
+  try {
+    const { errors, lines } = consoleOf(page);
+    await page.goto(host.page('/relay-gone', { relayUrl: doomed.relayUrl, data: { phone: '+380 44 111 22 33' } }));
+    const w = widget(page);
+    await w.launcher.waitFor();
+    await doomed.close();
+
+    await w.launcher.click();
+    const notice = page.locator('dialback-widget').getByRole('alert');
+    await notice.getByText('Call back is unavailable now.').waitFor();
+    expect(await notice.getByRole('link').getAttribute('href')).toBe('tel:+380441112233');
+    // Clicking again retries (and fails again) without piling up errors.
+    await w.launcher.click();
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+    expect(errors).toEqual([]);
+    expect(lines.filter((l) => l.includes('[dialback]'))).toHaveLength(1);
+    // The launcher is still there and usable.
+    expect(await w.launcher.isVisible()).toBe(true);
+  } finally {
+    await page.close();
+  }
+});
