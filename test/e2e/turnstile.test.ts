@@ -1,0 +1,124 @@
+// Cloudflare Turnstile when the site sets data-turnstile-sitekey: the widget loads Turnstile's
+// script only then (here routed to a local fake in the browser), sends a fresh token with each
+// request, and the relay (TURNSTILE_SECRET) verifies it against a local fake siteverify endpoint.
+import { createServer } from 'node:http';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../_util/browser';
+import { listen, type Listening } from '../_util/listen';
+import { startSystem, type System } from '../_util/system';
+import { startHostSite, type HostSite } from './support/host';
+import { widget } from './support/widget-page';
+
+let host: HostSite;
+let system: System;
+let siteverify: Listening;
+const verified: string[] = [];
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+// Turnstile's api.js as far as the widget uses it: render() calls back with a token; reset() issues
+// a new one. Tokens are unique (the relay accepts each token once, as Cloudflare does).
+const fakeTurnstile = `
+(() => {
+  let issued = 0;
+  const widgets = {};
+  const page = Math.random().toString(36).slice(2);
+  const issue = (id) => setTimeout(() => widgets[id].callback('fake-token-' + page + '-' + (++issued)), 30);
+  window.turnstile = {
+    render(el, options) {
+      const id = 'w' + Object.keys(widgets).length;
+      widgets[id] = options;
+      el.setAttribute('data-fake-turnstile', options.sitekey);
+      issue(id);
+      return id;
+    },
+    reset(id) { issue(id); },
+    remove() {},
+  };
+})();`;
+
+beforeAll(async () => {
+  host = await startHostSite();
+  siteverify = await listen(
+    createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const token = new URLSearchParams(body).get('response') ?? '';
+        verified.push(token);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: token.startsWith('fake-token-'), hostname: '127.0.0.1' }));
+      });
+    }),
+  );
+  system = await startSystem({ ALLOWED_ORIGINS: host.url, TURNSTILE_SECRET: 'test-turnstile-secret', TURNSTILE_VERIFY_URL: `${siteverify.url}/siteverify` });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.dispose();
+  await system?.close();
+  await siteverify?.close();
+  await host?.close();
+});
+
+async function pageWithFakeTurnstile(): Promise<{ page: Page; scriptRequests: string[] }> {
+  const page = await browser.newPage();
+  const scriptRequests: string[] = [];
+  await page.route('https://challenges.cloudflare.com/turnstile/v0/api.js**', (route) => {
+    scriptRequests.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: 'text/javascript', body: fakeTurnstile });
+  });
+  return { page, scriptRequests };
+}
+
+test('a fresh token with each request, verified by the relay; the script loads only with the dialog', async () => {
+  const { page, scriptRequests } = await pageWithFakeTurnstile();
+  try {
+    await page.goto(host.page('/turnstile', { relayUrl: system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
+    const w = widget(page);
+    await w.launcher.waitFor();
+    expect(scriptRequests).toEqual([]);
+
+    await w.launcher.click();
+    await w.dialog.waitFor();
+    await expect.poll(() => scriptRequests.length).toBe(1);
+    expect(scriptRequests[0]).toContain('render=explicit');
+    await w.dialog.locator('[data-fake-turnstile="1x00000000000000000000AA"]').waitFor({ state: 'attached' });
+    expect(await w.dialog.getByRole('group', { name: 'Security check' }).count()).toBe(1);
+
+    await w.phone.pressSequentially('050 123 45 67');
+    await w.submit.click();
+    await w.dialog.getByText('We will call +380 50 123 45 67.').waitFor();
+    expect(verified).toEqual([expect.stringMatching(/^fake-token-\w+-1$/)]);
+
+    // Another request (another number) needs another token: the widget asked for a new one.
+    await page.goto(host.page('/turnstile', { relayUrl: system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
+    await w.launcher.click();
+    await w.phone.pressSequentially('050 123 45 68');
+    await w.dialog.locator('[data-fake-turnstile]').waitFor({ state: 'attached' });
+    await w.submit.click();
+    await w.dialog.getByText('We will call +380 50 123 45 68.').waitFor();
+    expect(verified).toHaveLength(2);
+    expect(new Set(verified).size).toBe(2);
+    expect(system.sim.calls).toHaveLength(2);
+  } finally {
+    await page.close();
+  }
+});
+
+test('submitting before the check has finished asks for it instead of sending', async () => {
+  const page = await browser.newPage();
+  try {
+    // Turnstile never answers here (its script hangs), as on a slow connection.
+    await page.route('https://challenges.cloudflare.com/turnstile/v0/api.js**', () => {});
+    const before = system.sim.calls.length;
+    await page.goto(host.page('/turnstile-slow', { relayUrl: system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
+    const w = widget(page);
+    await w.launcher.click();
+    await w.phone.pressSequentially('050 123 45 69');
+    await w.submit.click();
+    await w.dialog.getByText('Please complete the security check first.').waitFor();
+    expect(system.sim.calls).toHaveLength(before);
+  } finally {
+    await page.close();
+  }
+});
