@@ -20,13 +20,27 @@ export function builtFiles(): BuiltFile[] {
   });
 }
 
+/** Chunks a built file imports statically (`import … from "./x.js"`), transitively. */
+export function staticImports(file: string, seen = new Set<string>()): Set<string> {
+  const code = readFileSync(join(distDir, file), 'utf8');
+  for (const [, spec] of code.matchAll(/(?:^|[;}])\s*import\s*[\w{*][^"'`]*?from\s*["'`](\.\/[^"'`]+)["'`]/g)) {
+    const target = join(file, '..', spec!).replace(/\\/g, '/');
+    if (!seen.has(target)) {
+      seen.add(target);
+      staticImports(target, seen);
+    }
+  }
+  return seen;
+}
+
 export interface WidgetSizes {
   entry: BuiltFile;
-  /** The Preact UI chunk (mount-*.js). */
-  ui: BuiltFile;
-  attribution: BuiltFile;
+  /** The Preact UI chunk (mount-*.js) with the chunks it imports statically (the Preact runtime). */
+  ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
-  /** What one visitor can ever download: entry, UI, attribution and the largest language catalog. */
+  /** Chunks fetched only when needed: attribution, consent, Turnstile, call progress, opening hours. */
+  optional: BuiltFile[];
+  /** Everything one visitor can ever load: every file but the other languages' catalogs. */
   perVisitor: number;
   /** Every file in dist/widget. */
   all: number;
@@ -34,22 +48,18 @@ export interface WidgetSizes {
 
 export function widgetSizes(): WidgetSizes {
   const files = builtFiles();
-  const find = (prefix: string) => {
-    const match = files.find((f) => f.file.startsWith(prefix));
-    if (!match) throw new Error(`dist/widget has no ${prefix}*: run \`npm run build\``);
-    return match;
-  };
-  const entry = find('widget.js');
-  const ui = find('chunks/mount-');
-  const attribution = find('chunks/attribution-');
+  const entry = files.find((f) => f.file === 'widget.js');
+  const mount = files.find((f) => f.file.startsWith('chunks/mount-'));
+  if (!entry || !mount) throw new Error('dist/widget is incomplete: run `npm run build`');
+  const uiFiles = [mount.file, ...staticImports(mount.file)];
   const catalogs = files.filter((f) => /^chunks\/(en|uk|ru|pl|de)-/.test(f.file));
-  const largestCatalog = Math.max(...catalogs.map((c) => c.gzip));
+  const all = files.reduce((sum, f) => sum + f.gzip, 0);
   return {
     entry,
-    ui,
-    attribution,
+    ui: { files: uiFiles, gzip: files.filter((f) => uiFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
     catalogs,
-    perVisitor: entry.gzip + ui.gzip + attribution.gzip + largestCatalog,
-    all: files.reduce((sum, f) => sum + f.gzip, 0),
+    optional: files.filter((f) => f !== entry && !uiFiles.includes(f.file) && !catalogs.includes(f)),
+    perVisitor: all - catalogs.reduce((sum, c) => sum + c.gzip, 0) + Math.max(...catalogs.map((c) => c.gzip)),
+    all,
   };
 }

@@ -9,22 +9,25 @@ export interface CountrySelectProps {
   onChange(country: string): void;
 }
 
-function regionName(lang: string, iso: string): string {
+/** Country names in the visitor's language; one formatter for the whole list (they are costly to make). */
+function regionNames(lang: string): (iso: string) => string {
   try {
-    return new Intl.DisplayNames([lang], { type: 'region' }).of(iso) ?? iso;
+    const names = new Intl.DisplayNames([lang], { type: 'region' });
+    return (iso) => names.of(iso) ?? iso;
   } catch {
-    return iso;
+    return (iso) => iso; // no Intl.DisplayNames: the codes still work
   }
 }
 
 export function CountrySelect({ lang, label, value, onChange }: CountrySelectProps) {
   // A country the table does not know (data-country="IS") is still offered, without its code.
+  const name = regionNames(lang);
   const codes = Object.keys(countries);
   if (!codes.includes(value)) codes.push(value);
   const options = codes
     .map((iso) => {
       const code = countries[iso]?.code;
-      return { iso, label: `${regionName(lang, iso)}${code ? ` (+${code})` : ''}` };
+      return { iso, label: `${name(iso)}${code ? ` (+${code})` : ''}` };
     })
     .sort((a, b) => a.label.localeCompare(b.label, lang));
 

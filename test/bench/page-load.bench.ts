@@ -1,0 +1,142 @@
+// What the widget costs a host page, measured in real Chromium with 4× CPU throttling through the
+// Chrome DevTools Protocol: requests at page load, long tasks, layout shift, and how fast the
+// launcher appears and the dialog opens, next to the same page without the widget. Plus the
+// built sizes (gzip). Prints one table; `npm run bench` (or `npm run bench page-load`).
+import { existsSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../_util/browser';
+import { startSystem } from '../_util/system';
+import { startHostSite } from '../e2e/support/host';
+import { distDir, widgetSizes } from '../build/widget-size';
+
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const throttle = 4;
+
+if (!existsSync(distDir)) {
+  console.error('dist/widget is missing: run `npm run build` first');
+  process.exit(1);
+}
+
+interface Sample {
+  requests: number;
+  relayRequests: number;
+  /** Long tasks from navigation until the page has loaded and settled (before any interaction). */
+  longTasks: number;
+  longTaskMs: number;
+  layoutShift: number;
+  launcherMs: number | null;
+  intentToDialogMs: number | null;
+  /** Long tasks while the dialog opened (UI chunk parsed and rendered, after the visitor's click). */
+  intentLongTaskMs: number | null;
+}
+
+type Marks = { longTasks: number[]; shift: number; launcherAt: number | null };
+const marks = (page: Page) => page.evaluate(() => ({ ...(window as unknown as { __bench: Marks }).__bench, longTasks: [...(window as unknown as { __bench: Marks }).__bench.longTasks] }));
+
+// Collects long tasks and layout shifts from navigation start, and when the launcher appeared.
+const observe = `(() => {
+  const m = (window.__bench = { longTasks: [], shift: 0, launcherAt: null });
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) m.longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) m.shift += e.value; }).observe({ type: 'layout-shift', buffered: true });
+  new MutationObserver(() => {
+    const el = document.querySelector('dialback-widget');
+    if (el && el.shadowRoot && el.shadowRoot.querySelector('.launcher') && m.launcherAt === null) m.launcherAt = performance.now();
+  }).observe(document, { childList: true, subtree: true });
+})();`;
+
+async function measure(page: Page, url: string, relayUrl: string, withWidget: boolean): Promise<Sample> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.addInitScript(observe);
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+  const atLoad = [...requests];
+  const m = await marks(page);
+  let intentToDialogMs: number | null = null;
+  let intentLongTaskMs: number | null = null;
+  if (withWidget) {
+    const launcher = page.locator('dialback-widget button.launcher');
+    await launcher.waitFor();
+    const started = Date.now();
+    await launcher.hover();
+    await launcher.click();
+    await page.getByRole('dialog').waitFor();
+    intentToDialogMs = Date.now() - started;
+    await page.waitForTimeout(200);
+    intentLongTaskMs = (await marks(page)).longTasks.slice(m.longTasks.length).reduce((a, b) => a + b, 0);
+  }
+  await cdp.detach();
+  return {
+    requests: atLoad.length,
+    relayRequests: atLoad.filter((u) => u.startsWith(relayUrl)).length,
+    longTasks: m.longTasks.length,
+    longTaskMs: m.longTasks.reduce((a, b) => a + b, 0),
+    layoutShift: m.shift,
+    launcherMs: m.launcherAt,
+    intentToDialogMs,
+    intentLongTaskMs,
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+};
+
+const host = await startHostSite();
+const system = await startSystem({ ALLOWED_ORIGINS: host.url, LOG_LEVEL: 'error' });
+const browser = await launchChromium();
+try {
+  const plainHead = '<style>body{font:16px/1.5 system-ui;margin:2rem}</style>';
+  const withUrl = host.page('/bench', { relayUrl: system.relayUrl, head: plainHead });
+  const withoutUrl = host.page('/bench-baseline', { relayUrl: system.relayUrl, head: plainHead, noScript: true });
+  const samples: { with: Sample[]; without: Sample[] } = { with: [], without: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const [key, url] of [
+      ['without', withoutUrl],
+      ['with', withUrl],
+    ] as const) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      // The host page's own stylesheet is the hostile one; keep it out of a timing benchmark.
+      await page.route('**/hostile.css', (route) => route.fulfill({ status: 200, contentType: 'text/css', body: '' }));
+      samples[key].push(await measure(page, url, system.relayUrl, key === 'with'));
+      await context.close();
+    }
+  }
+  const sizes = widgetSizes();
+  const col = (pick: (s: Sample) => number | null, key: 'with' | 'without', digits = 0) => {
+    const values = samples[key].map(pick).filter((v): v is number => v !== null);
+    return values.length ? median(values).toFixed(digits) : '–';
+  };
+  const rows: Array<[string, string, string]> = [
+    ['requests at page load (all)', col((s) => s.requests, 'without'), col((s) => s.requests, 'with')],
+    ['requests at page load to the relay', col((s) => s.relayRequests, 'without'), col((s) => s.relayRequests, 'with')],
+    ['long tasks (count)', col((s) => s.longTasks, 'without'), col((s) => s.longTasks, 'with')],
+    ['long tasks (total ms)', col((s) => s.longTaskMs, 'without'), col((s) => s.longTaskMs, 'with')],
+    ['cumulative layout shift', col((s) => s.layoutShift, 'without', 4), col((s) => s.layoutShift, 'with', 4)],
+    ['launcher visible after (ms from navigation)', '–', col((s) => s.launcherMs, 'with')],
+    ['first intent → dialog open (ms, hover + click)', '–', col((s) => s.intentToDialogMs, 'with')],
+    ['long tasks while the dialog opens (total ms)', '–', col((s) => s.intentLongTaskMs, 'with')],
+  ];
+  console.log(`\nPage load with and without the widget: Chromium, ${throttle}× CPU throttling, median of ${runs} runs\n`);
+  console.log('| metric | page without widget | page with widget |');
+  console.log('|---|---:|---:|');
+  for (const [name, a, b] of rows) console.log(`| ${name} | ${a} | ${b} |`);
+  console.log('\nBuilt sizes (gzip, bytes)\n');
+  console.log('| part | gzip | budget |');
+  console.log('|---|---:|---:|');
+  console.log(`| entry widget.js | ${sizes.entry.gzip} | ${3 * 1024} |`);
+  console.log(`| UI (${sizes.ui.files.map((f) => f.replace(/^chunks\/|-[\w-]+\.js$/g, '')).join(' + ')}) | ${sizes.ui.gzip} | ${12 * 1024} |`);
+  for (const f of sizes.optional) console.log(`| optional: ${f.file.replace(/^chunks\/|-[\w-]+\.js$/g, '')} | ${f.gzip} | |`);
+  console.log(`| language catalogs | ${sizes.catalogs.map((c) => c.gzip).join(' / ')} | |`);
+  console.log(`| one visitor, everything it can load | ${sizes.perVisitor} | ${25 * 1024} |`);
+  console.log(`| every file in dist/widget | ${sizes.all} | |`);
+} finally {
+  await browser.dispose();
+  await system.close();
+  await host.close();
+}
