@@ -70,3 +70,33 @@ test('a callback requested on a third-party page lands in the call log with its 
     await context.close();
   }
 });
+
+test('attribution is captured at page load: cookies deleted later (a consent tool) still count', async () => {
+  const url = host.page('/', { relayUrl: system.relayUrl, data: { lang: 'en', country: 'UA' } });
+  const context = await browser.newContext();
+  try {
+    await context.addCookies([
+      { name: 'rngst2', value: trackingCookie({ utmz: { ...utmz, utm_source: 'bing' }, sl: 'b1' }), url: host.url + '/' },
+      { name: '_ga', value: 'GA1.1.111222333.1747750782', url: host.url + '/' },
+    ]);
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Call me back' }).waitFor();
+    // After load, before any intent: no chunk was fetched, the cookies go away.
+    await context.clearCookies();
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+
+    const before = system.sim.calls.length;
+    await page.getByRole('button', { name: 'Call me back' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Request a call back' });
+    await dialog.getByLabel('Your phone number').pressSequentially('067 765 43 21');
+    await dialog.getByRole('button', { name: 'Call me back' }).click();
+    await expect.poll(() => system.sim.calls.length, { timeout: 10_000 }).toBe(before + 1);
+    const call = system.sim.calls.at(-1)!;
+    expect(call.caller).toBe('380677654321');
+    expect(call.utmSource).toBe('bing');
+    expect(call.clientId).toBe('111222333.1747750782');
+  } finally {
+    await context.close();
+  }
+});

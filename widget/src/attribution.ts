@@ -16,9 +16,34 @@ function clean(value: unknown): string | undefined {
   return trimmed && trimmed.length <= 200 ? trimmed : undefined;
 }
 
-function jsonCookie(name: string): Record<string, unknown> | undefined {
+type CookieReader = (name: string) => string | undefined;
+
+/**
+ * Reads a cookie as it is now, else as it was when the script loaded (`snapshot`: document.cookie
+ * then). Now wins: the tracking script may have rebuilt its cookie since; the snapshot keeps
+ * attribution that was deleted after load. Both decode with js-cookie's own converter.
+ */
+export function cookieReader(snapshot: string): CookieReader {
+  return (name) => {
+    const now = Cookies.get(name);
+    if (now !== undefined) return now;
+    for (const pair of snapshot ? snapshot.split('; ') : []) {
+      const at = pair.indexOf('=');
+      if (at > 0 && pair.slice(0, at) === name) {
+        try {
+          return Cookies.converter.read(pair.slice(at + 1), name);
+        } catch {
+          return undefined; // malformed escape
+        }
+      }
+    }
+    return undefined;
+  };
+}
+
+function jsonCookie(read: CookieReader, name: string): Record<string, unknown> | undefined {
   try {
-    return Object(JSON.parse(Cookies.get(name)!)) as Record<string, unknown>;
+    return Object(JSON.parse(read(name)!)) as Record<string, unknown>;
   } catch {
     return undefined; // missing, truncated or not JSON
   }
@@ -47,18 +72,20 @@ function urlParams(url: string): URLSearchParams | undefined {
 }
 
 /**
- * Reads every source. `pageUrls`: the page's address now and when the script loaded; the first
- * with utm_* parameters is the fallback when the rngst2 cookie holds none.
+ * Reads every source. `cookiesAtLoad`: document.cookie when the script loaded (see cookieReader).
+ * `pageUrls`: the page's address now and when the script loaded; the first with utm_* parameters is
+ * the fallback when the rngst2 cookie holds none.
  */
-export function readAttribution(...pageUrls: string[]): Attribution {
-  const utmz = Object(jsonCookie('rngst2')?.utmz) as Record<string, unknown>;
+export function readAttribution(cookiesAtLoad: string, ...pageUrls: string[]): Attribution {
+  const read = cookieReader(cookiesAtLoad);
+  const utmz = Object(jsonCookie(read, 'rngst2')?.utmz) as Record<string, unknown>;
   let result = utmFrom((key) => utmz[key]);
   for (const url of pageUrls) {
     if (Object.keys(result).length) break;
     const params = urlParams(url);
     result = utmFrom((key) => params?.get(key));
   }
-  const clientId = clean(gaClientId(Cookies.get('_ga'))) ?? clean(jsonCookie('rngst')?.clientId);
+  const clientId = clean(gaClientId(read('_ga'))) ?? clean(jsonCookie(read, 'rngst')?.clientId);
   if (clientId) result.clientId = clientId;
   return result;
 }

@@ -23,9 +23,13 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   if (stub?.loaded) return null; // the script ran twice (SPA, tag manager): the first copy stays in charge
 
   const config = readConfig(script, doc, win.navigator.languages);
-  // The page address at load: its utm_* parameters may be gone after an SPA navigation. Cookies
-  // persist, so they are read (with js-cookie, in the UI chunk) at intent and at the moment of the call.
+  // Attribution as it stood at load: the page address (its utm_* parameters may be gone after an SPA
+  // navigation) and the raw cookie string (a consent tool may delete cookies later). Both are parsed,
+  // with js-cookie, only in the lazy chunk, which keeps the entry small. (document.cookie throws only
+  // in an opaque-origin sandbox, where the relay would refuse the page's "null" origin anyway; the
+  // loader catches it and the widget stays out of such a frame.)
   const pageAtLoad = win.location.href;
+  const cookiesAtLoad = doc.cookie;
   const hub = createEventHub(win);
   let ui: Promise<WidgetUi> | undefined;
   let isOpen = false;
@@ -39,6 +43,7 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
         shadow: m.shadow,
         container: m.container,
         pageAtLoad,
+        cookiesAtLoad,
         emit: hub.emit,
         report,
         adoptStyles: (css) => adoptStyles(m.shadow, css),

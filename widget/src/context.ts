@@ -13,6 +13,8 @@ export interface WidgetContext {
   container: HTMLElement;
   /** The page's address when the script ran (utm_* fallback; an SPA may have navigated since). */
   pageAtLoad: string;
+  /** `document.cookie` when the script ran: attribution survives cookies removed later. */
+  cookiesAtLoad: string;
   emit(name: EventName, detail?: EventDetail): void;
   report(error: unknown): void;
   /** Adds a stylesheet to the shadow root (adopted where supported). */

@@ -33,6 +33,7 @@ export function testContext(config: WidgetConfig, messages: Messages = en) {
     messages,
     shadow: document.createElement('div').attachShadow({ mode: 'open' }),
     container: document.createElement('div'),
+    cookiesAtLoad: '',
     pageAtLoad: location.href,
     emit: (name, detail) => void events.push([name, detail]),
     report: vi.fn(),

@@ -10,7 +10,7 @@ import type { ConsentField } from './ConsentField';
 export interface UiContext extends WidgetContext {
   config: WidgetConfig;
   messages: Messages;
-  readAttribution(...pageUrls: string[]): Attribution;
+  readAttribution(cookiesAtLoad: string, ...pageUrls: string[]): Attribution;
   /** Loaded with the UI only when the site asks for consent (data-consent-text). */
   ConsentField: typeof ConsentField | null;
 }

@@ -42,7 +42,7 @@ export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
     if (early) return setPhase({ name: 'form', error: { code: early, field: fieldOf(early) } });
 
     // Read now, not at page load: the tracking script may have written its cookies after we ran.
-    const attribution = ctx.readAttribution(location.href, ctx.pageAtLoad);
+    const attribution = ctx.readAttribution(ctx.cookiesAtLoad, location.href, ctx.pageAtLoad);
     const body: CallbackRequest = {
       phone: toE164(parsed) ?? values.phone.replace(/[^\d+]/g, ''),
       locale: config.lang,
