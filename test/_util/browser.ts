@@ -1,8 +1,6 @@
 // Real Chromium for end-to-end tests: Debian's `chromium` package driven by playwright-core.
 // Browsers cannot be downloaded on our machines, so we never use Playwright's own builds.
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -13,11 +11,11 @@ export function chromiumPath(): string {
   return found;
 }
 
-/** Launches headless Chromium with a fresh profile; `close()` removes the profile too. */
+/**
+ * Launches headless Chromium with a fresh profile. Playwright refuses --user-data-dir in launch():
+ * it gives every launch a fresh temporary profile of its own and removes it on close.
+ */
 export async function launchChromium(): Promise<Browser & { dispose(): Promise<void> }> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'dialback-chromium-'));
-  // Playwright refuses --user-data-dir in launch(); it gives every launch a fresh temporary profile
-  // of its own, so the directory made above only has to be removed again.
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -34,7 +32,6 @@ export async function launchChromium(): Promise<Browser & { dispose(): Promise<v
   return Object.assign(browser, {
     async dispose() {
       await browser.close().catch(() => {});
-      rmSync(userDataDir, { recursive: true, force: true });
     },
   });
 }
