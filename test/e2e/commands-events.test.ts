@@ -1,26 +1,11 @@
 // The page's side of the contract: window.dialback queued before the script arrives, data-dialback-open
 // on elements added later, DOM events and dataLayer entries, and never the phone number in any of
 // them.
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
+import { expect, test } from 'vitest';
 import { widget } from './support/widget-page';
+import { useStage } from './support/stage';
 
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-beforeAll(async () => {
-  host = await startHostSite();
-  system = await startSystem({ ALLOWED_ORIGINS: host.url });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
-});
+const stage = useStage();
 
 // What a site writes in its <head>: the queue stub, a handler registered before the script loads,
 // Google Tag Manager's dataLayer, and a listener for the DOM events.
@@ -36,9 +21,9 @@ window.dataLayer = [];
 </script>`;
 
 test('queued commands, data-dialback-open on late elements, events and dataLayer, no phone number anywhere', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
-    await page.goto(host.page('/events', { relayUrl: system.relayUrl, head }));
+    await page.goto(stage.host.page('/events', { relayUrl: stage.system.relayUrl, head }));
     const w = widget(page);
     await w.launcher.waitFor();
 
@@ -88,9 +73,9 @@ test('queued commands, data-dialback-open on late elements, events and dataLayer
 });
 
 test('an error event carries the code only', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
-    await page.goto(host.page('/events-error', { relayUrl: system.relayUrl, head, data: { country: 'UA' } }));
+    await page.goto(stage.host.page('/events-error', { relayUrl: stage.system.relayUrl, head, data: { country: 'UA' } }));
     const w = widget(page);
     await w.launcher.click();
     await w.dialog.waitFor();

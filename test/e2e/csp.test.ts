@@ -1,46 +1,31 @@
 // A host page with a strict Content-Security-Policy (no 'unsafe-inline', no 'unsafe-eval', scripts
 // and connections only from the relay): the widget loads, styles itself and places a call without
 // one violation.
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
+import { expect, test } from 'vitest';
 import { consoleOf, widget } from './support/widget-page';
+import { useStage } from './support/stage';
 
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-beforeAll(async () => {
-  host = await startHostSite();
-  system = await startSystem({ ALLOWED_ORIGINS: host.url });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
-});
+const stage = useStage();
 
 test('the whole flow under a strict CSP header, with no violation reported', async () => {
   const csp = [
     "default-src 'none'",
-    `script-src ${system.relayUrl}`,
-    `connect-src ${system.relayUrl}`,
+    `script-src ${stage.system.relayUrl}`,
+    `connect-src ${stage.system.relayUrl}`,
     "style-src 'self'",
     "img-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     "require-trusted-types-for 'script'",
   ].join('; ');
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
     const { lines, errors } = consoleOf(page);
     await page.addInitScript(() => {
       (window as unknown as { violations: string[] }).violations = [];
       document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { violations: string[] }).violations.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    const response = await page.goto(host.page('/csp', { relayUrl: system.relayUrl, csp }));
+    const response = await page.goto(stage.host.page('/csp', { relayUrl: stage.system.relayUrl, csp }));
     expect(response!.headers()['content-security-policy']).toBe(csp);
 
     const w = widget(page);
@@ -51,7 +36,7 @@ test('the whole flow under a strict CSP header, with no violation reported', asy
     await w.phone.pressSequentially('0501234567');
     await w.submit.click();
     await w.dialog.getByText('We will call +380 50 123 45 67.').waitFor();
-    await expect.poll(() => system.sim.calls.length).toBe(1);
+    await expect.poll(() => stage.system.sim.calls.length).toBe(1);
 
     expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
     expect(lines.filter((l) => /Content Security Policy|Trusted Type/i.test(l))).toEqual([]);

@@ -2,26 +2,11 @@
 // embeds widget.js; the visitor's browser holds the tracking cookies; the visitor clicks, types a
 // national number and submits; the simulated service's call log then holds one row with the
 // cookie's utm values, the _ga client id, the visitor's address and user agent.
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, trackingCookie, type HostSite } from './support/host';
+import { expect, test } from 'vitest';
+import { trackingCookie } from './support/host';
+import { useStage } from './support/stage';
 
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-beforeAll(async () => {
-  host = await startHostSite();
-  system = await startSystem({ ALLOWED_ORIGINS: host.url });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
-});
+const stage = useStage();
 
 const utmz = {
   utm_source: 'google',
@@ -32,14 +17,14 @@ const utmz = {
 };
 
 test('a callback requested on a third-party page lands in the call log with its attribution', async () => {
-  const url = host.page('/', { relayUrl: system.relayUrl, data: { lang: 'en', country: 'UA' } });
-  const context = await browser.newContext();
+  const url = stage.host.page('/', { relayUrl: stage.system.relayUrl, data: { lang: 'en', country: 'UA' } });
+  const context = await stage.browser.newContext();
   try {
     await context.addCookies([
-      { name: 'rngst2', value: trackingCookie({ utmz, sl: 'a9068767-5b5c-4a53-9b7e-0d6f1b7c9e11' }), url: host.url + '/' },
-      { name: '_ga', value: 'GA1.1.1907690628.1747750782', url: host.url + '/' },
+      { name: 'rngst2', value: trackingCookie({ utmz, sl: 'a9068767-5b5c-4a53-9b7e-0d6f1b7c9e11' }), url: stage.host.url + '/' },
+      { name: '_ga', value: 'GA1.1.1907690628.1747750782', url: stage.host.url + '/' },
       // A GA4 session cookie: looks similar, is not a client id.
-      { name: '_ga_ABC123XYZ', value: 'GS2.1.s1747750782$o1$g1$t1747750800$j60$l0$h0', url: host.url + '/' },
+      { name: '_ga_ABC123XYZ', value: 'GS2.1.s1747750782$o1$g1$t1747750800$j60$l0$h0', url: stage.host.url + '/' },
     ]);
     const page = await context.newPage();
     const userAgent = await page.evaluate(() => navigator.userAgent);
@@ -53,8 +38,8 @@ test('a callback requested on a third-party page lands in the call log with its 
     await dialog.getByRole('button', { name: 'Call me back' }).click();
 
     await expect.poll(() => dialog.getByText('We will call +380 50 123 45 67.').count(), { timeout: 10_000 }).toBe(1);
-    await expect.poll(() => system.sim.calls.length, { timeout: 10_000 }).toBe(1);
-    const call = system.sim.calls[0]!;
+    await expect.poll(() => stage.system.sim.calls.length, { timeout: 10_000 }).toBe(1);
+    const call = stage.system.sim.calls[0]!;
     expect(call.caller).toBe('380501234567');
     expect({
       utmSource: call.utmSource,
@@ -72,12 +57,12 @@ test('a callback requested on a third-party page lands in the call log with its 
 });
 
 test('attribution is captured at page load: cookies deleted later (a consent tool) still count', async () => {
-  const url = host.page('/', { relayUrl: system.relayUrl, data: { lang: 'en', country: 'UA' } });
-  const context = await browser.newContext();
+  const url = stage.host.page('/', { relayUrl: stage.system.relayUrl, data: { lang: 'en', country: 'UA' } });
+  const context = await stage.browser.newContext();
   try {
     await context.addCookies([
-      { name: 'rngst2', value: trackingCookie({ utmz: { ...utmz, utm_source: 'bing' }, sl: 'b1' }), url: host.url + '/' },
-      { name: '_ga', value: 'GA1.1.111222333.1747750782', url: host.url + '/' },
+      { name: 'rngst2', value: trackingCookie({ utmz: { ...utmz, utm_source: 'bing' }, sl: 'b1' }), url: stage.host.url + '/' },
+      { name: '_ga', value: 'GA1.1.111222333.1747750782', url: stage.host.url + '/' },
     ]);
     const page = await context.newPage();
     await page.goto(url);
@@ -86,13 +71,13 @@ test('attribution is captured at page load: cookies deleted later (a consent too
     await context.clearCookies();
     expect(await page.evaluate(() => document.cookie)).toBe('');
 
-    const before = system.sim.calls.length;
+    const before = stage.system.sim.calls.length;
     await page.getByRole('button', { name: 'Call me back' }).click();
     const dialog = page.getByRole('dialog', { name: 'Request a call back' });
     await dialog.getByLabel('Your phone number').pressSequentially('067 765 43 21');
     await dialog.getByRole('button', { name: 'Call me back' }).click();
-    await expect.poll(() => system.sim.calls.length, { timeout: 10_000 }).toBe(before + 1);
-    const call = system.sim.calls.at(-1)!;
+    await expect.poll(() => stage.system.sim.calls.length, { timeout: 10_000 }).toBe(before + 1);
+    const call = stage.system.sim.calls.at(-1)!;
     expect(call.caller).toBe('380677654321');
     expect(call.utmSource).toBe('bing');
     expect(call.clientId).toBe('111222333.1747750782');

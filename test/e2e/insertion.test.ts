@@ -1,26 +1,11 @@
 // Single-page apps and tag managers: the script inserted after the page has loaded, and inserted
 // twice. One widget, one global, one dialog.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
 import { consoleOf, widget } from './support/widget-page';
+import { useStage } from './support/stage';
 
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-beforeAll(async () => {
-  host = await startHostSite();
-  system = await startSystem({ ALLOWED_ORIGINS: host.url });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
-});
+const stage = useStage();
 
 function insertScript(page: Page, lang = 'en') {
   return page.evaluate(
@@ -35,15 +20,15 @@ function insertScript(page: Page, lang = 'en') {
         s.onerror = () => reject(new Error('widget.js did not load'));
         document.body.appendChild(s);
       }),
-    [`${system.relayUrl}/widget.js`, lang],
+    [`${stage.system.relayUrl}/widget.js`, lang],
   );
 }
 
 test('inserted after load, then again (an SPA re-rendering its layout): mounted once and working', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
     const { errors } = consoleOf(page);
-    await page.goto(host.page('/spa', { relayUrl: system.relayUrl, noScript: true }), { waitUntil: 'load' });
+    await page.goto(stage.host.page('/spa', { relayUrl: stage.system.relayUrl, noScript: true }), { waitUntil: 'load' });
     await insertScript(page);
     const w = widget(page);
     await w.launcher.waitFor();
@@ -63,7 +48,7 @@ test('inserted after load, then again (an SPA re-rendering its layout): mounted 
     await w.phone.pressSequentially('0501234567');
     await w.submit.click();
     await w.dialog.getByText('We will call +380 50 123 45 67.').waitFor();
-    await expect.poll(() => system.sim.calls.length).toBe(1);
+    await expect.poll(() => stage.system.sim.calls.length).toBe(1);
     expect(errors).toEqual([]);
   } finally {
     await page.close();
@@ -71,10 +56,10 @@ test('inserted after load, then again (an SPA re-rendering its layout): mounted 
 });
 
 test('a script tag in <head> (before <body> exists) waits for the body', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
-    const tag = `<script src="${system.relayUrl}/widget.js" data-lang="pl"></script>`;
-    await page.goto(host.page('/head', { relayUrl: system.relayUrl, noScript: true, head: tag }));
+    const tag = `<script src="${stage.system.relayUrl}/widget.js" data-lang="pl"></script>`;
+    await page.goto(stage.host.page('/head', { relayUrl: stage.system.relayUrl, noScript: true, head: tag }));
     await widget(page).dialog.count();
     await page.locator('dialback-widget button.launcher').waitFor();
     expect(await page.locator('dialback-widget button.launcher').textContent()).toBe('Oddzwońcie do mnie');

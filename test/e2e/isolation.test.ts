@@ -1,27 +1,12 @@
 // Style isolation: the widget looks the same under demo/hostile.css (`* { all: revert }`, !important
 // everywhere, huge fonts) as on a plain page, and the host page looks the same with the widget as
 // without it.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
 import { widget } from './support/widget-page';
+import { useStage } from './support/stage';
 
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-beforeAll(async () => {
-  host = await startHostSite();
-  system = await startSystem({ ALLOWED_ORIGINS: host.url });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
-});
+const stage = useStage();
 
 const properties = ['font-family', 'font-size', 'font-weight', 'line-height', 'letter-spacing', 'text-transform', 'color', 'background-color', 'border-top-width', 'border-top-style', 'padding-top', 'margin-top', 'width', 'height', 'position', 'display', 'visibility', 'opacity', 'transform', 'outline-style'];
 
@@ -51,8 +36,8 @@ function partsStyles(page: Page) {
 }
 
 async function openOn(path: string, hostile: boolean): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(host.page(path, { relayUrl: system.relayUrl, head: hostile ? '' : '<style>/* plain page */</style>' }));
+  const page = await stage.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(stage.host.page(path, { relayUrl: stage.system.relayUrl, head: hostile ? '' : '<style>/* plain page */</style>' }));
   if (!hostile) await page.evaluate(() => document.querySelector('link[href="/hostile.css"]')?.remove());
   const w = widget(page);
   await w.launcher.click();
@@ -104,9 +89,9 @@ test('computed styles of every widget part are the same under the hostile styles
 });
 
 test('the host page is untouched: no stylesheet added, its own elements keep their styles', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
-    await page.goto(host.page('/untouched', { relayUrl: system.relayUrl, noScript: true }));
+    await page.goto(stage.host.page('/untouched', { relayUrl: stage.system.relayUrl, noScript: true }));
     const snapshot = () =>
       page.evaluate(() => ({
         sheets: document.styleSheets.length,
@@ -120,7 +105,7 @@ test('the host page is untouched: no stylesheet added, its own elements keep the
       s.src = src;
       s.dataset.lang = 'en';
       document.body.appendChild(s);
-    }, `${system.relayUrl}/widget.js`);
+    }, `${stage.system.relayUrl}/widget.js`);
     const w = widget(page);
     await w.launcher.click();
     await w.dialog.waitFor();
@@ -131,11 +116,11 @@ test('the host page is untouched: no stylesheet added, its own elements keep the
 });
 
 test('theming: data-color, data-position and the documented custom properties', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await stage.browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
     await page.goto(
-      host.page('/themed', {
-        relayUrl: system.relayUrl,
+      stage.host.page('/themed', {
+        relayUrl: stage.system.relayUrl,
         data: { color: '#ffeb3b', position: 'bottom-left' },
         head: '<style>dialback-widget { --dialback-offset-x: 32px; --dialback-radius: 4px; --dialback-font: Georgia, serif; }</style>',
       }),
@@ -169,10 +154,10 @@ test('theming: data-color, data-position and the documented custom properties', 
 });
 
 test('prefers-reduced-motion: no entrance animation', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.goto(host.page('/calm', { relayUrl: system.relayUrl }));
+    await page.goto(stage.host.page('/calm', { relayUrl: stage.system.relayUrl }));
     const w = widget(page);
     await w.launcher.click();
     await w.dialog.waitFor();

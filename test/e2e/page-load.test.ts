@@ -1,43 +1,28 @@
 // What the script tag costs at page load, asserted on the requests the page really sent: nothing but
 // widget.js until the visitor shows intent; then the lazy chunks, fetched from the relay's origin
 // (relative to the script's URL), never from the host page's origin.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Request } from 'playwright-core';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
 import { consoleOf, widget } from './support/widget-page';
+import { useStage } from './support/stage';
 
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-beforeAll(async () => {
-  host = await startHostSite();
-  system = await startSystem({ ALLOWED_ORIGINS: host.url });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
-});
+const stage = useStage();
 
 test('page load requests only widget.js from the relay; intent fetches the UI from the relay origin', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
     const requests: Request[] = [];
     page.on('request', (r) => requests.push(r));
     const { errors, lines } = consoleOf(page);
-    await page.goto(host.page('/', { relayUrl: system.relayUrl }), { waitUntil: 'load' });
+    await page.goto(stage.host.page('/', { relayUrl: stage.system.relayUrl }), { waitUntil: 'load' });
     const w = widget(page);
     await w.launcher.waitFor();
     await page.waitForLoadState('networkidle');
 
-    const relayRequests = () => requests.filter((r) => r.url().startsWith(system.relayUrl)).map((r) => new URL(r.url()).pathname);
+    const relayRequests = () => requests.filter((r) => r.url().startsWith(stage.system.relayUrl)).map((r) => new URL(r.url()).pathname);
     expect(relayRequests()).toEqual(['/widget.js']);
     // The host page's own requests: the page and its stylesheet, nothing added by the widget.
-    expect(requests.filter((r) => r.url().startsWith(host.url)).map((r) => new URL(r.url()).pathname)).toEqual(['/', '/hostile.css']);
+    expect(requests.filter((r) => r.url().startsWith(stage.host.url)).map((r) => new URL(r.url()).pathname)).toEqual(['/', '/hostile.css']);
     expect(requests).toHaveLength(3);
 
     // First intent: hovering the launcher fetches the UI before any click.
@@ -46,7 +31,7 @@ test('page load requests only widget.js from the relay; intent fetches the UI fr
     await expect.poll(() => relayRequests()).toContain('/api/status');
     const chunkRequests = requests.filter((r) => /\/chunks\//.test(r.url()));
     expect(chunkRequests.length).toBeGreaterThanOrEqual(3); // UI, Preact runtime, language, attribution
-    for (const r of chunkRequests) expect(r.url().startsWith(`${system.relayUrl}/chunks/`), r.url()).toBe(true);
+    for (const r of chunkRequests) expect(r.url().startsWith(`${stage.system.relayUrl}/chunks/`), r.url()).toBe(true);
     expect(chunkRequests.map((r) => r.url())).toContainEqual(expect.stringMatching(/\/chunks\/en-[\w-]+\.js$/));
     expect(chunkRequests.map((r) => r.url())).not.toContainEqual(expect.stringMatching(/\/chunks\/(uk|ru|pl|de)-/));
     // Optional parts stay unloaded: no consent text, no Turnstile, no call yet.
@@ -62,19 +47,19 @@ test('page load requests only widget.js from the relay; intent fetches the UI fr
 });
 
 test('focus (keyboard intent) also prefetches, and the widget works from a page on another port', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
-    await page.goto(host.page('/keyboard', { relayUrl: system.relayUrl }));
+    await page.goto(stage.host.page('/keyboard', { relayUrl: stage.system.relayUrl }));
     const w = widget(page);
     await w.launcher.waitFor();
     await page.locator('#host-button').focus();
     await page.keyboard.press('Tab');
-    await expect.poll(() => requests.some((u) => u.startsWith(`${system.relayUrl}/chunks/mount-`))).toBe(true);
+    await expect.poll(() => requests.some((u) => u.startsWith(`${stage.system.relayUrl}/chunks/mount-`))).toBe(true);
     await page.keyboard.press('Enter');
     await w.dialog.waitFor();
-    expect(new URL(system.relayUrl).origin).not.toBe(new URL(host.url).origin);
+    expect(new URL(stage.system.relayUrl).origin).not.toBe(new URL(stage.host.url).origin);
   } finally {
     await page.close();
   }

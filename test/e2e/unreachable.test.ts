@@ -1,34 +1,20 @@
 // Never break the host, and never leave the visitor without a way to reach the office: when the
 // relay cannot be reached the visitor reads a clear sentence and gets the office's tel: link; the
 // page sees no uncaught error and one "[dialback]" line at most.
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
+import { expect, test } from 'vitest';
 import { deadUrl } from './support/ports';
 import { consoleOf, widget } from './support/widget-page';
+import { startSystem } from '../_util/system';
+import { useStage } from './support/stage';
 
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-beforeAll(async () => {
-  host = await startHostSite();
-  system = await startSystem({ ALLOWED_ORIGINS: host.url });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
-});
+const stage = useStage();
 
 test('the relay API is unreachable: a sentence above the button and the office number', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
     const { errors } = consoleOf(page);
     // The script and its chunks come from the relay; its API address (data-relay) answers nothing.
-    await page.goto(host.page('/api-down', { relayUrl: system.relayUrl, data: { relay: await deadUrl(), phone: '+380 44 111 22 33' } }));
+    await page.goto(stage.host.page('/api-down', { relayUrl: stage.system.relayUrl, data: { relay: await deadUrl(), phone: '+380 44 111 22 33' } }));
     const w = widget(page);
     await w.launcher.click();
     await w.dialog.waitFor();
@@ -47,11 +33,11 @@ test('the relay API is unreachable: a sentence above the button and the office n
 });
 
 test('the relay went away after the page loaded: the launcher says so and offers the office number', async () => {
-  const doomed = await startSystem({ ALLOWED_ORIGINS: host.url });
-  const page = await browser.newPage();
+  const doomed = await startSystem({ ALLOWED_ORIGINS: stage.host.url });
+  const page = await stage.browser.newPage();
   try {
     const { errors, lines } = consoleOf(page);
-    await page.goto(host.page('/relay-gone', { relayUrl: doomed.relayUrl, data: { phone: '+380 44 111 22 33' } }));
+    await page.goto(stage.host.page('/relay-gone', { relayUrl: doomed.relayUrl, data: { phone: '+380 44 111 22 33' } }));
     const w = widget(page);
     await w.launcher.waitFor();
     await doomed.close();
