@@ -1,6 +1,7 @@
 // The whole system for a test: the simulator and the relay, each on 127.0.0.1 port 0, wired as
 // `npm start` wires them. `env` takes the relay's environment variables (as strings, exactly as an
 // operator would write them), so tests exercise config parsing too.
+import { afterEach } from 'vitest';
 import { loadConfig, secretsOf, type Config } from '../../server/src/config.js';
 import { createLogger, type Logger } from '../../server/src/log.js';
 import { createRelay, type Relay, type RelayDeps } from '../../server/src/relay.js';
@@ -61,5 +62,22 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
       await relay.close();
       await sim.close();
     },
+  };
+}
+
+/**
+ * A fresh system for each test that asks for one (limits and idempotency state start empty), closed
+ * after the test. `defaults` are the file's environment; `start(env)` adds a test's own settings.
+ */
+export function systemPerTest(defaults: Record<string, string>, options: SystemOptions = {}): (env?: Record<string, string>) => Promise<System> {
+  let current: System | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (env = {}) => {
+    await current?.close();
+    current = await startSystem({ ...defaults, ...env }, options);
+    return current;
   };
 }

@@ -1,23 +1,11 @@
 // Idempotency-Key over real sockets: repeats get the first answer and never a second call, even
 // a thousand at once; a key reused for another request is refused.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Pool } from 'undici';
-import { startSystem, type System } from '../_util/system.js';
+import { systemPerTest, type System } from '../_util/system.js';
 
 const ORIGIN = 'https://shop.example';
-let system: System | undefined;
-afterEach(async () => {
-  await system?.close();
-  system = undefined;
-});
-
-async function start(env: Record<string, string> = {}) {
-  system = await startSystem(
-    { ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '1000', ...env },
-    { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } },
-  );
-  return system;
-}
+const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '1000' }, { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } });
 
 const headers = (key?: string) => ({ 'content-type': 'application/json', origin: ORIGIN, ...(key && { 'idempotency-key': key }) });
 const post = (s: System, body: unknown, key?: string) =>

@@ -1,23 +1,11 @@
 // The callback limits over real sockets, as an attacker meets them: one number flooded, one client
 // rotating numbers, a number range walked, spoofed X-Forwarded-For, and a site-wide flood that
 // trips the breaker (one alert line, visible in /metrics).
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../_util/system.js';
+import { describe, expect, it } from 'vitest';
+import { systemPerTest, type System } from '../_util/system.js';
 
 const ORIGIN = 'https://shop.example';
-let system: System | undefined;
-afterEach(async () => {
-  await system?.close();
-  system = undefined;
-});
-
-async function start(env: Record<string, string> = {}) {
-  system = await startSystem(
-    { ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '2000', TRUSTED_PROXIES: '127.0.0.1', ...env },
-    { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } },
-  );
-  return system;
-}
+const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '2000', TRUSTED_PROXIES: '127.0.0.1' }, { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } });
 
 function post(s: System, phone: string, client = '198.51.100.7', headers: Record<string, string> = {}) {
   return fetch(`${s.relayUrl}/api/callback`, {
