@@ -22,7 +22,19 @@ export interface SimulatorDefaults {
   timeZone?: string;
 }
 
+/**
+ * What CALLTRACKING_PROJECT_ID and CALLBACK_CALLER default to against an external service (the
+ * design gives them the simulator's values, so the standalone simulator works with a base URL and a
+ * key alone). Against the real service the defaults are wrong, so using one is a startup warning.
+ */
+export interface ServiceFallbacks {
+  projectId: string;
+  caller: string;
+}
+
 export interface Config {
+  /** Settings that fell back to a default an operator should replace; main.ts logs each. */
+  warnings: string[];
   port: number;
   host: string;
   publicUrl: string;
@@ -155,12 +167,17 @@ function isTimeZone(tz: string): boolean {
  * Builds the configuration. `simulator` supplies the service settings when CALLTRACKING_BASE_URL is
  * unset (main.ts starts the embedded simulator first); without either, startup stops.
  */
-export function loadConfig(raw: Record<string, string | undefined>, simulator?: SimulatorDefaults): Config {
+export function loadConfig(raw: Record<string, string | undefined>, simulator?: SimulatorDefaults, fallbacks?: ServiceFallbacks): Config {
   const e = readEnv(raw);
   const external = e.CALLTRACKING_BASE_URL !== undefined;
   if (external && !e.CALLTRACKING_AUTH_KEY) throw new ConfigError('CALLTRACKING_AUTH_KEY: required when CALLTRACKING_BASE_URL is set (the project Auth-key from the service\'s integration section)');
-  if (external && !e.CALLTRACKING_PROJECT_ID) throw new ConfigError('CALLTRACKING_PROJECT_ID: required when CALLTRACKING_BASE_URL is set (the projectId of the extended callback)');
-  if (external && !e.CALLBACK_CALLER) throw new ConfigError('CALLBACK_CALLER: required when CALLTRACKING_BASE_URL is set (the number, SIP login or scheme that is called first)');
+  const warnings: string[] = [];
+  const projectId = e.CALLTRACKING_PROJECT_ID ?? (external ? fallbacks?.projectId : simulator?.projectId);
+  const caller = e.CALLBACK_CALLER ?? (external ? fallbacks?.caller : simulator?.caller);
+  if (external && !projectId) throw new ConfigError('CALLTRACKING_PROJECT_ID: required when CALLTRACKING_BASE_URL is set (the projectId of the extended callback)');
+  if (external && !caller) throw new ConfigError('CALLBACK_CALLER: required when CALLTRACKING_BASE_URL is set (the number, SIP login or scheme that is called first)');
+  if (external && !e.CALLTRACKING_PROJECT_ID) warnings.push(`CALLTRACKING_PROJECT_ID is not set: using the simulator's "${projectId}"; the real service refuses callbacks until it is set`);
+  if (external && !e.CALLBACK_CALLER) warnings.push(`CALLBACK_CALLER is not set: using the simulator's office line "${caller}"; set the number, SIP login or scheme to call first`);
   if (!external && !simulator) throw new ConfigError('CALLTRACKING_BASE_URL: not set, and no simulator was started to stand in for the service');
 
   const demo = e.DEMO ?? !external;
@@ -194,10 +211,11 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
   }
 
   const service = external
-    ? { baseUrl: e.CALLTRACKING_BASE_URL!, authKey: e.CALLTRACKING_AUTH_KEY!, projectId: e.CALLTRACKING_PROJECT_ID! }
-    : { baseUrl: simulator!.baseUrl, authKey: e.CALLTRACKING_AUTH_KEY ?? simulator!.authKey, projectId: e.CALLTRACKING_PROJECT_ID ?? simulator!.projectId };
+    ? { baseUrl: e.CALLTRACKING_BASE_URL!, authKey: e.CALLTRACKING_AUTH_KEY!, projectId: projectId! }
+    : { baseUrl: simulator!.baseUrl, authKey: e.CALLTRACKING_AUTH_KEY ?? simulator!.authKey, projectId: projectId! };
 
   return {
+    warnings,
     port: e.PORT,
     host: e.HOST,
     publicUrl,
@@ -213,7 +231,7 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
     ownerToken: e.OWNER_TOKEN ?? null,
     outcome: { pollMs: e.OUTCOME_POLL_MS, ringSeconds: e.CALL_RING_SECONDS },
     callback: {
-      caller: e.CALLBACK_CALLER ?? simulator!.caller,
+      caller: caller!,
       callerType: e.CALLBACK_CALLER_TYPE,
       direction: e.CALLBACK_DIRECTION,
       managerDst: e.CALLBACK_MANAGER_DST,

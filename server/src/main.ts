@@ -4,7 +4,7 @@
 import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './config.js';
 import { createLogger } from './log.js';
 import { createRelay } from './relay.js';
-import { startSimulator } from '../simulator/index.js';
+import { startSimulator, SIMULATOR_DEFAULTS } from '../simulator/index.js';
 
 async function main(): Promise<void> {
   const env = process.env;
@@ -15,8 +15,9 @@ async function main(): Promise<void> {
     simDefaults = { baseUrl: simulator.url, authKey: simulator.authKey, projectId: simulator.projectId, caller: simulator.officeLine };
   }
 
-  const config = loadConfig(env, simDefaults);
+  const config = loadConfig(env, simDefaults, { projectId: SIMULATOR_DEFAULTS.projectId, caller: SIMULATOR_DEFAULTS.officeLine });
   const log = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
+  for (const warning of config.warnings) log.warn(warning);
   if (config.hashSecretGenerated) log.warn('HASH_SECRET is not set: number hashes change on every restart and across relays; set it in production');
 
   const relay = createRelay({ config, log });

@@ -98,10 +98,21 @@ describe('loadConfig', () => {
     expect(text).not.toContain('\n');
   });
 
-  it('requires the service settings together with a base URL', () => {
+  it('requires the Auth-key together with a base URL', () => {
     expect(errorOf({ CALLTRACKING_BASE_URL: 'https://api.example.net' }, null)).toMatch(/^CALLTRACKING_AUTH_KEY: required/);
     expect(errorOf({ CALLTRACKING_BASE_URL: 'https://api.example.net', CALLTRACKING_AUTH_KEY: 'k'.repeat(10) }, null)).toMatch(/^CALLTRACKING_PROJECT_ID: required/);
     expect(errorOf({ CALLTRACKING_BASE_URL: 'ftp://x' }, null)).toMatch(/^CALLTRACKING_BASE_URL: expected an http\(s\) URL/);
+  });
+
+  it('falls back to the simulator\'s project id and caller against an external service, with a warning each', () => {
+    const env = { CALLTRACKING_BASE_URL: 'http://127.0.0.1:8090', CALLTRACKING_AUTH_KEY: 'sim-auth-key-0123456789', ALLOWED_ORIGINS: 'https://shop.example' };
+    const c = loadConfig(env, undefined, { projectId: '100500', caller: '380441112233' });
+    expect(c.calltracking).toMatchObject({ baseUrl: 'http://127.0.0.1:8090', authKey: 'sim-auth-key-0123456789', projectId: '100500' });
+    expect(c.callback.caller).toBe('380441112233');
+    expect(c.warnings).toEqual([expect.stringMatching(/^CALLTRACKING_PROJECT_ID is not set/), expect.stringMatching(/^CALLBACK_CALLER is not set/)]);
+    const explicit = loadConfig({ ...env, CALLTRACKING_PROJECT_ID: '42', CALLBACK_CALLER: 'manager1' }, undefined, { projectId: '100500', caller: '380441112233' });
+    expect(explicit.warnings).toEqual([]);
+    expect(loadConfig({}, sim).warnings).toEqual([]);
   });
 
   it('requires an origin allowlist outside demo mode', () => {

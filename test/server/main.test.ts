@@ -54,6 +54,27 @@ describe('server/src/main.ts', () => {
     expect(proc.err().trim()).toBe('dialback: invalid configuration: DEFAULT_COUNTRY: expected an ISO 3166-1 alpha-2 country code such as UA');
   });
 
+  it('runs against an external service (here the standalone simulator) with a base URL and a key', async () => {
+    const { startSimulator } = await import('../../server/simulator/index.js');
+    const sim = await startSimulator({ port: 0, host: '127.0.0.1' });
+    try {
+      const proc = start({ PORT: '0', CALLTRACKING_BASE_URL: sim.url, CALLTRACKING_AUTH_KEY: sim.authKey, ALLOWED_ORIGINS: 'https://shop.example' });
+      const port = await waitFor(() => /"msg":"relay listening".*"port":(\d+)/.exec(proc.out())?.[1], 'the relay to listen');
+      expect(proc.out()).toContain('CALLTRACKING_PROJECT_ID is not set');
+      expect(proc.out()).not.toContain('Dialback demo:');
+      const res = await fetch(`http://127.0.0.1:${port}/api/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
+        body: JSON.stringify({ phone: '050 123 45 67' }),
+      });
+      expect(res.status).toBe(202);
+      expect(sim.calls).toHaveLength(1);
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('needs the Auth-key with a real service URL', async () => {
     const proc = start({ PORT: '0', CALLTRACKING_BASE_URL: 'https://api.example.net' });
     expect(await proc.exited).toBe(1);
