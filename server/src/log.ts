@@ -20,7 +20,13 @@ export interface LoggerOptions {
   level?: LogLevel;
   /** Values that must never be printed (the Auth-key, secrets). */
   secrets?: readonly string[];
+  /** Takes each line as it is logged, synchronously (tests capture lines this way). */
   write?: (line: string) => void;
+  /**
+   * Where lines go when `write` is not given; default process.stdout. The lines of one event-loop
+   * turn are written together, once the turn's I/O is handled (see batchedWriter).
+   */
+  sink?: { write(chunk: string): unknown };
   base?: Fields;
 }
 
@@ -43,34 +49,151 @@ function scrub(text: string, secrets: readonly string[]): string {
   return out.replace(phoneLike, (run) => (isoDate.test(run) || run.replace(/\D/g, '').length < 7 ? run : maskPhone(run)));
 }
 
-export function createLogger(options: LoggerOptions = {}): Logger {
-  const threshold = rank[options.level ?? 'info'];
-  const secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
-  const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
+/** The ISO time of now; one Date per millisecond, however many lines share it. */
+let lastMs = -1;
+let lastIso = '';
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
 
-  // Children share everything but their fields: making one per request costs one object.
-  const make = (base: Fields): Logger => {
-    const emit = (level: LogLevel, msg: string, fields?: Fields) => {
-      if (rank[level] < threshold) return;
-      let body: string;
-      try {
-        body = JSON.stringify({ level, msg, ...base, ...fields }, errorAware);
-      } catch {
-        body = JSON.stringify({ level, msg, note: 'fields not serializable' });
-      }
-      // The timestamp is added after scrubbing: it is ours, and digit masking must not touch it.
-      write(`{"time":"${new Date().toISOString()}",${scrub(body, secrets).slice(1)}`);
-    };
-    return {
-      debug: (m, f) => emit('debug', m, f),
-      info: (m, f) => emit('info', m, f),
-      warn: (m, f) => emit('warn', m, f),
-      error: (m, f) => emit('error', m, f),
-      enabled: (level) => rank[level] >= threshold,
-      child: (fields) => make({ ...base, ...fields }),
-    };
+/**
+ * How a record of fields is written into a line, or null when it must take the general path:
+ * a key that `level`/`msg` or the other record also has (the later one wins, in its place), or a
+ * key JSON.stringify would move to the front (array indexes). `errors` tells whether a value is an
+ * object, which may be or hold an Error and so needs the errorAware replacer.
+ */
+function plainKeys(fields: Fields, other: Fields | null): { errors: boolean } | null {
+  let errors = false;
+  for (const key of Object.keys(fields)) {
+    if (key === 'level' || key === 'msg' || (other !== null && key in other)) return null;
+    const c = key.charCodeAt(0);
+    if (c >= 48 && c <= 57) return null;
+    const value = fields[key];
+    if (typeof value === 'object' && value !== null) errors = true;
+  }
+  return { errors };
+}
+
+/** `{"a":1,"b":2}` → `,"a":1,"b":2`; `{}` → ``. */
+function fragment(fields: Fields, errors: boolean): string {
+  const json = errors ? JSON.stringify(fields, errorAware) : JSON.stringify(fields);
+  return json.length > 2 ? ',' + json.slice(1, -1) : '';
+}
+
+/** The per-line writer for a sink: one write per event-loop turn instead of one per line. */
+function batchedWriter(sink: { write(chunk: string): unknown }): (line: string) => void {
+  let pending = '';
+  const flush = () => {
+    pending && sink.write(pending);
+    pending = '';
+    unflushed.delete(flush);
   };
-  return make(options.base ?? {});
+  return (line) => {
+    if (pending === '') {
+      unflushed.add(flush);
+      setImmediate(flush);
+    }
+    pending += line + '\n';
+    if (pending.length >= FLUSH_AT) flush();
+  };
+}
+/** Beyond this many characters a batch is written at once, so memory stays small under floods. */
+const FLUSH_AT = 64 * 1024;
+/** Writers holding lines; flushed on exit (process.exit, the end of a crash) so none are lost. */
+const unflushed = new Set<() => void>();
+let exitHook = false;
+function flushAllOnExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.on('exit', () => {
+    for (const flush of [...unflushed]) flush();
+  });
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  let write = options.write;
+  if (!write) {
+    // Production writes to a pipe, synchronously on Linux: one write per line would be one system
+    // call per line. Lines of one turn of the event loop go out together, in order, once the
+    // turn's I/O is done; stdout is flushed on exit.
+    write = batchedWriter(options.sink ?? process.stdout);
+    flushAllOnExit();
+  }
+  const output: Output = {
+    threshold: rank[options.level ?? 'info'],
+    secrets: (options.secrets ?? []).filter((s) => s.length >= 4),
+    write,
+  };
+  return new JsonLogger(output, options.base ?? {});
+}
+
+interface Output {
+  threshold: number;
+  secrets: readonly string[];
+  write: (line: string) => void;
+}
+
+// A class rather than closures: a child per request then costs one object, not a set of
+// functions (tsx names every function it compiles, which makes each new closure costly).
+class JsonLogger implements Logger {
+  /** The base fields as JSON (`,"k":v…`), made at the first line; null: build each line whole. */
+  private baseFragment: string | null | undefined;
+
+  constructor(
+    private readonly output: Output,
+    private readonly base: Fields,
+  ) {}
+
+  debug(msg: string, fields?: Fields): void {
+    if (rank.debug >= this.output.threshold) this.emit('debug', msg, fields);
+  }
+  info(msg: string, fields?: Fields): void {
+    if (rank.info >= this.output.threshold) this.emit('info', msg, fields);
+  }
+  warn(msg: string, fields?: Fields): void {
+    if (rank.warn >= this.output.threshold) this.emit('warn', msg, fields);
+  }
+  error(msg: string, fields?: Fields): void {
+    if (rank.error >= this.output.threshold) this.emit('error', msg, fields);
+  }
+  enabled(level: Exclude<LogLevel, 'silent'>): boolean {
+    return rank[level] >= this.output.threshold;
+  }
+  child(fields: Fields): Logger {
+    return new JsonLogger(this.output, { ...this.base, ...fields });
+  }
+
+  private emit(level: LogLevel, msg: string, fields: Fields | undefined): void {
+    const { base } = this;
+    if (this.baseFragment === undefined) {
+      try {
+        const plain = plainKeys(base, null);
+        // Objects in the base may change between lines: only primitives are written once.
+        this.baseFragment = plain && !plain.errors ? fragment(base, false) : null;
+      } catch {
+        this.baseFragment = null;
+      }
+    }
+    let body: string;
+    try {
+      const fieldsPlain = fields === undefined ? { errors: false } : plainKeys(fields, base);
+      if (this.baseFragment !== null && fieldsPlain !== null) {
+        // The common case, built from parts: the same text JSON.stringify gives for the whole.
+        body = `{"level":"${level}","msg":${JSON.stringify(msg)}${this.baseFragment}${fields === undefined ? '' : fragment(fields, fieldsPlain.errors)}}`;
+      } else {
+        body = JSON.stringify({ level, msg, ...base, ...fields }, errorAware);
+      }
+    } catch {
+      body = JSON.stringify({ level, msg, note: 'fields not serializable' });
+    }
+    // The timestamp is added after scrubbing: it is ours, and digit masking must not touch it.
+    this.output.write(`{"time":"${isoNow()}",${scrub(body, this.output.secrets).slice(1)}`);
+  }
 }
 
 /** Errors serialize to their name, code and message (no stack in production logs). */

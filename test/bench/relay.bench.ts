@@ -214,8 +214,9 @@ async function main() {
   const passthrough = await listen(pass.server);
   const hello = await listen(helloServer());
 
-  // Logging as an operator runs it: LOG_LEVEL=info, every line written. Production writes to
-  // stdout, a pipe to the log collector, which node writes synchronously on Linux; here the same
+  // Logging as an operator runs it: LOG_LEVEL=info, every line written, through the logger's
+  // production path (lines batched per event-loop turn, see log.ts). Production's sink is stdout,
+  // a pipe to the log collector, which node writes synchronously on Linux; here the same
   // synchronous writes go to /dev/null, so the figures leave out only the collector's own work
   // (and no terminal slows the relay down).
   const devNull = openSync('/dev/null', 'w');
@@ -232,7 +233,7 @@ async function main() {
       MAX_CONNECTIONS: '10000',
       ...env,
     });
-    return createRelay({ config, log: createLogger({ level: config.logLevel, secrets: secretsOf(config), write: (line) => writeSync(devNull, line + '\n') }) });
+    return createRelay({ config, log: createLogger({ level: config.logLevel, secrets: secretsOf(config), sink: { write: (chunk: string) => writeSync(devNull, chunk) } }) });
   };
   // The accepted path runs the whole pipeline with default per-number and per-client limits: every
   // request is a new number from a new client behind a trusted proxy, so each creates limiter keys,

@@ -23,6 +23,25 @@ describe('logger', () => {
     expect(text).toContain('38050*****67');
   });
 
+  it('writes the lines of one event-loop turn to its sink together, in order, each line masked', async () => {
+    const chunks: string[] = [];
+    const log = createLogger({ sink: { write: (c) => chunks.push(c) } }).child({ requestId: 'r1' });
+    log.info('one', { phone: '+380501234567' });
+    log.warn('two');
+    expect(chunks).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(chunks).toHaveLength(1);
+    const lines = chunks[0]!.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((l) => JSON.parse(l))).toMatchObject([{ msg: 'one', requestId: 'r1', phone: '+38050*****67' }, { msg: 'two', level: 'warn' }]);
+
+    // A flood does not pile up: a large batch is written at once.
+    for (let i = 0; i < 1000; i++) log.info('x'.repeat(100));
+    expect(chunks.length).toBeGreaterThan(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(chunks.join('').split('\n').filter(Boolean)).toHaveLength(1002);
+  });
+
   it('masks numbers to their country/operator code and last two digits', () => {
     expect(maskPhone('+380501234567')).toBe('+38050*****67');
     expect(maskPhone('380501234567')).toBe('38050*****67');

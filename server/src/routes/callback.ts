@@ -133,7 +133,7 @@ async function afterIdempotency(
       failure = toRelayError(err);
       // A refusal of our own credentials needs the operator, not the visitor: log it as an error.
       const ours = err instanceof CallTrackingRejectedError && (err.httpStatus === 401 || err.httpStatus === 403);
-      (ours ? log.error : log.warn)('callback failed', { code: failure.code, err, ...(ours && { hint: 'check CALLTRACKING_AUTH_KEY and CALLTRACKING_PROJECT_ID' }) });
+      log[ours ? 'error' : 'warn']('callback failed', { code: failure.code, err, ...(ours && { hint: 'check CALLTRACKING_AUTH_KEY and CALLTRACKING_PROJECT_ID' }) });
       if (err instanceof CallTrackingError && err.neverSent) {
         // Nothing reached the service, so nothing happened: the visitor may simply try again.
         await admission.refund();
