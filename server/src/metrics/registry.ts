@@ -12,11 +12,14 @@ interface Family {
   render(out: string[]): void;
 }
 
-const escapeLabel = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
-const labelText = (labels: Labels) => {
-  const keys = Object.keys(labels);
-  return keys.length === 0 ? '' : `{${keys.map((k) => `${k}="${escapeLabel(labels[k]!)}"`).join(',')}}`;
-};
+const needsEscape = /[\\\n"]/;
+const escapeLabel = (v: string) => (needsEscape.test(v) ? v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"') : v);
+/** `{a="1",b="2"}`, or '' without labels; counted on every request, so built without temporaries. */
+function labelText(labels: Labels): string {
+  let text = '';
+  for (const k in labels) text += `${text === '' ? '{' : ','}${k}="${escapeLabel(labels[k]!)}"`;
+  return text === '' ? '' : text + '}';
+}
 const num = (n: number) => (Number.isFinite(n) ? String(n) : n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN');
 
 /** Label sets are keyed by their rendered text, which is also what the output needs. */
