@@ -118,12 +118,12 @@ export function createRelay(deps: RelayDeps): Relay {
     }
     const isApi = url.pathname.startsWith('/api/');
     // CORS headers only for allowed origins; computed without throwing so errors get them too.
-    let cors: Record<string, string> = {};
+    let cors: Readonly<Record<string, string>> = noHeaders;
     if (isApi) {
       try {
         cors = app.origins.corsHeaders(app.origins.check(req, { required: false }));
       } catch {
-        cors = {};
+        cors = noHeaders;
       }
     }
 
@@ -131,7 +131,7 @@ export function createRelay(deps: RelayDeps): Relay {
     try {
       if (req.method === 'OPTIONS' && isApi) {
         const origin = app.origins.check(req, { required: true });
-        reply = { status: 204, headers: app.origins.corsHeaders(origin) };
+        reply = { status: 204, headers: app.origins.preflightHeaders(origin) };
       } else {
         const { handler, params } = router.match(req.method ?? 'GET', url.pathname);
         const ctx: RequestContext = { req, res, url, params, requestId, clientIp: ip, log: reqLog };
@@ -141,7 +141,7 @@ export function createRelay(deps: RelayDeps): Relay {
       reply = errorReply(err, reqLog);
     }
     // While draining, every answer closes its connection, so keep-alive clients let go at once.
-    send(res, reply, { ...cors, 'x-request-id': requestId, ...(app.readiness.draining && { connection: 'close' }) });
+    send(res, reply, cors, { 'x-request-id': requestId }, app.readiness.draining ? closeConnection : noHeaders);
     metrics.requests.inc({ route: router.label(url.pathname), method: methodLabel(req.method), status: String(reply.status) });
     reqLog.info('request', {
       method: req.method,
@@ -204,6 +204,9 @@ function loggedPath(pathname: string): string {
   const path = redactWebhookToken(pathname);
   return path.length > 120 ? path.slice(0, 120) + '…' : path;
 }
+
+const noHeaders: Readonly<Record<string, string>> = Object.freeze({});
+const closeConnection: Readonly<Record<string, string>> = Object.freeze({ connection: 'close' });
 
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
 /** Methods as a metric label: a closed set, whatever the request says. */

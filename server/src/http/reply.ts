@@ -14,20 +14,39 @@ export interface Reply {
 
 export const json = (status: number, body: unknown, headers: Record<string, string | number> = {}): Reply => ({ status, body, headers });
 
-export function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
+/**
+ * Writes the reply. Headers: each of `extraHeaders` in order, then the reply's own; a later value
+ * replaces an earlier one of the same name in its place.
+ */
+export function send(res: ServerResponse, reply: Reply, ...extraHeaders: ReadonlyArray<Readonly<Record<string, string>>>): void {
   if (res.headersSent) return;
-  const headers: Record<string, string | number> = { ...extraHeaders, ...reply.headers };
+  // A flat [name, value, …] list for writeHead: node validates each header either way, and this
+  // spares building and merging header objects on every answer.
+  const raw: Array<string | number> = [];
+  for (const extra of extraHeaders) for (const name in extra) put(raw, name, extra[name]!);
+  if (reply.headers) for (const name in reply.headers) put(raw, name, reply.headers[name]!);
   let payload: string | Buffer | undefined;
   if (reply.body === undefined) payload = undefined;
   else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) payload = reply.body;
   else {
     payload = JSON.stringify(reply.body);
-    headers['content-type'] ??= 'application/json; charset=utf-8';
+    if (indexOf(raw, 'content-type') < 0) raw.push('content-type', 'application/json; charset=utf-8');
   }
-  if (payload !== undefined) headers['content-length'] = Buffer.byteLength(payload);
-  headers['x-content-type-options'] = 'nosniff';
-  res.writeHead(reply.status, headers);
+  if (payload !== undefined) put(raw, 'content-length', Buffer.byteLength(payload));
+  put(raw, 'x-content-type-options', 'nosniff');
+  res.writeHead(reply.status, raw);
   res.end(payload);
+}
+
+function indexOf(raw: ReadonlyArray<string | number>, name: string): number {
+  for (let i = 0; i < raw.length; i += 2) if (raw[i] === name) return i;
+  return -1;
+}
+
+function put(raw: Array<string | number>, name: string, value: string | number): void {
+  const at = indexOf(raw, name);
+  if (at >= 0) raw[at + 1] = value;
+  else raw.push(name, value);
 }
 
 export function errorReply(error: unknown, log: Logger): Reply {
