@@ -8,6 +8,7 @@ import { RelayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { RelayMetrics } from '../metrics/relay-metrics.js';
 import { clientKey } from './client-key.js';
+import { RecentCache } from '../util/recent-cache.js';
 import type { CountRule, LimitCheck, LimitReason, LimitStore, Receipt, Refusal } from './limit-store.js';
 import type { LimitSettings } from './settings.js';
 
@@ -76,11 +77,63 @@ export function refusalError(refusal: Refusal): RelayError {
   }
 }
 
+/** An admitted request's hold on its number; released once, whatever happens. */
+class NumberAdmission implements Admission {
+  private released = false;
+
+  constructor(
+    private readonly store: LimitStore,
+    private readonly numberKey: string,
+    private readonly receipt: Receipt,
+  ) {}
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await this.store.release(this.numberKey);
+  }
+
+  async refund(): Promise<void> {
+    await this.store.refund(this.receipt);
+    await this.release();
+  }
+}
+
+/** Most keyed hashes remembered: a flood repeats a few subjects; hostile variety only evicts. */
+const KEY_CACHE_SIZE = 10_000;
+
+/**
+ * Limiter keys: HMAC-SHA256 of table and subject with HASH_SECRET, 128 bits (32 hex digits) each.
+ * A hash costs ~2 us; the same subjects come back again and again (a flood, a visitor's retries,
+ * the site), so recent results are kept: a pure function of the secret and the subject, nothing
+ * about the limits themselves is cached. `pair` gives two independent keys from one hash (its two
+ * halves), for the two tables counting the same client.
+ */
+function createKeyCache(secret: string) {
+  const hashes = new RecentCache<string, string>(KEY_CACHE_SIZE);
+  function hash(table: string, subject: string): string {
+    const id = `${table}\0${subject}`;
+    let hex = hashes.get(id);
+    if (hex === undefined) {
+      hex = createHmac('sha256', secret).update(id).digest('hex');
+      hashes.set(id, hex);
+    }
+    return hex;
+  }
+  return {
+    one: (table: string, subject: string): string => hash(table, subject).slice(0, 32),
+    pair: (table: string, subject: string): [string, string] => {
+      const hex = hash(table, subject);
+      return [hex.slice(0, 32), hex.slice(32, 64)];
+    },
+  };
+}
+
 export function createLimiter(deps: LimiterDeps): Limiter {
   const { settings: s, store, log, metrics } = deps;
   const now = deps.now ?? Date.now;
   const open = new Map<string, Set<'hourly' | 'daily'>>();
-  const key = (table: string, subject: string) => createHmac('sha256', deps.hashSecret).update(`${table}\0${subject}`).digest('hex').slice(0, 32);
+  const keys = createKeyCache(deps.hashSecret);
 
   metrics.registry.onCollect(() => {
     for (const window of ['hourly', 'daily'] as const) {
@@ -89,38 +142,34 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     for (const [table, size] of Object.entries(store.sizes())) metrics.limiterKeys.set(size, { table });
   });
 
+  // The rules come from the settings, so they are made once; only keys change per request.
+  const numberCounts: readonly CountRule[] = [
+    ...(s.numberCooldownSec > 0 ? [{ reason: 'number_cooldown' as const, limit: 1, windowSec: s.numberCooldownSec }] : []),
+    { reason: 'number_daily', limit: s.numberDaily, windowSec: DAY },
+  ];
+  const clientCounts: readonly CountRule[] = [
+    { reason: 'client_rate', limit: s.clientRate, windowSec: s.clientRateWindowSec },
+    { reason: 'client_daily', limit: s.clientDaily, windowSec: DAY },
+  ];
+  const prefixCounts: readonly CountRule[] = [{ reason: 'prefix_rate', limit: s.prefixRate, windowSec: s.prefixWindowSec }];
+  const siteCounts: readonly CountRule[] = [
+    { reason: 'site_hourly_cap', limit: s.siteHourlyCap, windowSec: HOUR },
+    { reason: 'site_daily_cap', limit: s.siteDailyCap, windowSec: DAY },
+  ];
+
   function plan(input: AdmitInput, numberKey: string): LimitCheck[] {
-    const numberCounts: CountRule[] = [{ reason: 'number_daily', limit: s.numberDaily, windowSec: DAY }];
-    if (s.numberCooldownSec > 0) numberCounts.unshift({ reason: 'number_cooldown', limit: 1, windowSec: s.numberCooldownSec });
-    const client = clientKey(input.clientIp);
+    const client = keys.pair('client', clientKey(input.clientIp));
     return [
       { table: 'number', key: numberKey, counts: numberCounts },
-      {
-        table: 'client',
-        key: key('client', client),
-        counts: [
-          { reason: 'client_rate', limit: s.clientRate, windowSec: s.clientRateWindowSec },
-          { reason: 'client_daily', limit: s.clientDaily, windowSec: DAY },
-        ],
-      },
-      { table: 'client_numbers', key: key('client_numbers', client), distinct: { reason: 'client_numbers', limit: s.clientNumbersDaily, windowSec: DAY, member: numberKey } },
-      {
-        table: 'prefix',
-        key: key('prefix', input.digits.slice(0, Math.max(1, input.digits.length - PREFIX_HIDDEN_DIGITS))),
-        counts: [{ reason: 'prefix_rate', limit: s.prefixRate, windowSec: s.prefixWindowSec }],
-      },
-      {
-        table: 'site',
-        key: key('site', input.site),
-        counts: [
-          { reason: 'site_hourly_cap', limit: s.siteHourlyCap, windowSec: HOUR },
-          { reason: 'site_daily_cap', limit: s.siteDailyCap, windowSec: DAY },
-        ],
-      },
+      { table: 'client', key: client[0], counts: clientCounts },
+      { table: 'client_numbers', key: client[1], distinct: { reason: 'client_numbers', limit: s.clientNumbersDaily, windowSec: DAY, member: numberKey } },
+      { table: 'prefix', key: keys.one('prefix', input.digits.slice(0, Math.max(1, input.digits.length - PREFIX_HIDDEN_DIGITS))), counts: prefixCounts },
+      { table: 'site', key: keys.one('site', input.site), counts: siteCounts },
     ];
   }
 
   function noteSite(site: string, refusals: readonly Refusal[]): void {
+    if (!refusals.some((r) => r.reason in siteReasons)) return;
     const tripped = new Set(refusals.map((r) => siteReasons[r.reason]).filter((w): w is 'hourly' | 'daily' => !!w));
     const was = open.get(site);
     if (tripped.size > 0) {
@@ -137,7 +186,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
 
   return {
     async admit(input) {
-      const numberKey = key('number', input.digits);
+      const numberKey = keys.one('number', input.digits);
       const at = now();
       if (!(await store.acquire(numberKey, s.numberInFlight, deps.inFlightTtlMs, at))) {
         const refusal: Refusal = { reason: 'number_in_flight', retryAfter: Math.max(1, Math.ceil(deps.inFlightTtlMs / 2000)) };
@@ -160,20 +209,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
         throw refusalError(worst);
       }
       noteSiteAdmitted(input.site);
-      const receipt: Receipt = decision.receipt;
-      let released = false;
-      const release = async () => {
-        if (released) return;
-        released = true;
-        await store.release(numberKey);
-      };
-      return {
-        release,
-        async refund() {
-          await store.refund(receipt);
-          await release();
-        },
-      };
+      return new NumberAdmission(store, numberKey, decision.receipt);
     },
     openBreakers: () => open,
   };

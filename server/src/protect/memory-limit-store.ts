@@ -50,8 +50,13 @@ function layoutFor(check: LimitCheck): Layout {
   return { logWidth, counterRules, distinctWidth, longestSec: Math.max(...windows), width: logWidth + counterRules.length * 2 + distinctWidth };
 }
 
-const signatureOf = (check: LimitCheck) =>
-  JSON.stringify([(check.counts ?? []).map((r) => [r.limit, r.windowSec]), check.distinct ? [check.distinct.limit, check.distinct.windowSec] : null]);
+/** What fixes a table's layout: its rules' limits and windows (checked on every use, so kept cheap). */
+function signatureOf(check: LimitCheck): string {
+  let signature = '';
+  if (check.counts) for (const r of check.counts) signature += `${r.limit}/${r.windowSec},`;
+  if (check.distinct) signature += `distinct ${check.distinct.limit}/${check.distinct.windowSec}`;
+  return signature;
+}
 
 export function createMemoryLimitStore(options: MemoryLimitStoreOptions): LimitStore & { tableSizes(): Record<string, { keys: number }> } {
   const start = (options.startMs ?? Date.now()) - 1000;
