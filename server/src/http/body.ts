@@ -15,26 +15,26 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
     throw new RelayError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
   }
 
-  // Plain 'data'/'end' listeners: measurably cheaper per request than async iteration.
+  // Plain 'data'/'end' listeners: measurably cheaper per request than async iteration. (Inline
+  // callbacks: tsx names every function it can, and naming one per request is not free.)
   const chunks = await new Promise<Buffer[]>((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    req.on('data', (chunk: Buffer) => {
+      if (size > limitBytes) return; // refused already: the rest is drained unread
       size += chunk.length;
       if (size > limitBytes) {
-        req.off('data', onData);
         drain(req);
         reject(new RelayError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`));
         return;
       }
       parts.push(chunk);
-    };
-    req.on('data', onData);
+    });
     req.once('end', () => resolve(parts));
     req.once('error', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
     req.once('aborted', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
   });
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
   if (text.trim() === '') throw new RelayError('invalid_request', 'The request body is empty; send a JSON object.');
   try {
     return JSON.parse(text);
