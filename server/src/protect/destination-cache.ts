@@ -4,9 +4,10 @@
 // between different numbers; bounded, so hostile variety only evicts.
 import { RelayError } from '../errors.js';
 import { checkDestination, type Destination, type PhonePolicy } from './phone-policy.js';
+import { RecentCache } from '../util/recent-cache.js';
 
 export function createDestinationCache(policy: PhonePolicy, size = 10_000) {
-  const verdicts = new Map<string, Destination | RelayError>();
+  const verdicts = new RecentCache<string, Destination | RelayError>(size);
   return (typed: string, country: string | undefined): Destination => {
     const key = `${country ?? ''}|${typed}`;
     let verdict = verdicts.get(key);
@@ -17,7 +18,6 @@ export function createDestinationCache(policy: PhonePolicy, size = 10_000) {
         if (!(err instanceof RelayError)) throw err;
         verdict = err;
       }
-      if (verdicts.size >= size) verdicts.delete(verdicts.keys().next().value!);
       verdicts.set(key, verdict);
     }
     if (verdict instanceof RelayError) throw verdict;
