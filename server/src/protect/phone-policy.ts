@@ -55,10 +55,16 @@ export function checkDestination(typed: string, requestedCountry: string | undef
   // Digits without '+' that already start with an allowed country code (380501234567) are international.
   const candidates = normalized.startsWith('+') ? [normalized] : [normalized, '+' + normalized];
   let parsed = undefined as ReturnType<typeof parsePhoneNumberFromString>;
+  let type: NumberType | undefined;
   for (const candidate of candidates) {
     const p = parsePhoneNumberFromString(candidate, { defaultCountry: country });
-    if (p?.isValid()) {
+    if (!p) continue;
+    // A number that has a type is valid (with types in the metadata, validity *is* having one):
+    // asking for the type first spares matching the same patterns twice.
+    const candidateType = p.getType();
+    if (candidateType !== undefined || p.isValid()) {
       parsed = p;
+      type = candidateType;
       break;
     }
   }
@@ -68,7 +74,6 @@ export function checkDestination(typed: string, requestedCountry: string | undef
   if (!policy.allowedCountries.includes(parsed.country)) {
     throw new RelayError('country_not_allowed', `We cannot call numbers in this country (${parsed.country}).`, { field: 'phone' });
   }
-  const type = parsed.getType();
   const denied = type ? deniedTypes[type] : undefined;
   if (denied) throw new RelayError(denied.code, `We cannot call ${denied.what}. Please enter a mobile or landline number.`, { field: 'phone' });
 
