@@ -3,6 +3,7 @@
 // JSON error, with CORS headers for allowed origins so the widget can read errors too.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { newRequestId } from './http/request-id.js';
+import { parseTarget, plainPath } from './http/request-url.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.js';
@@ -110,13 +111,14 @@ export function createRelay(deps: RelayDeps): Relay {
     const requestId = newRequestId();
     const ip = clientIp(req, config.trustedProxies);
     const reqLog = log.child({ requestId });
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://relay.invalid');
-    } catch {
-      url = new URL('http://relay.invalid/');
+    const target = req.url ?? '/';
+    let url: URL | undefined;
+    let pathname = plainPath(target);
+    if (pathname === null) {
+      url = parseTarget(target);
+      pathname = url.pathname;
     }
-    const isApi = url.pathname.startsWith('/api/');
+    const isApi = pathname.startsWith('/api/');
     // CORS headers only for allowed origins; computed without throwing so errors get them too.
     let cors: Readonly<Record<string, string>> = noHeaders;
     if (isApi) {
@@ -133,19 +135,18 @@ export function createRelay(deps: RelayDeps): Relay {
         const origin = app.origins.check(req, { required: true });
         reply = { status: 204, headers: app.origins.preflightHeaders(origin) };
       } else {
-        const { handler, params } = router.match(req.method ?? 'GET', url.pathname);
-        const ctx: RequestContext = { req, res, url, params, requestId, clientIp: ip, log: reqLog };
-        reply = await handler(ctx);
+        const { handler, params } = router.match(req.method ?? 'GET', pathname);
+        reply = await handler(new Context(req, res, target, url, params, requestId, ip, reqLog));
       }
     } catch (err) {
       reply = errorReply(err, reqLog);
     }
     // While draining, every answer closes its connection, so keep-alive clients let go at once.
     send(res, reply, cors, { 'x-request-id': requestId }, app.readiness.draining ? closeConnection : noHeaders);
-    metrics.requests.inc({ route: router.label(url.pathname), method: methodLabel(req.method), status: String(reply.status) });
+    metrics.requests.inc({ route: router.label(pathname), method: methodLabel(req.method), status: String(reply.status) });
     reqLog.info('request', {
       method: req.method,
-      path: loggedPath(url.pathname),
+      path: loggedPath(pathname),
       status: reply.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
@@ -197,6 +198,24 @@ export function createRelay(deps: RelayDeps): Relay {
       await client.close();
     },
   };
+}
+
+/** What a handler gets; the URL object is made only when a handler asks for it. */
+class Context implements RequestContext {
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    private readonly target: string,
+    private parsed: URL | undefined,
+    readonly params: Record<string, string>,
+    readonly requestId: string,
+    readonly clientIp: string,
+    readonly log: Logger,
+  ) {}
+
+  get url(): URL {
+    return (this.parsed ??= parseTarget(this.target));
+  }
 }
 
 /** The path for the request log: the routing webhook's token is a secret, long paths are cut. */
