@@ -24,6 +24,8 @@ export function createAgentStatus(
 ): AgentStatus {
   const now = options.now ?? Date.now;
   let last: AgentSnapshot | null = null;
+  /** `last` as answered from the cache, made once per fetch rather than once per request. */
+  let lastCached: AgentSnapshot | null = null;
   let inFlight: Promise<AgentSnapshot> | null = null;
 
   async function fetchFresh(): Promise<AgentSnapshot> {
@@ -31,6 +33,7 @@ export function createAgentStatus(
       const [online, speaking] = await Promise.all([client.sipOnline(), client.sipSpeaking()]);
       const busy = new Set(speaking);
       last = { online, speaking, free: online.filter((login) => !busy.has(login)), fetchedAt: now(), source: 'live' };
+      lastCached = { ...last, source: 'cached' };
       return last;
     } catch (err) {
       options.log.warn('agent status unavailable', { err });
@@ -41,7 +44,7 @@ export function createAgentStatus(
 
   return {
     async get() {
-      if (last && now() - last.fetchedAt < options.cacheMs) return { ...last, source: last.source === 'live' ? 'cached' : last.source };
+      if (last && lastCached && now() - last.fetchedAt < options.cacheMs) return lastCached;
       inFlight ??= fetchFresh().finally(() => {
         inFlight = null;
       });

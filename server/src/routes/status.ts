@@ -5,9 +5,12 @@ import { json } from '../http/reply.js';
 import type { Handler } from '../http/router.js';
 import { officeState } from '../schedule/office-hours.js';
 
+const noStore = Object.freeze({ 'cache-control': 'no-store' });
+
 export function statusRoute(app: AppContext): Handler {
   return async (rc) => {
-    const origin = app.origins.check(rc.req, { required: false });
+    // A foreign origin is refused; the relay adds the CORS headers of an allowed one to every answer.
+    app.origins.check(rc.req, { required: false });
     const office = officeState(app.config.schedule, app.config.timezone, app.now());
     const agents = await app.agents.get();
     const body: StatusResponse = {
@@ -19,6 +22,6 @@ export function statusRoute(app: AppContext): Handler {
       nextOpenAt: office.nextOpenAt?.toISOString() ?? null,
       source: agents.source,
     };
-    return json(200, body, { ...app.origins.corsHeaders(origin), 'cache-control': 'no-store' });
+    return json(200, body, noStore);
   };
 }
