@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RecentCache } from '../../server/src/util/recent-cache.js';
+import { trimOldest } from '../../server/src/util/trim-oldest.js';
 
 describe('RecentCache', () => {
   it('never holds more than its capacity, however many keys pass through', () => {
@@ -20,5 +21,20 @@ describe('RecentCache', () => {
       expect(cache.get('hot')).toBe('h');
     }
     expect(cache.get('cold0')).toBeUndefined();
+  });
+});
+
+describe('trimOldest', () => {
+  it('keeps a map at most at its bound, dropping the oldest entries first', () => {
+    const map = new Map<number, string>();
+    const dropped: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      map.set(i, `v${i}`);
+      trimOldest(map, 100, (key) => dropped.push(key));
+      expect(map.size).toBeLessThanOrEqual(100);
+    }
+    expect(map.has(999)).toBe(true);
+    expect(dropped.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
+    expect(dropped.length + map.size).toBe(1000);
   });
 });

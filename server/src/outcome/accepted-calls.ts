@@ -2,6 +2,8 @@
 // visitor what became of theirs, and the owner view can mark the widget's calls in the call log.
 // Bounded: the oldest entries go first; an entry is only useful for the minutes a visitor watches
 // the widget (and for marking the owner's recent calls).
+import { trimOldest } from '../util/trim-oldest.js';
+
 export interface AcceptedCall {
   requestId: string;
   /** Digits in international format, as sent to the service (the call log's `dst`). */
@@ -56,11 +58,7 @@ export function createAcceptedCalls(limit = 50_000): AcceptedCalls {
       if (previous) forget(previous);
       calls.set(call.requestId, call);
       bySuffix.set(suffix(call.digits), (bySuffix.get(suffix(call.digits)) ?? 0) + 1);
-      if (calls.size > limit) {
-        const oldest = calls.values().next().value!;
-        calls.delete(oldest.requestId);
-        forget(oldest);
-      }
+      trimOldest(calls, limit, (_id, oldest) => forget(oldest));
       for (const listener of listeners) listener(call);
     },
     get: (requestId) => calls.get(requestId),

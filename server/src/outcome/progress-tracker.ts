@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { sameNumber, type AcceptedCall, type AcceptedCalls } from './accepted-calls.js';
 import type { CallLogWatch, WatchedRow } from './call-log-watch.js';
 import { liveOutcome, outcomeOfRow } from './call-outcome.js';
+import { trimOldest } from '../util/trim-oldest.js';
 
 /** Past this age an unsettled call is reported `unknown` (final), so widgets stop asking. */
 export const GIVE_UP_MS = 20 * 60_000;
@@ -51,7 +52,7 @@ export function createProgressTracker(deps: {
     if (!t) {
       t = { call, baseline: null, agent: null, agentSpeakingSince: null, agentGoneAt: null, rowKey: null, observed: false, outcome: 'accepted', final: false };
       tracked.set(call.requestId, t);
-      if (tracked.size > MAX_TRACKED) tracked.delete(tracked.keys().next().value!);
+      trimOldest(tracked, MAX_TRACKED);
     }
     return t;
   }
@@ -81,7 +82,7 @@ export function createProgressTracker(deps: {
       t.rowKey = rowKey(row);
       claimedRows.set(t.rowKey, t.call.requestId);
       // Calls forgotten before they settled leave their claim behind; keep the map bounded anyway.
-      if (claimedRows.size > MAX_TRACKED) claimedRows.delete(claimedRows.keys().next().value!);
+      trimOldest(claimedRows, MAX_TRACKED);
     }
     return row;
   }
