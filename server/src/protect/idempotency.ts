@@ -75,25 +75,38 @@ export function createIdempotencyStore(options: { ttlSec: number; maxKeys: numbe
   const entries = new Map<string, Entry>();
   /** How far to look for a finished entry to evict before giving up (pending entries stay). */
   const EVICTION_SCAN = 1000;
+  /** Finished entries evicted in one walk when full: walks are then rare (see below). */
+  const EVICTION_BATCH = Math.max(1, Math.floor(options.maxKeys / 100));
+  // A walk from the oldest entry also steps over every deleted entry V8 keeps in the table until
+  // it rebuilds it; walking on every request would cost ~6 us at 10,000 entries and grow with
+  // them. So expiry walks at most once per EXPIRY_WALK_MS (lookups ignore expired entries
+  // meanwhile), and a full store evicts a batch at once.
+  const EXPIRY_WALK_MS = Math.min(60_000, Math.max(1, Math.floor(ttlMs / 100)));
+  let nextExpiryWalk = 0;
 
-  function expireOld(at: number): void {
+  function expireOld(at: number, force = false): void {
+    if (!force && at < nextExpiryWalk) return;
+    nextExpiryWalk = at + EXPIRY_WALK_MS;
     for (const [k, e] of entries) {
       if (e.expires > at) break;
       entries.delete(k);
     }
   }
 
-  function makeRoom(): boolean {
+  function makeRoom(at: number): boolean {
+    if (entries.size < options.maxKeys) return true;
+    expireOld(at, true);
     if (entries.size < options.maxKeys) return true;
     let scanned = 0;
+    let evicted = 0;
     for (const [k, e] of entries) {
       if (e.reply) {
         entries.delete(k);
-        return true;
+        if (++evicted >= EVICTION_BATCH) break;
       }
       if (++scanned >= EVICTION_SCAN) break;
     }
-    return false;
+    return evicted > 0;
   }
 
   return {
@@ -113,7 +126,7 @@ export function createIdempotencyStore(options: { ttlSec: number; maxKeys: numbe
         return { kind: 'replay', reply: { status: r.status, body: r.body, headers: { ...r.headers, 'idempotent-replayed': 'true' } } };
       }
       if (found) entries.delete(id);
-      if (!makeRoom()) {
+      if (!makeRoom(at)) {
         throw new RelayError('temporarily_unavailable', 'The callback service is too busy right now. Please try again in a minute.', { retryAfter: 30 });
       }
       const entry: Entry = { fingerprint, expires: at + ttlMs, reply: null };
