@@ -63,14 +63,14 @@ function isoNow(): string {
 
 /**
  * How a record of fields is written into a line, or null when it must take the general path:
- * a key that `level`/`msg` or the other record also has (the later one wins, in its place), or a
- * key JSON.stringify would move to the front (array indexes). `errors` tells whether a value is an
- * object, which may be or hold an Error and so needs the errorAware replacer.
+ * a key that `level`/`msg` or the logger's base fields also have (the later one wins, in its
+ * place), or a key JSON.stringify would move to the front (array indexes). `errors` tells whether
+ * a value is an object, which may be or hold an Error and so needs the errorAware replacer.
  */
-function plainKeys(fields: Fields, other: Fields | null): { errors: boolean } | null {
+function plainKeys(fields: Fields, base: JsonLogger | null): { errors: boolean } | null {
   let errors = false;
   for (const key of Object.keys(fields)) {
-    if (key === 'level' || key === 'msg' || (other !== null && key in other)) return null;
+    if (key === 'level' || key === 'msg' || (base !== null && base.hasKey(key))) return null;
     const c = key.charCodeAt(0);
     if (c >= 48 && c <= 57) return null;
     const value = fields[key];
@@ -78,6 +78,8 @@ function plainKeys(fields: Fields, other: Fields | null): { errors: boolean } | 
   }
   return { errors };
 }
+
+const noFields = { errors: false };
 
 /** `{"a":1,"b":2}` → `,"a":1,"b":2`; `{}` → ``. */
 function fragment(fields: Fields, errors: boolean): string {
@@ -129,7 +131,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     secrets: (options.secrets ?? []).filter((s) => s.length >= 4),
     write,
   };
-  return new JsonLogger(output, options.base ?? {});
+  return new JsonLogger(output, null, options.base ?? {});
 }
 
 interface Output {
@@ -138,15 +140,18 @@ interface Output {
   write: (line: string) => void;
 }
 
-// A class rather than closures: a child per request then costs one object, not a set of
-// functions (tsx names every function it compiles, which makes each new closure costly).
+// A class rather than closures, and a child keeps a link to its parent rather than a merged copy
+// of the fields: a child per request then costs one small object (tsx names every function it
+// compiles, which makes each new closure costly; merging objects per request is not free either).
 class JsonLogger implements Logger {
-  /** The base fields as JSON (`,"k":v…`), made at the first line; null: build each line whole. */
+  /** The base fields (the parent's, then this logger's own) as JSON `,"k":v…`, made at the first
+   * line; null: build each line whole. */
   private baseFragment: string | null | undefined;
 
   constructor(
     private readonly output: Output,
-    private readonly base: Fields,
+    private readonly parent: JsonLogger | null,
+    private readonly own: Fields,
   ) {}
 
   debug(msg: string, fields?: Fields): void {
@@ -165,28 +170,44 @@ class JsonLogger implements Logger {
     return rank[level] >= this.output.threshold;
   }
   child(fields: Fields): Logger {
-    return new JsonLogger(this.output, { ...this.base, ...fields });
+    return new JsonLogger(this.output, this, fields);
   }
 
-  private emit(level: LogLevel, msg: string, fields: Fields | undefined): void {
-    const { base } = this;
+  /** Whether some base field is named `key`. */
+  hasKey(key: string): boolean {
+    for (let l: JsonLogger | null = this; l !== null; l = l.parent) if (Object.hasOwn(l.own, key)) return true;
+    return false;
+  }
+
+  /** The base fields merged as `{ ...parent, ...own }` merges them (the general path only). */
+  private base(): Fields {
+    return this.parent ? { ...this.parent.base(), ...this.own } : this.own;
+  }
+
+  private fragmentOfBase(): string | null {
     if (this.baseFragment === undefined) {
       try {
-        const plain = plainKeys(base, null);
+        const parentFragment = this.parent ? this.parent.fragmentOfBase() : '';
+        const plain = parentFragment === null ? null : plainKeys(this.own, this.parent);
         // Objects in the base may change between lines: only primitives are written once.
-        this.baseFragment = plain && !plain.errors ? fragment(base, false) : null;
+        this.baseFragment = parentFragment !== null && plain && !plain.errors ? parentFragment + fragment(this.own, false) : null;
       } catch {
         this.baseFragment = null;
       }
     }
+    return this.baseFragment;
+  }
+
+  private emit(level: LogLevel, msg: string, fields: Fields | undefined): void {
     let body: string;
     try {
-      const fieldsPlain = fields === undefined ? { errors: false } : plainKeys(fields, base);
-      if (this.baseFragment !== null && fieldsPlain !== null) {
+      const baseFragment = this.fragmentOfBase();
+      const fieldsPlain = baseFragment === null ? null : fields === undefined ? noFields : plainKeys(fields, this);
+      if (baseFragment !== null && fieldsPlain !== null) {
         // The common case, built from parts: the same text JSON.stringify gives for the whole.
-        body = `{"level":"${level}","msg":${JSON.stringify(msg)}${this.baseFragment}${fields === undefined ? '' : fragment(fields, fieldsPlain.errors)}}`;
+        body = `{"level":"${level}","msg":${JSON.stringify(msg)}${baseFragment}${fields === undefined ? '' : fragment(fields, fieldsPlain.errors)}}`;
       } else {
-        body = JSON.stringify({ level, msg, ...base, ...fields }, errorAware);
+        body = JSON.stringify({ level, msg, ...this.base(), ...fields }, errorAware);
       }
     } catch {
       body = JSON.stringify({ level, msg, note: 'fields not serializable' });
