@@ -16,7 +16,8 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
   }
 
   // Plain 'data'/'end' listeners: measurably cheaper per request than async iteration. (Inline
-  // callbacks: tsx names every function it can, and naming one per request is not free.)
+  // callbacks: tsx names every function it can, and naming one per request is not free; `on`,
+  // not `once`, which wraps each listener: the promise settles once and ignores the rest.)
   const chunks = await new Promise<Buffer[]>((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -30,9 +31,9 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
       }
       parts.push(chunk);
     });
-    req.once('end', () => resolve(parts));
-    req.once('error', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
-    req.once('aborted', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
+    req.on('end', () => resolve(parts));
+    req.on('error', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
+    req.on('aborted', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
   });
   const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
   if (text.trim() === '') throw new RelayError('invalid_request', 'The request body is empty; send a JSON object.');
