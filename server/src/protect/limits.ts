@@ -3,7 +3,7 @@
 // against nothing, and every refusal tells the visitor how long to wait (Retry-After).
 // The site-wide caps act as a breaker: when one trips, every callback of that site is refused
 // until its window has room again; the trip is logged once as an alert and shown in /metrics.
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { RelayError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { RelayMetrics } from '../metrics/relay-metrics.js';
@@ -111,11 +111,13 @@ const KEY_CACHE_SIZE = 10_000;
  */
 function createKeyCache(secret: string) {
   const hashes = new RecentCache<string, string>(KEY_CACHE_SIZE);
+  // The secret as a key object once, rather than imported again for every hash (same HMAC).
+  const key = createSecretKey(secret, 'utf8');
   function hash(table: string, subject: string): string {
     const id = `${table}\0${subject}`;
     let hex = hashes.get(id);
     if (hex === undefined) {
-      hex = createHmac('sha256', secret).update(id).digest('hex');
+      hex = createHmac('sha256', key).update(id).digest('hex');
       hashes.set(id, hex);
     }
     return hex;

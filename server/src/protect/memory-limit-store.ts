@@ -26,6 +26,8 @@ interface Table {
   layout: Layout;
   rows: FingerprintTable;
   signature: string;
+  /** The count rules last seen to match `signature`: the same array again needs no new check. */
+  checkedCounts: readonly CountRule[] | undefined;
 }
 
 type Entry =
@@ -65,16 +67,20 @@ export function createMemoryLimitStore(options: MemoryLimitStoreOptions): LimitS
   const seconds = (nowMs: number) => Math.max(1, Math.floor((nowMs - start) / 1000));
 
   function tableFor(check: LimitCheck): Table {
-    const signature = signatureOf(check);
     let table = tables.get(check.table);
+    // The limiter passes the same rule arrays every time: then only a distinct rule (made per
+    // request, for its member) needs comparing.
+    if (table && check.counts !== undefined && check.counts === table.checkedCounts && !check.distinct) return table;
+    const signature = signatureOf(check);
     if (!table) {
       const layout = layoutFor(check);
       const expired = (data: Uint32Array, off: number, now: number) => newestActivity(layout, data, off) + layout.longestSec <= now;
-      table = { layout, rows: new FingerprintTable(Math.max(1, layout.width), options.maxKeysPerTable, expired), signature };
+      table = { layout, rows: new FingerprintTable(Math.max(1, layout.width), options.maxKeysPerTable, expired), signature, checkedCounts: undefined };
       tables.set(check.table, table);
     } else if (table.signature !== signature) {
       throw new Error(`limit table "${check.table}" used with two different rule sets`);
     }
+    table.checkedCounts = check.counts;
     return table;
   }
 
@@ -85,12 +91,18 @@ export function createMemoryLimitStore(options: MemoryLimitStoreOptions): LimitS
     let counterField = 0;
     for (const rule of check.counts ?? []) {
       if (rule.limit <= LOG_MAX) {
-        const inWindow: number[] = [];
+        let count = 0;
         if (slot >= 0) for (let i = 0; i < layout.logWidth; i++) {
           const t = data[off + i]!;
-          if (t !== 0 && now - t < rule.windowSec) inWindow.push(t);
+          if (t !== 0 && now - t < rule.windowSec) count++;
         }
-        if (inWindow.length >= rule.limit) {
+        if (count >= rule.limit) {
+          // Refused: find when the oldest of the `limit` newest leaves the window.
+          const inWindow: number[] = [];
+          for (let i = 0; i < layout.logWidth; i++) {
+            const t = data[off + i]!;
+            if (t !== 0 && now - t < rule.windowSec) inWindow.push(t);
+          }
           inWindow.sort((a, b) => a - b);
           const freeing = inWindow[inWindow.length - rule.limit]!;
           refusals.push({ reason: rule.reason, retryAfter: Math.max(1, freeing + rule.windowSec - now) });
