@@ -10,9 +10,10 @@ export function clientIp(req: IncomingMessage, trusted: CidrList): string {
   const peer = normalizeAddress(req.socket.remoteAddress ?? '');
   if (trusted.size === 0 || !trusted.has(peer)) return peer;
   const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : header ?? '')
+  if (header === undefined) return peer; // our proxy added nothing: it is the client's only hop
+  const hops = (Array.isArray(header) ? header.join(',') : header)
     .split(',')
-    .map((h) => normalizeAddress(h.trim().replace(/^\[(.*)\]$/, '$1')))
+    .map((h) => normalizeAddress(unbracket(h.trim())))
     .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!;
@@ -20,4 +21,9 @@ export function clientIp(req: IncomingMessage, trusted: CidrList): string {
     if (!trusted.has(hop)) return hop;
   }
   return hops[0] ?? peer;
+}
+
+/** `[2001:db8::1]` → `2001:db8::1` (some proxies bracket IPv6 addresses). */
+function unbracket(hop: string): string {
+  return hop.charCodeAt(0) === 91 /* [ */ && hop.charCodeAt(hop.length - 1) === 93 /* ] */ ? hop.slice(1, -1) : hop;
 }
