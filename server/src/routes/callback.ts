@@ -102,8 +102,11 @@ async function afterIdempotency(
     admission = await app.limiter.admit({ digits: destination.digits, clientIp: rc.clientIp, site: origin });
   } catch (err) {
     ticket?.abandon();
-    if (err instanceof RelayError && err.code === 'rate_limited') log.info('callback refused by a limit', { retryAfter: err.options.retryAfter });
-    throw err;
+    if (!(err instanceof RelayError)) throw err;
+    if (err.code === 'rate_limited') log.info('callback refused by a limit', { retryAfter: err.options.retryAfter });
+    // The same answer the relay makes of a thrown RelayError, made here: a flood's refusals need
+    // not unwind through two more async frames.
+    return errorReply(err, log);
   }
 
   let failure: RelayError | null = null;
