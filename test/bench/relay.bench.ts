@@ -6,6 +6,9 @@
 //     against the same passthrough: a ceiling for the row above)
 //   cached /api/status   vs a bare node:http hello-world                        (goal ≥ 0.75×)
 //   refused (429) path   vs the same hello-world                                (goal ≥ 0.5×)
+//     once for one number flooded by a client under its own limits (refused by the number's
+//     cooldown: the body must be read to know the number), once for a client already over its
+//     own limit (refused before its body is read)
 //   memory growth after one million distinct limiter keys                       (goal ≤ 64 MB)
 import { createServer, type Server } from 'node:http';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
@@ -288,8 +291,11 @@ async function main() {
   // and carries its own Idempotency-Key. Only the site caps are raised, or they would trip as designed.
   const open = relayFor({ TRUSTED_PROXIES: '127.0.0.1', SITE_HOURLY_CAP: '65000', SITE_DAILY_CAP: '65000', STATUS_CACHE_MS: '600000' });
   const strict = relayFor({});
+  // Default limits except the client's rate (1 per 10 minutes), so one accepted call blocks it.
+  const blocked = relayFor({ LIMIT_CLIENT_RATE: '1' });
   const openL: Listening = await listen(open.server);
   const strictL: Listening = await listen(strict.server);
+  const blockedL: Listening = await listen(blocked.server);
 
   const json = { 'content-type': 'application/json', origin: ORIGIN };
   const results: Array<[string, string, string, string, string]> = [];
@@ -334,6 +340,15 @@ async function main() {
     ),
     0.5,
   );
+  await fetch(`${blockedL.url}/api/callback`, { method: 'POST', headers: json, body: JSON.stringify({ phone: '+380671234567' }) });
+  row(
+    '  the same, client over its limit (body unread)',
+    await compare(
+      { url: blockedL.url, method: 'POST', path: '/api/callback', headers: json, fixedBody: flood, expectStatus: 429 },
+      { url: hello.url, method: 'GET', path: '/', headers: {}, expectStatus: 200 },
+    ),
+    0.5,
+  );
 
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
   const worstMem = Math.max(memNumber, memClient);
@@ -353,8 +368,8 @@ async function main() {
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of results) console.log(line(r));
 
-  await Promise.all([openL.close(), strictL.close(), passthrough.close(), hello.close(), requiredL.close()]);
-  await Promise.all([open.close(), strict.close(), pass.pool.close(), required.pool.close()]);
+  await Promise.all([openL.close(), strictL.close(), blockedL.close(), passthrough.close(), hello.close(), requiredL.close()]);
+  await Promise.all([open.close(), strict.close(), blocked.close(), pass.pool.close(), required.pool.close()]);
   await upstream.close();
 }
 

@@ -45,6 +45,28 @@ describe('memory limit store', () => {
     expect(third.ok === false && third.refusals.map((r) => r.reason)).toEqual(['client_rate']);
   });
 
+  it('peek tells what one check would meet now, counting and creating nothing', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const client: LimitCheck = { table: 'client', key: hex('p'), counts: [{ reason: 'client_rate', limit: 2, windowSec: 600 }, { reason: 'client_daily', limit: 20, windowSec: 86_400 }] };
+    // Unknown table, then unknown key: nothing met, nothing created.
+    expect(await store.peek(client, sec(0))).toEqual([]);
+    expect(store.sizes()).toEqual({ in_flight: 0 });
+    expect((await store.consume([{ ...client, key: hex('other') }], sec(0))).ok).toBe(true);
+    expect(await store.peek(client, sec(0))).toEqual([]);
+    expect(store.sizes().client).toBe(1);
+    for (let i = 0; i < 50; i++) expect(await store.peek(client, sec(1))).toEqual([]);
+    // Peeking counted nothing: the full rate is still there.
+    expect((await store.consume([client], sec(10))).ok).toBe(true);
+    expect((await store.consume([client], sec(20))).ok).toBe(true);
+    const blocked = await store.peek(client, sec(30));
+    expect(blocked).toEqual([{ reason: 'client_rate', retryAfter: 580 }]);
+    // The same answer consume gives, and the wait is honest.
+    expect(await store.consume([client], sec(30))).toEqual({ ok: false, refusals: blocked });
+    expect(await store.peek(client, sec(610))).toEqual([]);
+    // A different rule set for the same table is a programming error, as in consume.
+    await expect(store.peek({ ...client, counts: [{ reason: 'client_rate', limit: 3, windowSec: 600 }] }, sec(0))).rejects.toThrow(/two different rule sets/);
+  });
+
   it('counts large limits with a weighted two-window counter', async () => {
     const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
     const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 10, windowSec: 3600 }] };

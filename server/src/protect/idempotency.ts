@@ -32,6 +32,8 @@ export interface IdempotencyTicket {
 
 export interface IdempotencyStore {
   begin(scope: string, key: string, fingerprint: string): Begin;
+  /** Whether a live entry (running or finished) holds this key: read-only. */
+  has(scope: string, key: string): boolean;
   readonly size: number;
 }
 
@@ -109,11 +111,17 @@ export function createIdempotencyStore(options: { ttlSec: number; maxKeys: numbe
     return evicted > 0;
   }
 
+  const idOf = (scope: string, key: string) => createHash('sha256').update(`${scope}\0${key}`).digest('base64url');
+
   return {
+    has(scope, key) {
+      const found = entries.get(idOf(scope, key));
+      return found !== undefined && found.expires > now();
+    },
     begin(scope, key, fingerprint) {
       const at = now();
       expireOld(at);
-      const id = createHash('sha256').update(`${scope}\0${key}`).digest('base64url');
+      const id = idOf(scope, key);
       const found = entries.get(id);
       if (found && found.expires > at) {
         if (found.fingerprint !== fingerprint) {

@@ -66,6 +66,12 @@ export interface LimitStore {
    * (at capacity) refuses with 'limiter_full': limits fail closed, never open.
    */
   consume(checks: readonly LimitCheck[], nowMs: number): Promise<LimitDecision>;
+  /**
+   * Read-only: the refusals `check` alone would meet now, counting and changing nothing, in O(1)
+   * (one key, its rules). An unknown key or table meets none. Lets the relay refuse a client that
+   * is already over its limit before it reads the request's body.
+   */
+  peek(check: LimitCheck, nowMs: number): Promise<Refusal[]>;
   /** Undoes a consume whose request provably never reached the service. */
   refund(receipt: Receipt): Promise<void>;
   /** Takes one of `max` in-flight slots for `key`; the slot frees itself after `ttlMs` at worst. */

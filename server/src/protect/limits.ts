@@ -35,6 +35,11 @@ export interface Admission {
 export interface Limiter {
   /** Counts the request or throws rate_limited / temporarily_unavailable. */
   admit(input: AdmitInput): Promise<Admission>;
+  /**
+   * Read-only and O(1): the refusal a request from this client would meet whatever it asked for
+   * (its address, or IPv6 /64, is over its rate or daily limit), or null. Counts nothing.
+   */
+  blockedClient(clientIp: string): Promise<Refusal | null>;
   /** Sites whose breaker is open, with the window that tripped (for tests and /metrics). */
   openBreakers(): ReadonlyMap<string, ReadonlySet<'hourly' | 'daily'>>;
 }
@@ -212,6 +217,14 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       }
       noteSiteAdmitted(input.site);
       return new NumberAdmission(store, numberKey, decision.receipt);
+    },
+    async blockedClient(clientIp) {
+      const key = keys.pair('client', clientKey(clientIp))[0];
+      const refusals = await store.peek({ table: 'client', key, counts: clientCounts }, now());
+      if (refusals.length === 0) return null;
+      const worst = refusals.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
+      metrics.limiterRefusals.inc({ reason: worst.reason });
+      return worst;
     },
     openBreakers: () => open,
   };

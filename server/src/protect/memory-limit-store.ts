@@ -196,6 +196,20 @@ export function createMemoryLimitStore(options: MemoryLimitStoreOptions): LimitS
       return { ok: true, receipt: { at: now, entries } };
     },
 
+    async peek(check, nowMs) {
+      // Never creates a table or a row: a key nobody has counted yet has met no limit.
+      const table = tables.get(check.table);
+      if (!table) return [];
+      const same = check.counts !== undefined && check.counts === table.checkedCounts && !check.distinct;
+      if (!same && table.signature !== signatureOf(check)) throw new Error(`limit table "${check.table}" used with two different rule sets`);
+      const [hi, lo] = fingerprint(check.key);
+      const slot = table.rows.find(hi, lo);
+      if (slot < 0) return [];
+      const refusals: Refusal[] = [];
+      evaluate(table, slot, check, seconds(nowMs), refusals);
+      return refusals;
+    },
+
     async refund(receipt: Receipt) {
       for (const entry of receipt.entries as Entry[]) {
         const table = tables.get(entry.table);

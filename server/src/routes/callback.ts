@@ -1,6 +1,11 @@
 // POST /api/callback: the one endpoint that spends money. The order is deliberate:
-//   1. checks that need no state (origin, Idempotency-Key syntax, body, schedule, consent,
-//      destination), so hostile input is refused before it touches anything;
+//   0. origin and Idempotency-Key syntax, then one read-only question to the limiter: is this
+//      client (address, or IPv6 /64) already over its rate or daily limit? Then it is refused
+//      whatever its body says, so a flood is answered 429 without reading, parsing or checking a
+//      body. It counts nothing, so it is no new limit, only an earlier answer. A repeat of a known
+//      Idempotency-Key skips it: the first answer it is owed comes from step 2, as before;
+//   1. checks that need no state (body, schedule, consent, destination), so hostile input is
+//      refused before it touches anything;
 //   2. idempotency, before anything that counts or verifies: a repeat of a request gets the first
 //      answer, even though its CAPTCHA token is spent and its number is now cooling down;
 //   3. CAPTCHA (when enabled), then the limits, then the service.
@@ -13,6 +18,8 @@ import { RelayError } from '../errors.js';
 import { readJsonBody } from '../http/body.js';
 import { errorReply, json, type Reply } from '../http/reply.js';
 import type { Handler, RequestContext } from '../http/router.js';
+import type { IncomingMessage } from 'node:http';
+import { refusalError } from '../protect/limits.js';
 import { maskPhone } from '../log.js';
 import { maskInternational, type Destination } from '../protect/phone-policy.js';
 import { createDestinationCache } from '../protect/destination-cache.js';
@@ -40,6 +47,18 @@ export function parseCallbackRequest(body: unknown): CallbackRequest {
   throw new RelayError(field === 'phone' ? 'invalid_phone' : 'invalid_request', what, field ? { field: field.slice(0, 80) } : {});
 }
 
+/**
+ * A reply sent without reading the request's body. Node reads and discards an unread body once
+ * the answer is sent, keeping the connection for the next request: right for a body that
+ * announced a length within our limit. A longer, unannounced or chunked one is not worth
+ * reading: the connection is closed instead.
+ */
+function unreadBodyReply(reply: Reply, req: IncomingMessage): Reply {
+  const length = Number(req.headers['content-length']);
+  const small = req.headers['transfer-encoding'] === undefined && Number.isInteger(length) && length >= 0 && length <= BODY_LIMIT_BYTES;
+  return small ? reply : { ...reply, headers: { ...reply.headers, connection: 'close' } };
+}
+
 /** Public outcome of a request that reached the service, for metrics. */
 function outcomeOf(error: RelayError | null): string {
   if (!error) return 'accepted';
@@ -54,6 +73,14 @@ export function callbackRoute(app: AppContext): Handler {
   return async (rc: RequestContext) => {
     const origin = app.origins.check(rc.req, { required: true })!;
     const idempotencyKey = readIdempotencyKey(rc.req.headers['idempotency-key']);
+    if (idempotencyKey === undefined || !app.idempotency.has(origin, idempotencyKey)) {
+      const blocked = await app.limiter.blockedClient(rc.clientIp);
+      if (blocked) {
+        const err = refusalError(blocked);
+        rc.log.info('callback refused by a limit', { retryAfter: blocked.retryAfter });
+        return unreadBodyReply(errorReply(err, rc.log), rc.req);
+      }
+    }
     const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
 
     const office = officeState(app.config.schedule, app.config.timezone, app.now());

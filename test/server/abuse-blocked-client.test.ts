@@ -1,0 +1,160 @@
+// A client already over its rate or daily limit is refused before its body is read: a flood is
+// answered 429 whatever it sends, counting nothing more; a client that is not blocked is answered
+// as before (a bad body is still a 400 that counts nothing). Over real sockets, with keep-alive.
+import { describe, expect, it } from 'vitest';
+import { Pool } from 'undici';
+import { systemPerTest, type System } from '../_util/system.js';
+
+const ORIGIN = 'https://shop.example';
+const start = systemPerTest(
+  { ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '2000', TRUSTED_PROXIES: '127.0.0.1', LIMIT_CLIENT_RATE: '2', LIMIT_CLIENT_NUMBERS_DAILY: '10' },
+  { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } },
+);
+
+const CLIENT = '198.51.100.7';
+const phone = (i: number) => `+38050${100 + i}4567`;
+
+function post(s: System, body: string, client = CLIENT, headers: Record<string, string> = {}) {
+  return fetch(`${s.relayUrl}/api/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': client, ...headers },
+    body,
+  });
+}
+
+const upstreamCalls = (s: System) => s.sim.requests.filter((r) => r.path === '/a/v2').length;
+
+/** Uses up CLIENT's rate limit (2) with two accepted calls. */
+async function block(s: System): Promise<void> {
+  for (const i of [1, 2]) expect((await post(s, JSON.stringify({ phone: phone(i) }))).status).toBe(202);
+  expect(upstreamCalls(s)).toBe(2);
+}
+
+async function errorOf(res: Response) {
+  const body = (await res.json()) as { error: { code: string; retryAfter?: number } };
+  return { status: res.status, code: body.error.code, retryAfter: Number(res.headers.get('retry-after')), bodyRetryAfter: body.error.retryAfter };
+}
+
+describe('a client over its limit is refused before its body is read', () => {
+  it('answers 429 rate_limited with Retry-After to a blocked client, whatever its body (invalid JSON, wrong fields, none)', async () => {
+    const s = await start();
+    await block(s);
+    for (const body of ['not json', '{"phone": 12}', '{}', '']) {
+      const refused = await errorOf(await post(s, body));
+      expect(refused).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect(refused.retryAfter).toBeGreaterThan(0);
+      expect(refused.retryAfter).toBeLessThanOrEqual(600);
+      expect(refused.bodyRetryAfter).toBe(refused.retryAfter);
+    }
+    // A wrong content type is not even looked at.
+    expect((await post(s, 'phone=1', CLIENT, { 'content-type': 'text/plain' })).status).toBe(429);
+    expect(upstreamCalls(s)).toBe(2);
+    // Another client is untouched.
+    expect((await post(s, 'not json', '198.51.100.8')).status).toBe(400);
+    expect((await post(s, JSON.stringify({ phone: phone(3) }), '198.51.100.8')).status).toBe(202);
+  });
+
+  it('blocks an IPv6 client by its /64, before reading the body', async () => {
+    const s = await start();
+    for (const i of [1, 2]) expect((await post(s, JSON.stringify({ phone: phone(i) }), `2001:db8:5:5::${i}`)).status).toBe(202);
+    expect((await errorOf(await post(s, 'not json', '2001:db8:5:5::beef'))).code).toBe('rate_limited');
+    expect((await post(s, 'not json', '2001:db8:5:6::1')).status).toBe(400);
+  });
+
+  it('still checks the origin first: a foreign origin is refused as such, blocked or not', async () => {
+    const s = await start();
+    await block(s);
+    const res = await post(s, 'not json', CLIENT, { origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+  });
+
+  it('a client that is not blocked gets 400 for a bad body, and the refusal counts nothing', async () => {
+    const s = await start();
+    for (let i = 0; i < 5; i++) expect((await errorOf(await post(s, '{"phone": 12}'))).status).toBe(400);
+    for (let i = 0; i < 5; i++) expect((await post(s, 'nope')).status).toBe(400);
+    // The whole rate (2) is still there.
+    for (const i of [1, 2]) expect((await post(s, JSON.stringify({ phone: phone(i) }))).status).toBe(202);
+    expect((await post(s, JSON.stringify({ phone: phone(3) }))).status).toBe(429);
+  });
+
+  it('an early refusal counts nothing either: once the window has room the client is served again', async () => {
+    const s = await start({ LIMIT_CLIENT_RATE_WINDOW_SECONDS: '1', LIMIT_NUMBER_COOLDOWN_SECONDS: '0' });
+    await block(s);
+    for (let i = 0; i < 20; i++) expect((await post(s, 'not json')).status).toBe(429);
+    // The log keeps the two accepted timestamps only; wait for the 1 s window to pass.
+    let status = 429;
+    for (let tries = 0; tries < 50 && status === 429; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await post(s, 'not json')).status;
+    }
+    expect(status).toBe(400);
+    expect((await post(s, JSON.stringify({ phone: phone(3) }))).status).toBe(202);
+  });
+
+  it('a repeat of an accepted request with its Idempotency-Key still gets the first answer', async () => {
+    const s = await start();
+    const first = await post(s, JSON.stringify({ phone: phone(1) }), CLIENT, { 'idempotency-key': 'k-1' });
+    expect(first.status).toBe(202);
+    expect((await post(s, JSON.stringify({ phone: phone(2) }))).status).toBe(202);
+    // Now blocked: an unknown key is refused early, the known one replayed.
+    expect((await post(s, JSON.stringify({ phone: phone(3) }), CLIENT, { 'idempotency-key': 'k-2' })).status).toBe(429);
+    const again = await post(s, JSON.stringify({ phone: phone(1) }), CLIENT, { 'idempotency-key': 'k-1' });
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(upstreamCalls(s)).toBe(2);
+  });
+
+  it('keeps keep-alive connections usable: refusals in a row on one connection, then a served request', async () => {
+    const s = await start();
+    await block(s);
+    let connections = 0;
+    s.relay.server.on('connection', () => connections++);
+    const pool = new Pool(s.relayUrl, { connections: 1, pipelining: 1 });
+    try {
+      const request = async (body: string, client = CLIENT) => {
+        const res = await pool.request({
+          path: '/api/callback',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': client },
+          body,
+        });
+        const text = await res.body.text();
+        return { status: res.statusCode, connection: res.headers.connection, text };
+      };
+      for (let i = 0; i < 10; i++) {
+        const r = await request(i % 2 ? 'not json' : JSON.stringify({ phone: phone(i), pad: 'x'.repeat(3000) }));
+        expect(r.status).toBe(429);
+        expect(r.connection).not.toBe('close');
+      }
+      // The unread bodies were discarded, not taken for the next request.
+      const served = await request(JSON.stringify({ phone: phone(20) }), '198.51.100.9');
+      expect(served.status).toBe(202);
+      expect(connections).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('closes the connection rather than read a body longer than the limit', async () => {
+    const s = await start();
+    await block(s);
+    const pool = new Pool(s.relayUrl, { connections: 1 });
+    try {
+      const res = await pool.request({
+        path: '/api/callback',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': CLIENT },
+        body: 'x'.repeat(100_000),
+      });
+      await res.body.text();
+      expect(res.statusCode).toBe(429);
+      expect(res.headers.connection).toBe('close');
+      // The pool opens a new connection and is served.
+      const next = await pool.request({ path: '/api/status', method: 'GET', headers: { origin: ORIGIN } });
+      await next.body.text();
+      expect(next.statusCode).toBe(200);
+    } finally {
+      await pool.close();
+    }
+  });
+});
