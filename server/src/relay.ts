@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { newRequestId } from './http/request-id.js';
 import { parseTarget, plainPath } from './http/request-url.js';
 import type { Config } from './config.js';
-import type { Logger } from './log.js';
+import type { Fields, Logger } from './log.js';
 import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.js';
 import { createOriginPolicy } from './http/origin.js';
 import { createAgentStatus } from './agents/agent-status.js';
@@ -130,13 +130,15 @@ export function createRelay(deps: RelayDeps): Relay {
     }
 
     let reply: Reply;
+    let context: Context | undefined;
     try {
       if (req.method === 'OPTIONS' && isApi) {
         const origin = app.origins.check(req, { required: true });
         reply = { status: 204, headers: app.origins.preflightHeaders(origin) };
       } else {
         const { handler, params } = router.match(req.method ?? 'GET', pathname);
-        reply = await handler(new Context(req, res, target, url, params, requestId, ip, reqLog));
+        context = new Context(req, res, target, url, params, requestId, ip, reqLog);
+        reply = await handler(context);
       }
     } catch (err) {
       reply = errorReply(err, reqLog);
@@ -144,12 +146,15 @@ export function createRelay(deps: RelayDeps): Relay {
     // While draining, every answer closes its connection, so keep-alive clients let go at once.
     send(res, reply, cors, { 'x-request-id': requestId }, app.readiness.draining ? closeConnection : noHeaders);
     metrics.requests.inc({ route: router.label(pathname), method: methodLabel(req.method), status: String(reply.status) });
-    reqLog.info('request', {
+    const line: Fields = {
       method: req.method,
       path: loggedPath(pathname),
       status: reply.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
-    });
+    };
+    const extra = context?.logFields;
+    if (extra) for (const name in extra) if (!Object.hasOwn(line, name)) line[name] = extra[name];
+    reqLog.info('request', line);
   }
 
   const server = createServer(
@@ -212,6 +217,8 @@ class Context implements RequestContext {
     readonly clientIp: string,
     readonly log: Logger,
   ) {}
+
+  logFields: Fields | undefined = undefined;
 
   get url(): URL {
     return (this.parsed ??= parseTarget(this.target));

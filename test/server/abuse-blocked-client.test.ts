@@ -158,3 +158,29 @@ describe('a client over its limit is refused before its body is read', () => {
     }
   });
 });
+
+describe('a refusal by a limit is logged on the request line, once', () => {
+  const linesOf = (s: System, requestId: string | null) => s.logs.filter((l) => l.requestId === requestId);
+
+  it('an early refusal: one line, the request line, with the limit and the wait', async () => {
+    const s = await start();
+    await block(s);
+    const res = await post(s, 'not json');
+    expect(res.status).toBe(429);
+    const lines = linesOf(s, res.headers.get('x-request-id'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request', method: 'POST', path: '/api/callback', status: 429, refused: 'client_rate', retryAfter: Number(res.headers.get('retry-after')) });
+  });
+
+  it('a refusal after the body was read: one line with the limit, the wait and the masked number, never the full one', async () => {
+    const s = await start();
+    expect((await post(s, JSON.stringify({ phone: '+380501112233' }))).status).toBe(202);
+    const res = await post(s, JSON.stringify({ phone: '+380501112233' }), '198.51.100.77');
+    expect(res.status).toBe(429);
+    const lines = linesOf(s, res.headers.get('x-request-id'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request', status: 429, refused: 'number_cooldown', retryAfter: Number(res.headers.get('retry-after')), phone: '+38050*****33' });
+    expect(s.rawLogs.join('\n')).not.toContain('380501112233');
+    expect(s.logs.some((l) => l.msg === 'callback refused by a limit')).toBe(false);
+  });
+});

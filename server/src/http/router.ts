@@ -3,7 +3,7 @@
 // the GET handler (node drops the body).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RelayError } from '../errors.js';
-import type { Logger } from '../log.js';
+import type { Fields, Logger } from '../log.js';
 import type { Reply } from './reply.js';
 
 export interface RequestContext {
@@ -14,6 +14,11 @@ export interface RequestContext {
   requestId: string;
   clientIp: string;
   log: Logger;
+  /**
+   * Fields a handler adds to the request's own log line (the relay's one 'request' line), instead
+   * of writing a line of its own. method, path, status and ms stay the relay's.
+   */
+  logFields?: Fields;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;

@@ -70,13 +70,20 @@ const messages: Record<LimitReason, string> = {
   limiter_full: 'The callback service is too busy right now. Please try again in a minute.',
 };
 
-export function refusalError(refusal: Refusal): RelayError {
-  const siteWide = refusal.reason in siteReasons || refusal.reason === 'limiter_full';
+/** A refusal by a limit: the public error, plus which limit (for the request's log line only). */
+export class LimitRefusalError extends RelayError {
+  constructor(readonly refusal: Refusal) {
+    const siteWide = refusal.reason in siteReasons || refusal.reason === 'limiter_full';
+    super(siteWide ? 'temporarily_unavailable' : 'rate_limited', messages[refusal.reason], { retryAfter: refusal.retryAfter });
+  }
+}
+
+export function refusalError(refusal: Refusal): LimitRefusalError {
   // Refusals are the hot path of a flood, and their stack says nothing: skip capturing it.
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return new RelayError(siteWide ? 'temporarily_unavailable' : 'rate_limited', messages[refusal.reason], { retryAfter: refusal.retryAfter });
+    return new LimitRefusalError(refusal);
   } finally {
     Error.stackTraceLimit = stackLimit;
   }

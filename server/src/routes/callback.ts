@@ -19,7 +19,7 @@ import { readJsonBody } from '../http/body.js';
 import { errorReply, json, type Reply } from '../http/reply.js';
 import type { Handler, RequestContext } from '../http/router.js';
 import type { IncomingMessage } from 'node:http';
-import { refusalError } from '../protect/limits.js';
+import { LimitRefusalError, refusalError } from '../protect/limits.js';
 import { maskPhone } from '../log.js';
 import { maskInternational, type Destination } from '../protect/phone-policy.js';
 import { createDestinationCache } from '../protect/destination-cache.js';
@@ -76,9 +76,8 @@ export function callbackRoute(app: AppContext): Handler {
     if (idempotencyKey === undefined || !app.idempotency.has(origin, idempotencyKey)) {
       const blocked = await app.limiter.blockedClient(rc.clientIp);
       if (blocked) {
-        const err = refusalError(blocked);
-        rc.log.info('callback refused by a limit', { retryAfter: blocked.retryAfter });
-        return unreadBodyReply(errorReply(err, rc.log), rc.req);
+        rc.logFields = { refused: blocked.reason, retryAfter: blocked.retryAfter };
+        return unreadBodyReply(errorReply(refusalError(blocked), rc.log), rc.req);
       }
     }
     const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
@@ -130,7 +129,8 @@ async function afterIdempotency(
   } catch (err) {
     ticket?.abandon();
     if (!(err instanceof RelayError)) throw err;
-    if (err.code === 'rate_limited') log.info('callback refused by a limit', { retryAfter: err.options.retryAfter });
+    // Said on the request's own line: a flood writes one line per refusal, not two.
+    if (err instanceof LimitRefusalError) rc.logFields = { refused: err.refusal.reason, retryAfter: err.refusal.retryAfter, phone: maskPhone(destination.e164) };
     // The same answer the relay makes of a thrown RelayError, made here: a flood's refusals need
     // not unwind through two more async frames.
     return errorReply(err, log);
