@@ -30,6 +30,8 @@ async function block(s: System): Promise<void> {
   expect(upstreamCalls(s)).toBe(2);
 }
 
+const metricsText = async (s: System) => (await fetch(`${s.relayUrl}/metrics`)).text();
+
 async function errorOf(res: Response) {
   const body = (await res.json()) as { error: { code: string; retryAfter?: number } };
   return { status: res.status, code: body.error.code, retryAfter: Number(res.headers.get('retry-after')), bodyRetryAfter: body.error.retryAfter };
@@ -49,6 +51,7 @@ describe('a client over its limit is refused before its body is read', () => {
     // A wrong content type is not even looked at.
     expect((await post(s, 'phone=1', CLIENT, { 'content-type': 'text/plain' })).status).toBe(429);
     expect(upstreamCalls(s)).toBe(2);
+    expect(await metricsText(s)).toMatch(/dialback_limiter_refusals_total\{reason="client_rate"\} 5\n/);
     // Another client is untouched.
     expect((await post(s, 'not json', '198.51.100.8')).status).toBe(400);
     expect((await post(s, JSON.stringify({ phone: phone(3) }), '198.51.100.8')).status).toBe(202);
@@ -102,6 +105,8 @@ describe('a client over its limit is refused before its body is read', () => {
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(upstreamCalls(s)).toBe(2);
+    // Only the refusal was counted, not the replay.
+    expect(await metricsText(s)).toMatch(/dialback_limiter_refusals_total\{reason="client_rate"\} 1\n/);
   });
 
   it('keeps keep-alive connections usable: refusals in a row on one connection, then a served request', async () => {

@@ -37,7 +37,8 @@ export interface Limiter {
   admit(input: AdmitInput): Promise<Admission>;
   /**
    * Read-only and O(1): the refusal a request from this client would meet whatever it asked for
-   * (its address, or IPv6 /64, is over its rate or daily limit), or null. Counts nothing.
+   * (its address, or IPv6 /64, is over its rate or daily limit), or null. Counts nothing, not even
+   * in /metrics: the caller counts the refusal it makes of it.
    */
   blockedClient(clientIp: string): Promise<Refusal | null>;
   /** Sites whose breaker is open, with the window that tripped (for tests and /metrics). */
@@ -229,9 +230,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       const key = keys.pair('client', clientKey(clientIp))[0];
       const refusals = await store.peek({ table: 'client', key, counts: clientCounts }, now());
       if (refusals.length === 0) return null;
-      const worst = refusals.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
-      metrics.limiterRefusals.inc({ reason: worst.reason });
-      return worst;
+      return refusals.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
     },
     openBreakers: () => open,
   };

@@ -73,12 +73,12 @@ export function callbackRoute(app: AppContext): Handler {
   return async (rc: RequestContext) => {
     const origin = app.origins.check(rc.req, { required: true })!;
     const idempotencyKey = readIdempotencyKey(rc.req.headers['idempotency-key']);
-    if (idempotencyKey === undefined || !app.idempotency.has(origin, idempotencyKey)) {
-      const blocked = await app.limiter.blockedClient(rc.clientIp);
-      if (blocked) {
-        rc.logFields = { refused: blocked.reason, retryAfter: blocked.retryAfter };
-        return unreadBodyReply(errorReply(refusalError(blocked), rc.log), rc.req);
-      }
+    const blocked = await app.limiter.blockedClient(rc.clientIp);
+    // The key is looked up only for a blocked client: most requests carry one, few are blocked.
+    if (blocked && (idempotencyKey === undefined || !app.idempotency.has(origin, idempotencyKey))) {
+      app.metrics.limiterRefusals.inc({ reason: blocked.reason });
+      rc.logFields = { refused: blocked.reason, retryAfter: blocked.retryAfter };
+      return unreadBodyReply(errorReply(refusalError(blocked), rc.log), rc.req);
     }
     const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
 
