@@ -1,7 +1,7 @@
 // createRelay builds the relay's http.Server without starting it (main.ts listens; tests listen on
 // 127.0.0.1:0). Every request goes through one function: route, run, and map any failure to a safe
 // JSON error, with CORS headers for allowed origins so the widget can read errors too.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { newRequestId } from './http/request-id.js';
 import { parseTarget, plainPath } from './http/request-url.js';
 import type { Config } from './config.js';
@@ -184,11 +184,10 @@ export function createRelay(deps: RelayDeps): Relay {
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'invalid_request';
-    const body = JSON.stringify(new RelayError(code, code === 'invalid_request' ? 'The request is not valid HTTP.' : code === 'headers_too_large' ? 'The request headers are too large.' : 'The request took too long to arrive.').toBody());
-    const status = code === 'headers_too_large' ? '431 Request Header Fields Too Large' : code === 'request_timeout' ? '408 Request Timeout' : '400 Bad Request';
-    metrics.requests.inc({ route: 'unparsed', method: 'other', status: status.slice(0, 3) });
-    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const error = unparsedRequestError(err.code);
+    const body = JSON.stringify(error.toBody());
+    metrics.requests.inc({ route: 'unparsed', method: 'other', status: String(error.status) });
+    socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
 
   return {
@@ -237,6 +236,13 @@ const closeConnection: Readonly<Record<string, string>> = Object.freeze({ connec
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
 /** Methods as a metric label: a closed set, whatever the request says. */
 const methodLabel = (method: string | undefined) => (method && knownMethods.has(method) ? method : 'other');
+
+/** A request node could not parse, as the RelayError it is answered with (its status from contract.ts). */
+function unparsedRequestError(code: string | undefined): RelayError {
+  if (code === 'HPE_HEADER_OVERFLOW') return new RelayError('headers_too_large', 'The request headers are too large.');
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RelayError('request_timeout', 'The request took too long to arrive.');
+  return new RelayError('invalid_request', 'The request is not valid HTTP.');
+}
 
 function reqLogFallback(log: Logger, err: unknown) {
   log.error('reply failed', { err });

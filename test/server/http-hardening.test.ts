@@ -80,12 +80,15 @@ describe('request limits', () => {
   it('answers 431 to oversized headers', async () => {
     const response = await raw(`GET /api/status HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(statusOf(response)).toBe(431);
+    expect(response).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     expect(response).toContain('headers_too_large');
   });
 
   it('answers 400 to garbage that is not HTTP', async () => {
     const response = await raw('\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 not http at all\r\n\r\n');
     expect(statusOf(response)).toBe(400);
+    expect(response).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(response).toContain('invalid_request');
   });
 });
 
