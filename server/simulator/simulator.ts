@@ -65,10 +65,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const routing = createRouter(ctx, options.googleId ?? DEFAULTS.googleId);
 
   const routes: Record<string, ServiceRoute> = {
-    '/calls/list': {
-      target: 'calls',
-      handle: (r) => (r.method === 'GET' ? callsList(ctx, r) : { ...restError(405, 'method not allowed; use GET'), headers: { 'content-type': 'application/json; charset=utf-8', allow: 'GET' } }),
-    },
+    '/calls/list': { target: 'calls', handle: (r) => callsList(ctx, r) },
     '/callback/outward_call': { target: 'outward_call', handle: (r) => outwardCall(ctx, r) },
     '/a/v2': { target: 'callback', ownAuth: true, handle: (r) => extendedCallback(ctx, r) },
     '/sipstatus/online': { target: 'sipstatus', handle: (r) => sipStatus(ctx, r, 'online') },

@@ -7,13 +7,14 @@
 import { DEFAULT_EXPORT_FIELDS, DEFAULT_ORDER, MAX_EXPORT_ROWS } from '../assumptions';
 import { exportRow, isExportField } from '../call-log';
 import type { SimContext, SimRequest } from '../context';
-import { json, restError, text, type Reply } from '../http-kit';
+import { json, methodNotAllowed, restError, text, type Reply } from '../http-kit';
 import type { SimCall } from '../types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const KNOWN_PARAMS = new Set(['export_type', 'from', 'to', 'fields', 'filters', 'order', 'merge']);
 
 export function callsList(ctx: SimContext, request: SimRequest): Reply {
+  if (request.method !== 'GET') return methodNotAllowed(['GET']);
   const q = request.url.searchParams;
 
   const unknown = [...q.keys()].find((k) => !KNOWN_PARAMS.has(k));
