@@ -1,7 +1,7 @@
 // The whole dialog in jsdom against a scripted relay over real HTTP: honest states (form → sending
 // → accepted → the call's steps), every relay error code put into words at the right place,
 // consent, status notices, the Idempotency-Key rules, and events that never carry the number.
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { errorStatus, type ErrorCode } from '../../server/src/contract';
 import { createApi } from '../../widget/src/api';
@@ -33,7 +33,7 @@ function show(overrides: Partial<WidgetConfig> = {}, messages: Messages = en, wi
   const api = createApi(relay.url, { isKnownCode: (c): c is ErrorCode => c in messages.errors });
   const status = withStatus ? api.status() : null;
   const view = render(<App ctx={ctx} api={api} open={true} status={status} onClose={() => {}} />);
-  return { ...view, ctx, events };
+  return { ...view, ctx, events, status };
 }
 
 const dialog = () => screen.getByRole('dialog');
@@ -219,8 +219,13 @@ describe('status before the visitor types', () => {
 
   test('status unknown (service unreachable) is no reason to refuse', async () => {
     relay.on('GET /api/status', { status: 200, body: { available: false, agentsOnline: 0, agentsFree: 0, openNow: false, nextOpenAt: null, source: 'unknown' } });
-    show({}, en, true);
-    await waitFor(() => expect(relay.requests).toHaveLength(1));
+    const { status } = show({}, en, true);
+    // Wait until App has received the answer and rendered it: seeing only the request leave would
+    // let the checks below run before the status could hide anything.
+    await act(async () => {
+      expect(await status).toMatchObject({ ok: true, data: { source: 'unknown', openNow: false } });
+    });
+    expect(relay.requests).toHaveLength(1);
     expect(within(dialog()).getByLabelText(en.phoneLabel)).toBeTruthy();
     expect(screen.queryByText(en.closedNow)).toBeNull();
   });
