@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import { maskPhone } from '../log.js';
 import type { AcceptedCalls } from '../outcome/accepted-calls.js';
 
-export const OWNER_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'duration', 'call_type', 'utm_source', 'utm_medium', 'client_id', 'uniqueid'] as const;
+const OWNER_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'duration', 'call_type', 'utm_source', 'utm_medium', 'client_id', 'uniqueid'] as const;
 type OwnerRow = CallRecord<(typeof OWNER_FIELDS)[number]>;
 
 export interface OwnerCall {
@@ -69,7 +69,7 @@ export function createOwnerCalls(options: OwnerCallsOptions) {
   const refreshMs = options.refreshMs ?? 20_000;
   const tz = options.timeZone;
   const closedDays = new Map<string, OwnerRow[]>(); // local day → rows, only days that are over
-  let today: { day: string; rows: OwnerRow[]; at: number } | null = null;
+  let today: { day: string; at: number } | null = null; // when today's rows were last asked for
   let last: OwnerCalls | null = null;
   let inFlight: Promise<OwnerCalls> | null = null;
   let failedAt = -Infinity;
@@ -80,7 +80,7 @@ export function createOwnerCalls(options: OwnerCallsOptions) {
     if (cached) return cached;
     const end = new Date(startOfNextLocalDay(start, tz).getTime() - 1000);
     const rows = await options.client.callsList({ from: start, to: end, fields: OWNER_FIELDS });
-    if (isToday) today = { day, rows, at: Date.now() };
+    if (isToday) today = { day, at: Date.now() };
     else {
       closedDays.set(day, rows);
       while (closedDays.size > dayCount + 2) closedDays.delete(closedDays.keys().next().value!);

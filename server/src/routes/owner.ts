@@ -40,13 +40,14 @@ export function ownerRoutes(app: AppContext): Route[] {
 
   const agents: Handler = async () => {
     const s = await app.agents.get();
+    const online = new Set(s.online);
     const speaking = new Set(s.speaking);
     const free = new Set(s.free);
     const logins = [...new Set([...s.online, ...s.speaking])].sort();
     return json(
       200,
       {
-        agents: logins.map((login) => ({ login, online: s.online.includes(login), speaking: speaking.has(login), free: free.has(login) })),
+        agents: logins.map((login) => ({ login, online: online.has(login), speaking: speaking.has(login), free: free.has(login) })),
         online: s.online.length,
         speaking: s.speaking.length,
         free: s.free.length,
