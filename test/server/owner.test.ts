@@ -2,7 +2,10 @@
 // nor a full phone number ever leaves the relay.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../_util/system.js';
-import type { OwnerCalls } from '../../server/src/owner/owner-calls.js';
+import { createOwnerCalls, type OwnerCalls } from '../../server/src/owner/owner-calls.js';
+import { createAcceptedCalls } from '../../server/src/outcome/accepted-calls.js';
+import { createLogger } from '../../server/src/log.js';
+import type { CallsListQuery } from '../../server/src/calltracking/calls-list.js';
 
 const OWNER_TOKEN = 'owner_0123456789abcdef';
 let system: System | null = null;
@@ -38,6 +41,7 @@ describe('owner view in demo mode', () => {
     const agents = (await (await fetch(`${sys.relayUrl}/owner/api/agents`)).json()) as { agents: Array<{ login: string; online: boolean; free: boolean }>; online: number; free: number };
     expect(agents.online).toBe(2);
     expect(agents.agents.map((a) => a.login)).toEqual(['manager1', 'manager2']);
+    expect(agents.agents.every((a) => a.online && a.free)).toBe(true);
     sys.sim.agents.setOnline('manager3', true);
     const again = (await (await fetch(`${sys.relayUrl}/owner/api/agents`)).json()) as { online: number };
     expect(again.online).toBe(3);
@@ -105,5 +109,57 @@ describe('owner view access', () => {
   it('outside demo mode without OWNER_TOKEN there is no owner view', async () => {
     const sys = (system = await startSystem({ DEMO: 'false', ALLOWED_ORIGINS: 'https://shop.example' }, { simulator: { timing } }));
     for (const path of ['/owner', '/owner/owner.js', '/owner/api/agents']) expect((await fetch(sys.relayUrl + path)).status, path).toBe(404);
+  });
+});
+
+describe('owner call log cache', () => {
+  const tz = 'Europe/Kyiv';
+  const now = new Date('2026-03-10T12:00:00Z');
+  /** A call log with one call per day asked for, its utm source the day it was asked for. */
+  function fakeService() {
+    const asked: Array<{ from: Date; to: Date }> = [];
+    let failing = false;
+    return {
+      asked,
+      fail: (on: boolean) => void (failing = on),
+      client: {
+        async callsList(query: CallsListQuery<never>) {
+          if (failing) throw new Error('service down');
+          asked.push({ from: query.from, to: query.to });
+          const calldate = new Date(query.from.getTime() + 3600_000);
+          const row = { calldate, caller: '380441112233', dst: '380501234567', disposition: 'ANSWERED', billsec: 10, duration: 20, call_type: 'in', utm_source: `src-${asked.length}`, utm_medium: '', client_id: '', uniqueid: String(asked.length) };
+          return [row] as never[];
+        },
+      },
+    };
+  }
+  const make = (service: ReturnType<typeof fakeService>) =>
+    createOwnerCalls({ client: service.client, accepted: createAcceptedCalls(), timeZone: tz, log: createLogger({ level: 'silent' }), now: () => now, refreshMs: 0 });
+
+  it('after the first answer only today is asked again: days that are over are kept', async () => {
+    const service = fakeService();
+    const calls = make(service);
+    const first = await calls.get();
+    expect(service.asked).toHaveLength(7);
+    expect(first.days.map((d) => d.total)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    const today = service.asked.at(-1)!;
+    const second = await calls.get();
+    expect(service.asked).toHaveLength(8);
+    expect(service.asked[7]).toEqual(today);
+    // The closed days are the very rows of the first answer; today is the new one.
+    expect(second.days.slice(0, 6)).toEqual(first.days.slice(0, 6));
+    expect(second.days.at(-1)!.bySource).toEqual({ 'src-8': 1 });
+    expect(second.live).toBe(true);
+  });
+
+  it('a failure after a good answer keeps that answer, marked not live', async () => {
+    const service = fakeService();
+    const calls = make(service);
+    const good = await calls.get();
+    service.fail(true);
+    const stale = await calls.get();
+    expect(stale.live).toBe(false);
+    expect(stale.latest).toEqual(good.latest);
+    expect(stale.days).toEqual(good.days);
   });
 });
