@@ -9,6 +9,7 @@ import type { Handler, Route } from '../http/router.js';
 import { createCallLogWatch } from '../outcome/call-log-watch.js';
 import { createProgressTracker } from '../outcome/progress-tracker.js';
 
+const noStore = Object.freeze({ 'cache-control': 'no-store' });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function callbackProgress(app: AppContext): Handler {
@@ -33,7 +34,8 @@ export function callbackProgress(app: AppContext): Handler {
     if (!call || (origin !== null && origin.toLowerCase() !== call.origin.toLowerCase())) throw notFound();
     const progress = await tracker.progress(requestId);
     if (!progress) throw notFound();
-    return json(200, progress, { ...app.origins.corsHeaders(origin), 'cache-control': 'no-store' });
+    // The relay adds the CORS headers of an allowed origin to every /api answer.
+    return json(200, progress, noStore);
   };
 }
 
