@@ -1,5 +1,6 @@
 // The country for national numbers, named in the visitor's language (Intl.DisplayNames, no data in
 // the bundle) with its calling code.
+import { useMemo } from 'preact/hooks';
 import { countries } from './phone/countries';
 
 export interface CountrySelectProps {
@@ -9,27 +10,27 @@ export interface CountrySelectProps {
   onChange(country: string): void;
 }
 
-/** Country names in the visitor's language; one formatter for the whole list (they are costly to make). */
-function regionNames(lang: string): (iso: string) => string {
-  try {
-    const names = new Intl.DisplayNames([lang], { type: 'region' });
-    return (iso) => names.of(iso) ?? iso;
-  } catch {
-    return (iso) => iso; // no Intl.DisplayNames: the codes still work
-  }
-}
-
 export function CountrySelect({ lang, label, value, onChange }: CountrySelectProps) {
-  // A country the table does not know (data-country="IS") is still offered, without its code.
-  const name = regionNames(lang);
-  const codes = Object.keys(countries);
-  if (!codes.includes(value)) codes.push(value);
-  const options = codes
-    .map((iso) => {
-      const code = countries[iso]?.code;
-      return { iso, label: `${name(iso)}${code ? ` (+${code})` : ''}` };
-    })
-    .sort((a, b) => a.label.localeCompare(b.label, lang));
+  // Built once per language and chosen country, not on every keystroke in the phone field (the form
+  // re-renders on each one). A country the table does not know (data-country="IS") is still offered,
+  // without its code.
+  const options = useMemo(() => {
+    // Country names in the visitor's language; one formatter for the whole list (they are costly to make).
+    let names: Intl.DisplayNames | undefined;
+    try {
+      names = new Intl.DisplayNames([lang], { type: 'region' });
+    } catch {
+      // No Intl.DisplayNames: the codes still work.
+    }
+    const codes = Object.keys(countries);
+    if (!codes.includes(value)) codes.push(value);
+    return codes
+      .map((iso) => {
+        const code = countries[iso]?.code;
+        return { iso, label: `${names?.of(iso) ?? iso}${code ? ` (+${code})` : ''}` };
+      })
+      .sort((a, b) => a.label.localeCompare(b.label, lang));
+  }, [lang, value]);
 
   return (
     <div class="field country">
