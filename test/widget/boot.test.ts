@@ -125,12 +125,22 @@ describe('events', () => {
     win.dataLayer = dataLayer;
     const onWindow = vi.fn();
     const onHub = vi.fn();
-    window.addEventListener('dialback:success', (e) => onWindow((e as CustomEvent).detail));
+    const listener = (e: Event) => onWindow((e as CustomEvent).detail);
+    window.addEventListener('dialback:success', listener);
+    // A site handler that edits what it was given must not change what the others see.
+    hub.on('success', (detail) => {
+      detail.requestId = 'edited by the site';
+    });
     hub.on('success', onHub);
-    hub.emit('success', { requestId: 'r-1', estimateSeconds: 20 });
+    const detail = { requestId: 'r-1', estimateSeconds: 20 };
+    hub.emit('success', detail);
+    window.removeEventListener('dialback:success', listener);
     expect(onWindow).toHaveBeenCalledWith({ requestId: 'r-1', estimateSeconds: 20 });
     expect(onHub).toHaveBeenCalledWith({ requestId: 'r-1', estimateSeconds: 20 });
     expect(dataLayer).toEqual([{ event: 'dialback_success', requestId: 'r-1', estimateSeconds: 20 }]);
+    expect(detail).toEqual({ requestId: 'r-1', estimateSeconds: 20 });
+    expect(onWindow.mock.calls[0]![0]).not.toBe(detail);
+    expect(onHub.mock.calls[0]![0]).not.toBe(detail);
   });
 
   test("a failing site handler or a broken dataLayer does not stop the others", () => {
