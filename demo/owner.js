@@ -19,18 +19,14 @@ if (params.has('token')) {
 const token = sessionStorage.getItem(TOKEN_KEY);
 
 const $ = (id) => document.getElementById(id);
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
+/** An element with attributes and optional text; `ns` for SVG. */
+function el(tag, attrs = {}, text, ns) {
+  const node = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   if (text !== undefined) node.textContent = String(text);
   return node;
 }
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = String(text);
-  return node;
-}
+const svg = (tag, attrs, text) => el(tag, attrs, text, SVG);
 
 async function getJson(path) {
   const res = await fetch(path, { headers: token ? { 'x-owner-token': token } : {}, cache: 'no-store', credentials: 'same-origin' });
