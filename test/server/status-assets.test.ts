@@ -26,6 +26,23 @@ describe('GET /api/status', () => {
     expect(system.sim.requests.length).toBe(before);
   });
 
+  it('a failing service is asked once per cache period too, and the answer is unknown, not "nobody"', async () => {
+    const down = await startSystem({ ALLOWED_ORIGINS: ORIGIN, STATUS_CACHE_MS: '60000' });
+    try {
+      down.sim.faults.set('sipstatus', { kind: 'status', status: 503 });
+      const sipRequests = () => down.sim.requests.filter((r) => r.path.startsWith('/sipstatus/')).length;
+      const first = (await (await fetch(`${down.relayUrl}/api/status`)).json()) as { source: string; available: boolean };
+      expect(first).toMatchObject({ source: 'unknown', available: true });
+      const asked = sipRequests();
+      expect(asked).toBeGreaterThan(0);
+      const again = await Promise.all(Array.from({ length: 10 }, () => fetch(`${down.relayUrl}/api/status`).then((r) => r.json() as Promise<{ source: string }>)));
+      expect(again.every((s) => s.source === 'unknown')).toBe(true);
+      expect(sipRequests()).toBe(asked);
+    } finally {
+      await down.close();
+    }
+  });
+
   it('refuses a foreign origin', async () => {
     const res = await fetch(`${system.relayUrl}/api/status`, { headers: { origin: 'https://evil.example' } });
     expect(res.status).toBe(403);

@@ -1,7 +1,7 @@
 // Who can answer right now, from `/sipstatus/online` and `/sipstatus/speaking`. Cached for a few
 // seconds and single-flight, so a page full of visitors (or a flood) costs the service at most two
-// requests per cache period. When the service fails, the last good answer is served as "cached";
-// with none, the answer is "unknown" rather than a guess.
+// requests per cache period, failures included. When the service fails, the last good answer is
+// served as "cached"; with none, the answer is "unknown" rather than a guess.
 import type { CallTrackingClient } from '../calltracking/client.js';
 import type { Logger } from '../log.js';
 
@@ -24,8 +24,9 @@ export function createAgentStatus(
 ): AgentStatus {
   const now = options.now ?? Date.now;
   let last: AgentSnapshot | null = null;
-  /** `last` as answered from the cache, made once per fetch rather than once per request. */
-  let lastCached: AgentSnapshot | null = null;
+  /** What get() answers until askedAt + cacheMs: `last` as "cached", or "unknown" after a failure with none. Made once per fetch. */
+  let cached: AgentSnapshot | null = null;
+  let askedAt = -Infinity;
   let inFlight: Promise<AgentSnapshot> | null = null;
 
   async function fetchFresh(): Promise<AgentSnapshot> {
@@ -33,18 +34,22 @@ export function createAgentStatus(
       const [online, speaking] = await Promise.all([client.sipOnline(), client.sipSpeaking()]);
       const busy = new Set(speaking);
       last = { online, speaking, free: online.filter((login) => !busy.has(login)), fetchedAt: now(), source: 'live' };
-      lastCached = { ...last, source: 'cached' };
+      cached = { ...last, source: 'cached' };
       return last;
     } catch (err) {
       options.log.warn('agent status unavailable', { err });
-      if (last) return { ...last, source: 'cached' };
-      return { online: [], speaking: [], free: [], fetchedAt: now(), source: 'unknown' };
+      // A failure is cached like an answer: while the service is down, a flood still costs it
+      // at most one pair of requests per cache period.
+      if (!last) cached = { online: [], speaking: [], free: [], fetchedAt: now(), source: 'unknown' };
+      return cached!;
+    } finally {
+      askedAt = now();
     }
   }
 
   return {
     async get() {
-      if (last && lastCached && now() - last.fetchedAt < options.cacheMs) return lastCached;
+      if (cached && now() - askedAt < options.cacheMs) return cached;
       inFlight ??= fetchFresh().finally(() => {
         inFlight = null;
       });
