@@ -40,8 +40,11 @@ export interface Lifecycle {
   /** Agent leg first. `agent`: a specific SIP login to ring; otherwise the next free online agent. */
   agentFirst(call: SimCall, agent?: string): void;
   visitorFirst(call: SimCall): void;
-  /** Inbound call connected to `destination`: an agent's SIP login or an outside number. */
-  connectInbound(call: SimCall, destination: { agent: string } | { number: string }): void;
+  /**
+   * Inbound call connected to `destination`: an agent's SIP login, an outside number, or with
+   * neither the office line's queue (the next free online agent, as agentFirst picks one).
+   */
+  connectInbound(call: SimCall, destination: { agent?: string } | { number: string }): void;
   /** The external party answers? (agents by login answer when online; numbers per visitorAnswers) */
   partyAnswers(party: string): boolean;
 }
@@ -122,22 +125,22 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       });
     },
     connectInbound(call, destination) {
-      if ('agent' in destination) {
-        call.state = 'agent_ringing';
-        const got = reserve(call, destination.agent);
-        call.connectedWith = destination.agent;
-        timers.after(timing.agentAnswerMs, () => {
-          if (!got) return end(call, 'NO ANSWER', timing.agentAnswerMs, 0);
-          pickUp(call);
-          talk(call, timing.agentAnswerMs);
+      if ('number' in destination) {
+        call.state = 'visitor_ringing';
+        call.connectedWith = destination.number;
+        timers.after(timing.visitorRingMs, () => {
+          if (!numberAnswers(destination.number)) return end(call, 'NO ANSWER', timing.visitorRingMs, 0);
+          talk(call, timing.visitorRingMs);
         });
         return;
       }
-      call.state = 'visitor_ringing';
-      call.connectedWith = destination.number;
-      timers.after(timing.visitorRingMs, () => {
-        if (!numberAnswers(destination.number)) return end(call, 'NO ANSWER', timing.visitorRingMs, 0);
-        talk(call, timing.visitorRingMs);
+      call.state = 'agent_ringing';
+      const got = reserve(call, destination.agent);
+      call.connectedWith = destination.agent ?? call.agent ?? '';
+      timers.after(timing.agentAnswerMs, () => {
+        if (!got) return end(call, 'NO ANSWER', timing.agentAnswerMs, 0);
+        pickUp(call);
+        talk(call, timing.agentAnswerMs);
       });
     },
   };

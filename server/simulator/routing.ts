@@ -92,9 +92,7 @@ export function createRouter(ctx: SimContext, googleId: string): RoutingControl 
   /** The scheme's next step: the office line's queue. */
   function fallback(call: InboundCallResult['call'], reason: RouteReason, webhook?: InboundCallResult['webhook'], status?: number): InboundCallResult {
     ctx.log({ msg: 'routing skipped to next step', uniqueid: call.uniqueid, reason, caller: maskNumber(call.caller) });
-    const login = ctx.agents.list().find((a) => a.online && !a.busy)?.login;
-    if (login) ctx.lifecycle.connectInbound(call, { agent: login });
-    else ctx.lifecycle.connectInbound(call, { agent: '' });
+    ctx.lifecycle.connectInbound(call, {});
     const result: InboundCallResult = { destination: null, reason, call };
     if (status !== undefined) result.status = status;
     if (webhook) result.webhook = webhook;

@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RouteMethod, RoutingScheme } from '../../server/simulator/index';
 import { listen, type Listening } from '../_util/listen';
-import { get, jsonOf, start, waitFor, type RunningSim } from './_helpers';
+import { callback, get, jsonOf, start, waitFor, type RunningSim } from './_helpers';
 
 interface Received {
   method: string;
@@ -199,6 +199,17 @@ describe('reply: skipped to the next step, never retried', () => {
     expect(received).toHaveLength(0);
   });
 
+  it("the next step is the office line's own queue: it takes turns with callbacks", async () => {
+    await callback(sim);
+    const first = sim.calls[0];
+    expect(first?.agent).toBe('manager1');
+    await waitFor('the callback to end', () => first?.state === 'ended');
+    // manager1 is free again, but it is manager2's turn in the queue.
+    const result = await sim.routing.simulateInboundCall({ from: '380671234567' });
+    expect(result.reason).toBe('no_scheme');
+    expect(result.call.connectedWith).toBe('manager2');
+  });
+
   it('ends NO ANSWER when the next step finds no agent online', async () => {
     sim.agents.setOnline('manager1', false);
     sim.agents.setOnline('manager2', false);
@@ -207,6 +218,7 @@ describe('reply: skipped to the next step, never retried', () => {
     const result = await sim.routing.simulateInboundCall({ from: '380671234567' });
     await waitFor('the end', () => result.call.state === 'ended');
     expect(result.call.disposition).toBe('NO ANSWER');
+    expect(result.call.connectedWith).toBe('');
   });
 });
 
