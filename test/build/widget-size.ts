@@ -6,6 +6,16 @@ import { gzipSync } from 'node:zlib';
 
 export const distDir = join(import.meta.dirname, '../../dist/widget');
 
+/** The gzip budgets (bytes): the size test enforces them, the page-load benchmark prints them. */
+export const budgets = {
+  /** widget.js, on every page view. */
+  entry: 3 * 1024,
+  /** The Preact UI chunk with its static imports, fetched on the visitor's first intent. */
+  ui: 12 * 1024,
+  /** Everything one visitor can ever load (see WidgetSizes.perVisitor). */
+  perVisitor: 25 * 1024,
+};
+
 export interface BuiltFile {
   file: string;
   bytes: number;
