@@ -78,6 +78,7 @@ describe('call log and seeding', () => {
   });
   it('reset clears the log', async () => {
     sim.seedCalls(2);
+    expect(sim.calls).toHaveLength(2);
     expect((await send('POST', '/__sim/reset')).status).toBe(200);
     expect(sim.calls).toHaveLength(0);
   });

@@ -155,6 +155,7 @@ describe('JSON-RPC protocol errors', () => {
   it('answers 405 to GET', async () => {
     const res = await fetch(`${sim.url}/a/v2`, { headers: { 'Auth-key': sim.authKey } });
     expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
   });
   it('answers 413 to an oversized body and keeps serving', async () => {
     const res = await postJson(sim, '/a/v2', JSON.stringify({ pad: 'x'.repeat(100_000) }));
@@ -181,5 +182,12 @@ describe('secrecy', () => {
     const text = await res.text();
     expect(text).not.toContain('wrong-key-with-secret');
     expect(text).not.toContain('0501234567');
+    // With the right key the number itself is judged: a 400 and a 200 refusal name it neither.
+    const invalid = await callback(sim, { callee: '0501234567' });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.text()).not.toContain('0501234567');
+    const banned = await (await callback(sim, { callee: '380900123456' })).text();
+    expect((JSON.parse(banned) as RpcError).error.code).toBe(-32010);
+    expect(banned).not.toContain('380900123456');
   });
 });

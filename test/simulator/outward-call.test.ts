@@ -40,6 +40,7 @@ describe('success', () => {
   it('accepts a SIP login of the project as destination', async () => {
     expect((await postForm({ extension: sim.officeLine, destination: 'manager2' })).status).toBe(200);
     const call = sim.calls[0] as SimCall;
+    expect(call.visitor).toBe('manager2');
     await waitFor('the end', () => call.state === 'ended');
     expect(call.disposition).toBe('ANSWERED');
   });
@@ -65,10 +66,12 @@ describe('errors', () => {
   });
   it('answers 400 to a JSON body that is not an object', async () => {
     expect((await postJson(sim, '/callback/outward_call', '[1,2]')).status).toBe(400);
+    expect(sim.calls).toHaveLength(0);
   });
   it('answers 405 to GET', async () => {
     const res = await fetch(`${sim.url}/callback/outward_call`, { headers: { 'Auth-key': sim.authKey } });
     expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
   });
   it('answers 404 to an unknown path', async () => {
     const res = await fetch(`${sim.url}/callback/inward_call`, { headers: { 'Auth-key': sim.authKey } });
