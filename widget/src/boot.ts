@@ -40,7 +40,6 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
       const context: WidgetContext = {
         config,
         script,
-        shadow: m.shadow,
         container: m.container,
         pageAtLoad,
         cookiesAtLoad,

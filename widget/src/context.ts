@@ -8,8 +8,7 @@ export interface WidgetContext {
   config: EntryConfig;
   /** The script tag (the UI reads the dialog's own data-* attributes from it). */
   script: Element | null;
-  /** The shadow root the UI renders into, and the element inside it that it owns. */
-  shadow: ShadowRoot;
+  /** The element inside the widget's shadow root that the UI renders into and owns. */
   container: HTMLElement;
   /** The page's address when the script ran (utm_* fallback; an SPA may have navigated since). */
   pageAtLoad: string;

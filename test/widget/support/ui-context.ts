@@ -31,7 +31,6 @@ export function testContext(config: WidgetConfig, messages: Messages = en) {
     config,
     script: null,
     messages,
-    shadow: document.createElement('div').attachShadow({ mode: 'open' }),
     container: document.createElement('div'),
     cookiesAtLoad: '',
     pageAtLoad: location.href,
