@@ -82,6 +82,7 @@ describe('routing webhook, every scheme mode', () => {
   it('refuses a body over the limit', async () => {
     const res = await fetch(hook(), { method: 'PUT', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `x=${'a'.repeat(40_000)}` });
     expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
   });
 
   it('a wrong token is the same 404 as any unknown path, for every method', async () => {

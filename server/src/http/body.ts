@@ -1,5 +1,5 @@
-// Reads a JSON request body with the limits checked while streaming: the relay never buffers
-// more than `limitBytes` of anyone's body, and never parses anything that is not JSON.
+// Reads a request body with the limits checked while streaming: the relay never buffers more than
+// `limitBytes` of anyone's body, and never parses anything that is not JSON.
 import type { IncomingMessage } from 'node:http';
 import { RelayError } from '../errors.js';
 
@@ -9,16 +9,29 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
     drain(req);
     throw new RelayError('unsupported_media_type', `Send the request as JSON (Content-Type: application/json), not "${type || 'no content type'}".`);
   }
+  const text = await readBodyText(req, limitBytes);
+  if (text.trim() === '') throw new RelayError('invalid_request', 'The request body is empty; send a JSON object.');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RelayError('invalid_request', 'The request body is not valid JSON.');
+  }
+}
+
+/**
+ * The body as text, refusing (413) one that declares or streams past `limitBytes`; what lies past
+ * the limit is drained unread. Not async: the caller's await is the only one per body.
+ */
+export function readBodyText(req: IncomingMessage, limitBytes: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limitBytes) {
     drain(req);
-    throw new RelayError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+    return Promise.reject(new RelayError('payload_too_large', `The request body is larger than ${limitBytes} bytes.`));
   }
-
   // Plain 'data'/'end' listeners: measurably cheaper per request than async iteration. (Inline
   // callbacks: tsx names every function it can, and naming one per request is not free; `on`,
   // not `once`, which wraps each listener: the promise settles once and ignores the rest.)
-  const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -31,17 +44,10 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
       }
       parts.push(chunk);
     });
-    req.on('end', () => resolve(parts));
+    req.on('end', () => resolve((parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString('utf8')));
     req.on('error', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
     req.on('aborted', () => reject(new RelayError('invalid_request', 'The request body could not be read.')));
   });
-  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-  if (text.trim() === '') throw new RelayError('invalid_request', 'The request body is empty; send a JSON object.');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new RelayError('invalid_request', 'The request body is not valid JSON.');
-  }
 }
 
 /** Stop reading an oversized or unwanted body; the reply closes the connection. */

@@ -16,6 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app-context.js';
 import type { AgentSnapshot } from '../agents/agent-status.js';
 import { RelayError } from '../errors.js';
+import { readBodyText } from '../http/body.js';
 import type { Reply } from '../http/reply.js';
 import type { Handler, Route } from '../http/router.js';
 
@@ -65,22 +66,7 @@ export function createRoundRobin() {
 
 /** Reads and discards the webhook's parameters, up to the limit; returns the call id if one was sent. */
 async function readParameters(req: IncomingMessage, url: URL): Promise<{ callId: string | null }> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > ROUTE_BODY_LIMIT_BYTES) {
-    req.resume();
-    throw new RelayError('payload_too_large', `The webhook body is larger than ${ROUTE_BODY_LIMIT_BYTES} bytes.`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > ROUTE_BODY_LIMIT_BYTES) {
-      req.resume();
-      throw new RelayError('payload_too_large', `The webhook body is larger than ${ROUTE_BODY_LIMIT_BYTES} bytes.`);
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readBodyText(req, ROUTE_BODY_LIMIT_BYTES);
   // Parameters arrive as JSON (JSON submission), a form body or the query (HTTP submission). We only
   // need them for the log; a body we cannot read must not cost the caller their call.
   let callId: unknown = url.searchParams.get('call_id');
