@@ -2,7 +2,7 @@
 // attribution, draw the launcher, install window.dialback. No request is made here; the UI chunk
 // (Preact and the dialog; it then fetches one language's texts) is fetched on the visitor's first sign of intent.
 import { createDialback, type DialbackFunction } from './commands';
-import { readConfig, type EntryConfig } from './config';
+import { readConfig } from './config';
 import type { WidgetContext, WidgetUi } from './context';
 import { adoptStyles, mountWidget, type MountedWidget } from './element';
 import { createEventHub } from './events';
@@ -12,7 +12,6 @@ import { report } from './report';
 export const openSelector = '[data-dialback-open]';
 
 export interface Booted {
-  config: EntryConfig;
   dialback: DialbackFunction;
   /** Resolves once the launcher is in the page (at once, or at DOMContentLoaded). */
   mounted: Promise<MountedWidget>;
@@ -101,5 +100,5 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   );
 
   for (const args of Array.from(stub?.q ?? [])) dialback(...Array.from(args));
-  return { config, dialback, mounted };
+  return { dialback, mounted };
 }
