@@ -90,12 +90,6 @@ export const RPC = {
 /** The method name, decoded (on the wire each backslash is doubled inside the JSON string). */
 export const CALLBACK_METHOD = 'Api\\V2\\Callback.external';
 
-/** Error codes of the REST endpoints ({"error":{"code","message"}}, unpublished shape). */
-export const REST_ERRORS = {
-  forbidden: 403,
-  badRequest: 400,
-} as const;
-
 /** Success body of /callback/outward_call (unpublished): ours. */
 export const outwardCallSuccess = (uniqueid: string) => ({ status: 'ok', uniqueid });
 

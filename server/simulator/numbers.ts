@@ -1,4 +1,4 @@
-// Phone numbers and SIP logins as the service accepts them.
+// Phone numbers as the service accepts them.
 // A phone number is digits in international format without '+' (`380501234567`); a leading '+' is
 // accepted too. The service is strict where a relay bug would hide: a national number (`0501234567`)
 // or one with a trunk zero after the country code (`3800501234567`) is refused, because libphonenumber
@@ -6,7 +6,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 
 const DIGITS = /^\+?[1-9]\d{6,14}$/;
-const SIP_LOGIN = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 
 /** Digits of a valid international number (no '+'), or null. */
 export function internationalNumber(text: string): string | null {
@@ -16,10 +15,6 @@ export function internationalNumber(text: string): string | null {
   const parsed = parsePhoneNumberFromString(`+${digits}`);
   if (!parsed || !parsed.isPossible() || parsed.number !== `+${digits}`) return null;
   return digits;
-}
-
-export function looksLikeSipLogin(text: string): boolean {
-  return SIP_LOGIN.test(text);
 }
 
 /** `380501234567` -> `38050*****67`: logs never carry a full number. */
