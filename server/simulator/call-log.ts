@@ -62,10 +62,9 @@ export function newCall(init: {
   caller: string;
   dst: string;
   visitor: string;
-  uniqueid?: string;
 }): SimCall {
   return {
-    uniqueid: init.uniqueid ?? newUniqueId(init.calldate),
+    uniqueid: newUniqueId(init.calldate),
     calldate: init.calldate,
     caller: init.caller,
     dst: init.dst,
@@ -97,7 +96,7 @@ export function newCall(init: {
 
 /** Asterisk-style unique id: `<epoch seconds>.<sequence>`, unique within the process. */
 let sequence = 0;
-export function newUniqueId(at: Date): string {
+function newUniqueId(at: Date): string {
   sequence = (sequence + 1) % 1_000_000;
   return `${Math.floor(at.getTime() / 1000)}.${sequence}`;
 }
