@@ -41,6 +41,9 @@ describe('/metrics', () => {
     const s = await start({ METRICS_TOKEN: 'metrics-token-0123456789' });
     expect((await fetch(`${s.relayUrl}/metrics`)).status).toBe(404);
     expect((await fetch(`${s.relayUrl}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(404);
+    for (const near of ['metrics-token-012345678', 'metrics-token-0123456789x']) {
+      expect((await fetch(`${s.relayUrl}/metrics`, { headers: { authorization: `Bearer ${near}` } })).status, near).toBe(404);
+    }
     expect((await fetch(`${s.relayUrl}/metrics`, { headers: { authorization: 'Bearer metrics-token-0123456789' } })).status).toBe(200);
   });
 

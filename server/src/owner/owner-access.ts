@@ -3,10 +3,10 @@
 // it is required (demo mode too). The token comes as `?token=` (for opening the page), or as the
 // header `X-Owner-Token` / `Authorization: Bearer` (the page's own requests). A wrong or missing token
 // is the same 404 as an unknown path, and the comparison takes constant time.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.js';
 import { RelayError } from '../errors.js';
+import { secretMatcher } from '../util/secret.js';
 
 export interface OwnerAccess {
   /** False: no /owner routes at all. */
@@ -14,8 +14,6 @@ export interface OwnerAccess {
   /** Throws the router's own 404 unless the request may see the owner view. */
   check(req: IncomingMessage, url: URL): void;
 }
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 function presentedToken(req: IncomingMessage, url: URL): string | null {
   const header = req.headers['x-owner-token'];
@@ -26,15 +24,15 @@ function presentedToken(req: IncomingMessage, url: URL): string | null {
 }
 
 export function createOwnerAccess(config: Pick<Config, 'demo' | 'ownerToken'>): OwnerAccess {
-  const expected = config.ownerToken === null ? null : digest(config.ownerToken);
+  const matches = config.ownerToken === null ? null : secretMatcher(config.ownerToken);
   return {
-    enabled: config.demo || expected !== null,
+    enabled: config.demo || matches !== null,
     check(req, url) {
-      if (expected === null) {
+      if (matches === null) {
         if (config.demo) return;
       } else {
         const given = presentedToken(req, url);
-        if (given !== null && timingSafeEqual(digest(given), expected)) return;
+        if (given !== null && matches(given)) return;
       }
       const path = url.pathname;
       throw new RelayError('not_found', `Nothing is served at ${path.length > 100 ? path.slice(0, 100) + '…' : path}.`);

@@ -1,23 +1,18 @@
 // GET /metrics in the Prometheus text format. With METRICS_TOKEN set it needs
 // `Authorization: Bearer <token>`; without, keep it away from the public (see README: nginx).
-import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../app-context.js';
 import { RelayError } from '../errors.js';
 import type { Handler } from '../http/router.js';
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+import { secretMatcher } from '../util/secret.js';
 
 export function metricsRoute(app: AppContext): Handler {
   const token = app.config.protect.metricsToken;
+  const isToken = token ? secretMatcher(token) : null;
   return (rc) => {
-    if (token) {
+    if (isToken) {
       const given = /^Bearer\s+(\S+)$/i.exec(rc.req.headers.authorization ?? '')?.[1];
       // 404, not 401: without the token the endpoint does not announce itself.
-      if (!given || !sameSecret(given, token)) throw new RelayError('not_found', 'Nothing is served at /metrics.');
+      if (!given || !isToken(given)) throw new RelayError('not_found', 'Nothing is served at /metrics.');
     }
     return {
       status: 200,

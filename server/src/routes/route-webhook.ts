@@ -11,7 +11,6 @@
 // constant time; a wrong token is the very same 404 as any unknown path, whatever the method (the
 // path pattern itself does the comparison, so the router cannot even answer 405 for it); no CORS and
 // no origin check (the caller is the service, not a browser); bodies are capped.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app-context.js';
 import type { AgentSnapshot } from '../agents/agent-status.js';
@@ -19,6 +18,7 @@ import { RelayError } from '../errors.js';
 import { readBodyText } from '../http/body.js';
 import type { Reply } from '../http/reply.js';
 import type { Handler, Route } from '../http/router.js';
+import { secretMatcher } from '../util/secret.js';
 
 export const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;
 const ROUTE_PREFIX = '/hooks/route/';
@@ -30,18 +30,17 @@ const ROUTE_PREFIX = '/hooks/route/';
  */
 export class SecretPath extends RegExp {
   readonly #prefix: string;
-  readonly #digest: Buffer;
+  readonly #matches: (given: string) => boolean;
 
   constructor(prefix: string, secret: string) {
     super('^(?!)'); // never matches by itself; exec below decides
     this.#prefix = prefix;
-    this.#digest = createHash('sha256').update(secret).digest();
+    this.#matches = secretMatcher(secret);
   }
 
   override exec(input: string): RegExpExecArray | null {
     if (!input.startsWith(this.#prefix)) return null;
-    const given = createHash('sha256').update(input.slice(this.#prefix.length)).digest();
-    if (!timingSafeEqual(given, this.#digest)) return null;
+    if (!this.#matches(input.slice(this.#prefix.length))) return null;
     return Object.assign([input], { index: 0, input, groups: {} }) as RegExpExecArray;
   }
 
