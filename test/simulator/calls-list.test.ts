@@ -45,7 +45,9 @@ describe('JSON export', () => {
 
   it('uses json when export_type is absent', async () => {
     await finishedCallback();
-    expect(Array.isArray(await rows(''))).toBe(true);
+    const res = await list('');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await jsonOf(res)).toHaveLength(1);
   });
 
   it('returns bare flat objects whose keys are exactly the requested fields, in the requested order', async () => {

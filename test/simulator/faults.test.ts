@@ -77,7 +77,8 @@ describe('rpc_error', () => {
   });
   it('has a default code and message', async () => {
     sim.faults.set('callback', { kind: 'rpc_error' });
-    const body = (await jsonOf(await callback(sim))) as { error: { code: number; message: string } };
+    const body = (await jsonOf(await callback(sim))) as { id: unknown; error: { code: number; message: string } };
+    expect(body.id).toBe(777);
     expect(Number.isInteger(body.error.code)).toBe(true);
     expect(body.error.message.length).toBeGreaterThan(0);
   });
