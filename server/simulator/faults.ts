@@ -14,9 +14,13 @@ export interface FaultBoard extends FaultSwitches {
   take(target: Exclude<FaultTarget, '*'>): Fault | null;
 }
 
+function checkTarget(target: unknown): asserts target is FaultTarget {
+  if (!FAULT_TARGETS.includes(target as FaultTarget)) throw new Error(`unknown fault target ${JSON.stringify(target)}; use one of ${FAULT_TARGETS.join(', ')}`);
+}
+
 /** Throws a clear error for a malformed fault, so a test typo does not silently test nothing. */
 export function checkFault(target: unknown, fault: unknown): asserts fault is Fault {
-  if (!FAULT_TARGETS.includes(target as FaultTarget)) throw new Error(`unknown fault target ${JSON.stringify(target)}; use one of ${FAULT_TARGETS.join(', ')}`);
+  checkTarget(target);
   const f = fault as Partial<Record<string, unknown>> | null;
   if (!f || typeof f !== 'object' || !FAULT_KINDS.includes(f.kind as (typeof FAULT_KINDS)[number])) {
     throw new Error(`unknown fault kind; use one of ${FAULT_KINDS.join(', ')}`);
@@ -36,8 +40,10 @@ export function createFaultBoard(): FaultBoard {
       active.set(target, { ...fault, left: fault.times });
     },
     clear(target) {
-      if (target) active.delete(target);
-      else active.clear();
+      if (target === undefined) return active.clear();
+      // A misspelt target would otherwise clear nothing and leave the fault on without a word.
+      checkTarget(target);
+      active.delete(target);
     },
     list() {
       const out: Partial<Record<FaultTarget, Fault>> = {};

@@ -126,6 +126,7 @@ export type Fault = FaultCommon &
 
 export interface FaultSwitches {
   set(target: FaultTarget, fault: Fault): void;
+  /** Switches off one target's fault (an unknown target throws, as set() does), or all of them. */
   clear(target?: FaultTarget): void;
   /** Active faults by target (a copy). */
   list(): Partial<Record<FaultTarget, Fault>>;

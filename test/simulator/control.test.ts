@@ -56,6 +56,14 @@ describe('faults', () => {
     expect((await send('DELETE', '/__sim/faults')).status).toBe(200);
     expect((await get(sim, '/sipstatus/online')).status).toBe(200);
   });
+  it('clears one target by name, and refuses an unknown target instead of clearing nothing', async () => {
+    sim.faults.set('calls', { kind: 'status', status: 500 });
+    sim.faults.set('sipstatus', { kind: 'status', status: 500 });
+    const typo = await send('DELETE', '/__sim/faults?target=call');
+    expect(typo.status).toBe(400);
+    expect(await typo.text()).toContain('unknown fault target');
+    expect(await jsonOf(await send('DELETE', '/__sim/faults?target=calls'))).toEqual({ sipstatus: { kind: 'status', status: 500 } });
+  });
   it('answers 400 with the reason for a bad fault', async () => {
     const res = await send('POST', '/__sim/faults', { target: 'calls', fault: { kind: 'explode' } });
     expect(res.status).toBe(400);

@@ -157,6 +157,12 @@ describe('times, handled, clear, validation', () => {
     expect((await get(sim, '/sipstatus/online')).status).toBe(200);
   });
 
+  it('clear(target) refuses an unknown target instead of clearing nothing', () => {
+    sim.faults.set('calls', { kind: 'status', status: 500 });
+    expect(() => sim.faults.clear('call' as FaultTarget)).toThrow(/unknown fault target/);
+    expect(sim.faults.list()).toEqual({ calls: { kind: 'status', status: 500 } });
+  });
+
   it('reset() clears faults', async () => {
     sim.faults.set('calls', { kind: 'status', status: 500 });
     sim.reset();

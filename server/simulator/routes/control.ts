@@ -85,7 +85,11 @@ export async function control(sim: Simulator, request: SimRequest): Promise<Repl
     if (method === 'GET') return json(200, sim.faults.list());
     if (method === 'DELETE') {
       const target = request.url.searchParams.get('target');
-      sim.faults.clear((target ?? undefined) as FaultTarget | undefined);
+      try {
+        sim.faults.clear((target ?? undefined) as FaultTarget | undefined);
+      } catch (error) {
+        return restError(400, (error as Error).message);
+      }
       return json(200, sim.faults.list());
     }
     if (method !== 'POST') return methodNotAllowed(['GET', 'POST', 'DELETE']);
