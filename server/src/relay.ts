@@ -129,6 +129,7 @@ export function createRelay(deps: RelayDeps): Relay {
       }
     }
 
+    const route = router.match(req.method ?? 'GET', pathname);
     let reply: Reply;
     let context: Context | undefined;
     try {
@@ -136,16 +137,15 @@ export function createRelay(deps: RelayDeps): Relay {
         const origin = app.origins.check(req, { required: true });
         reply = { status: 204, headers: app.origins.preflightHeaders(origin) };
       } else {
-        const { handler, params } = router.match(req.method ?? 'GET', pathname);
-        context = new Context(req, res, target, url, params, requestId, ip, reqLog);
-        reply = await handler(context);
+        context = new Context(req, res, target, url, route.params, requestId, ip, reqLog);
+        reply = await route.handler(context);
       }
     } catch (err) {
       reply = errorReply(err, reqLog);
     }
     // While draining, every answer closes its connection, so keep-alive clients let go at once.
     send(res, reply, cors, { 'x-request-id': requestId }, app.readiness.draining ? closeConnection : noHeaders);
-    metrics.requests.inc({ route: router.label(pathname), method: methodLabel(req.method), status: String(reply.status) });
+    metrics.requests.inc({ route: route.label, method: methodLabel(req.method), status: String(reply.status) });
     const line: Fields = {
       method: req.method,
       path: loggedPath(pathname),

@@ -17,6 +17,7 @@ describe('/metrics', () => {
     expect((await post(s, '+380501234567')).status).toBe(202);
     expect((await post(s, '+380501234567')).status).toBe(429);
     await fetch(`${s.relayUrl}/nope/380501234567`);
+    expect((await fetch(`${s.relayUrl}/api/callback`)).status).toBe(405);
     await fetch(`${s.relayUrl}/api/status`);
     const res = await fetch(`${s.relayUrl}/metrics`);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -24,6 +25,7 @@ describe('/metrics', () => {
     expect(text).toContain('dialback_http_requests_total{route="/api/callback",method="POST",status="202"} 1');
     expect(text).toContain('dialback_http_requests_total{route="/api/callback",method="POST",status="429"} 1');
     expect(text).toContain('dialback_http_requests_total{route="unmatched",method="GET",status="404"} 1');
+    expect(text).toContain('dialback_http_requests_total{route="/api/callback",method="GET",status="405"} 1');
     expect(text).toContain('dialback_upstream_request_duration_seconds_count{operation="callback",outcome="2xx"} 1');
     expect(text).toMatch(/dialback_upstream_request_duration_seconds_bucket\{operation="callback",outcome="2xx",le="\+Inf"\} 1/);
     expect(text).toContain('dialback_limiter_refusals_total{reason="number_cooldown"} 1');

@@ -30,22 +30,19 @@ export interface Route {
 }
 
 export interface Match {
+  /** For an unknown path or method, a handler that throws the router's 404 or 405. */
   handler: Handler;
   params: Record<string, string>;
+  /** The route's name for metrics: its path, its pattern's source, or 'unmatched'. Never the requested path. */
+  label: string;
 }
 
-/** A route's name for metrics: its path, or its pattern's source. Never the requested path. */
 const routeLabel = (route: Route) => (typeof route.path === 'string' ? route.path : route.path.source);
+const noParams: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export function createRouter(routes: readonly Route[]) {
   return {
-    /** The metric label of the route serving `pathname`, or 'unmatched'. */
-    label(pathname: string): string {
-      for (const route of routes) {
-        if (typeof route.path === 'string' ? route.path === pathname : route.path.test(pathname)) return routeLabel(route);
-      }
-      return 'unmatched';
-    },
+    /** The route for `pathname` and its handler for `method`; found once per request, the metric label with it. */
     match(method: string, pathname: string): Match {
       const m = method === 'HEAD' ? 'GET' : method;
       for (const route of routes) {
@@ -58,11 +55,13 @@ export function createRouter(routes: readonly Route[]) {
         }
         if (!params) continue;
         const handler = route.methods[m as Method];
-        if (handler) return { handler, params };
+        if (handler) return { handler, params, label: routeLabel(route) };
         const allow = Object.keys(route.methods).join(', ');
-        throw new RelayError('method_not_allowed', `${method} is not supported here; use ${allow}.`, { headers: { allow } });
+        const error = new RelayError('method_not_allowed', `${method} is not supported here; use ${allow}.`, { headers: { allow } });
+        return { handler: () => Promise.reject(error), params: noParams, label: routeLabel(route) };
       }
-      throw new RelayError('not_found', `Nothing is served at ${pathname.length > 100 ? pathname.slice(0, 100) + '…' : pathname}.`);
+      const error = new RelayError('not_found', `Nothing is served at ${pathname.length > 100 ? pathname.slice(0, 100) + '…' : pathname}.`);
+      return { handler: () => Promise.reject(error), params: noParams, label: 'unmatched' };
     },
   };
 }
