@@ -50,7 +50,14 @@ beforeAll(async () => {
       });
     }),
   );
-  system = await startSystem({ ALLOWED_ORIGINS: host.url, TURNSTILE_SECRET: 'test-turnstile-secret', TURNSTILE_VERIFY_URL: `${siteverify.url}/siteverify` });
+  system = await startSystem({
+    ALLOWED_ORIGINS: host.url,
+    TURNSTILE_SECRET: 'test-turnstile-secret',
+    TURNSTILE_VERIFY_URL: `${siteverify.url}/siteverify`,
+    // Every request here comes from 127.0.0.1: room for this file's numbers and attempts.
+    LIMIT_CLIENT_RATE: '20',
+    LIMIT_CLIENT_NUMBERS_DAILY: '10',
+  });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -118,6 +125,35 @@ test('submitting before the check has finished asks for it instead of sending', 
     await w.submit.click();
     await w.dialog.getByText('Please complete the security check first.').waitFor();
     expect(system.sim.calls).toHaveLength(before);
+  } finally {
+    await page.close();
+  }
+});
+
+test('after an attempt the check issues a new token on the same page, and the next request carries it', async () => {
+  const { page } = await pageWithFakeTurnstile();
+  try {
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/callback')) sent.push((r.postDataJSON() as { turnstileToken: string }).turnstileToken);
+    });
+    await page.goto(host.page('/turnstile-again', { relayUrl: system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
+    const w = widget(page);
+    await w.launcher.click();
+    await w.dialog.locator('[data-fake-turnstile]').waitFor({ state: 'attached' });
+    // A number the relay refuses (premium rate): the attempt is over, its token used.
+    await w.phone.pressSequentially('+44 909 879 0000');
+    await w.submit.click();
+    await w.dialog.locator('#db-phone-error').waitFor();
+    await w.phone.fill('');
+    // International, as typing +44 above switched the country to GB.
+    await w.phone.pressSequentially('+380 50 123 45 70');
+    await w.submit.click();
+    await w.dialog.getByText('We will call +380 50 123 45 70.').waitFor();
+    // Both tokens from this page's Turnstile, the second issued after the first attempt (not by a reload).
+    expect(sent).toEqual([expect.stringMatching(/^fake-token-\w+-1$/), expect.stringMatching(/^fake-token-\w+-2$/)]);
+    expect(sent[1]!.replace(/-2$/, '')).toBe(sent[0]!.replace(/-1$/, ''));
+    expect(verified.at(-1)).toBe(sent[1]);
   } finally {
     await page.close();
   }
