@@ -46,5 +46,11 @@ describe('consent records', () => {
     system.sim.faults.set('callback', { kind: 'rpc_error' });
     expect((await post({ phone: '050 123 45 67', consent: true, consentText: TEXT })).status).toBe(502);
     expect(system.relay.app.consent.recent()).toHaveLength(0);
+    // The same relay does record an accepted one: the empty list above is not an empty log.
+    system.sim.faults.clear();
+    const accepted = await post({ phone: '050 765 43 21', consent: true, consentText: TEXT });
+    expect(accepted.status).toBe(202);
+    const { requestId } = await accepted.json();
+    expect(system.relay.app.consent.recent().map((r) => r.requestId)).toEqual([requestId]);
   });
 });
