@@ -79,6 +79,9 @@ describe('Turnstile', () => {
     await waitFor(() => expect(api.reset).toHaveBeenCalledWith('w1'));
     // The used token is dropped at once; the new one follows.
     expect(tokens).toEqual(['token-1', null, 'token-2']);
+    // Unmounted (the form makes way for "sending…"): the widget goes with it.
+    view.unmount();
+    expect(api.remove).toHaveBeenCalledExactlyOnceWith('w1');
   });
 
   test('its error sits inside the check\'s group', () => {

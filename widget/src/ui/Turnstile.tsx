@@ -1,7 +1,7 @@
 // The security check area. Hands its token up; a new token is needed for each attempt (the relay
 // accepts each one once), so the parent bumps `generation` after every submit.
 import { useEffect, useRef } from 'preact/hooks';
-import { loadTurnstile } from './turnstile';
+import { loadTurnstile, type TurnstileApi } from './turnstile';
 
 export interface TurnstileProps {
   siteKey: string;
@@ -15,7 +15,7 @@ export interface TurnstileProps {
 
 export function Turnstile({ siteKey, lang, label, generation, error, onToken, onFailure }: TurnstileProps) {
   const box = useRef<HTMLDivElement>(null);
-  const widget = useRef<{ id: string | undefined; reset(id?: string): void } | null>(null);
+  const widget = useRef<{ api: TurnstileApi; id: string | undefined } | null>(null);
 
   useEffect(() => {
     const el = box.current;
@@ -30,17 +30,25 @@ export function Turnstile({ siteKey, lang, label, generation, error, onToken, on
         'expired-callback': () => onToken(null),
         'error-callback': () => onToken(null),
       });
-      widget.current = { id, reset: (x) => api.reset(x) };
+      widget.current = { api, id };
     }, onFailure);
     return () => {
       live = false;
+      // The form unmounts while a request is sent and renders a new check after it: remove this one,
+      // or Turnstile keeps every old widget (and keeps refreshing its token).
+      try {
+        widget.current?.api.remove(widget.current.id);
+      } catch (error) {
+        onFailure(error);
+      }
+      widget.current = null;
     };
   }, [siteKey]);
 
   useEffect(() => {
     if (generation > 0 && widget.current) {
       onToken(null);
-      widget.current.reset(widget.current.id);
+      widget.current.api.reset(widget.current.id);
     }
   }, [generation]);
 
