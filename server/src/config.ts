@@ -7,6 +7,7 @@ import type { LogLevel } from './log.js';
 import { parseWorkingHours, type WeeklySchedule } from './schedule/working-hours.js';
 import { parseCidrList, type CidrList } from './http/cidr.js';
 import { protectEnv, protectSettings, type ProtectSettings } from './protect/settings.js';
+import { wholeNumber as integer } from './util/env-number.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -70,12 +71,6 @@ export interface Config {
   protect: ProtectSettings;
 }
 
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `expected a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `expected a whole number from ${min} to ${max}`);
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
 const country = z
   .string()

@@ -2,13 +2,7 @@
 // default (design.md §6). config.ts spreads `protectEnv` into its schema table, so a bad value
 // stops startup with the variable's name like every other setting.
 import { z } from 'zod';
-
-const whole = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `expected a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `expected a whole number from ${min} to ${max}`);
+import { wholeNumber as whole } from '../util/env-number.js';
 
 export const protectEnv = {
   LIMIT_NUMBER_COOLDOWN_SECONDS: whole(0, 86_400).default(120),
