@@ -1,17 +1,12 @@
 // Off hours: the relay's WORKING_HOURS and TIMEZONE make /api/status say "closed" with the next
 // opening; the widget says so before the visitor types, with the opening time in the visitor's own
 // time zone (here New York, while the office keeps Kyiv hours).
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
+import { expect, test } from 'vitest';
+import { useStage } from './support/stage';
 import { widget } from './support/widget-page';
 
 const officeZone = 'Europe/Kyiv';
 const visitorZone = 'America/New_York';
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 
 /** Every day one hour, starting two hours from now in the office's zone: closed right now. */
 function hoursClosedNow(): string {
@@ -21,29 +16,20 @@ function hoursClosedNow(): string {
   return `Mon-Sun ${hh(start)}:00-${start === 23 ? '23:59' : `${hh(start + 1)}:00`}`;
 }
 
-beforeAll(async () => {
-  host = await startHostSite();
-  system = await startSystem({ ALLOWED_ORIGINS: host.url, WORKING_HOURS: hoursClosedNow(), TIMEZONE: officeZone });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
-});
+const stage = useStage((hostUrl) => ({ ALLOWED_ORIGINS: hostUrl, WORKING_HOURS: hoursClosedNow(), TIMEZONE: officeZone }));
 
 test('closed now: the widget says when the office opens, in the visitor\'s local time', async () => {
-  const status = (await (await fetch(`${system.relayUrl}/api/status`, { headers: { origin: host.url } })).json()) as { openNow: boolean; nextOpenAt: string };
+  const status = (await (await fetch(`${stage.system.relayUrl}/api/status`, { headers: { origin: stage.host.url } })).json()) as { openNow: boolean; nextOpenAt: string };
   expect(status.openNow).toBe(false);
   const opens = new Date(status.nextOpenAt);
   const localTime = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', timeZone: visitorZone }).format(opens);
   const officeTime = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', timeZone: officeZone }).format(opens);
   expect(localTime).not.toBe(officeTime);
 
-  const context = await browser.newContext({ timezoneId: visitorZone });
+  const context = await stage.browser.newContext({ timezoneId: visitorZone });
   const page = await context.newPage();
   try {
-    await page.goto(host.page('/closed', { relayUrl: system.relayUrl, data: { phone: '+380 44 111 22 33' } }));
+    await page.goto(stage.host.page('/closed', { relayUrl: stage.system.relayUrl, data: { phone: '+380 44 111 22 33' } }));
     const w = widget(page);
     await w.launcher.click();
     await w.dialog.waitFor();

@@ -3,33 +3,21 @@
 // for people to look at.
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
+import { beforeAll, expect, test } from 'vitest';
+import { useStage } from './support/stage';
 import { widget } from './support/widget-page';
 
 const outputDir = join(import.meta.dirname, '../../test-output');
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+const stage = useStage();
 
-beforeAll(async () => {
+beforeAll(() => {
   mkdirSync(outputDir, { recursive: true });
-  host = await startHostSite();
-  system = await startSystem({ ALLOWED_ORIGINS: host.url });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
 });
 
 async function shoot(width: number, height: number) {
-  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', deviceScaleFactor: 1 });
+  const context = await stage.browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', deviceScaleFactor: 1 });
   const page = await context.newPage();
-  await page.goto(host.page(`/layout-${width}`, { relayUrl: system.relayUrl, data: { phone: '+380 44 111 22 33' } }));
+  await page.goto(stage.host.page(`/layout-${width}`, { relayUrl: stage.system.relayUrl, data: { phone: '+380 44 111 22 33' } }));
   const w = widget(page);
   await w.launcher.waitFor();
   const closedShot = join(outputDir, `widget-${width}x${height}-launcher.png`);

@@ -1,32 +1,17 @@
 // The call's real progress while the simulator plays it (agent answers, visitor's phone rings,
 // conversation), shown as steps instead of a countdown; numbers ending in 99 never answer in the
 // simulator, and "missed" offers another try.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../_util/browser';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
+import { useStage } from './support/stage';
 import { widget } from './support/widget-page';
 
-let host: HostSite;
-let system: System;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-beforeAll(async () => {
-  host = await startHostSite();
-  system = await startSystem(
-    // The relay tells "ringing you" from "connected" by CALL_RING_SECONDS; the simulator's visitor
-    // rings for as long. Each step lasts seconds, several of the widget's polls.
-    { ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250', CALL_RING_SECONDS: '2' },
-    { simulator: { timing: { agentAnswerMs: 2000, visitorRingMs: 2000, talkMs: 4000 } } },
-  );
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
-  await host?.close();
-});
+const stage = useStage(
+  // The relay tells "ringing you" from "connected" by CALL_RING_SECONDS; the simulator's visitor
+  // rings for as long. Each step lasts seconds, several of the widget's polls.
+  (hostUrl) => ({ ALLOWED_ORIGINS: hostUrl, OUTCOME_POLL_MS: '250', CALL_RING_SECONDS: '2' }),
+  { simulator: { timing: { agentAnswerMs: 2000, visitorRingMs: 2000, talkMs: 4000 } } },
+);
 
 /** Records every step the dialog marks as current, and every sentence of the live region. */
 async function watchSteps(page: Page) {
@@ -50,7 +35,7 @@ async function watchSteps(page: Page) {
 }
 
 async function request(page: Page, number: string) {
-  await page.goto(host.page(`/outcome-${number.replace(/\D/g, '')}`, { relayUrl: system.relayUrl, data: { phone: '+380 44 111 22 33' } }));
+  await page.goto(stage.host.page(`/outcome-${number.replace(/\D/g, '')}`, { relayUrl: stage.system.relayUrl, data: { phone: '+380 44 111 22 33' } }));
   const w = widget(page);
   await w.launcher.click();
   await w.dialog.waitFor();
@@ -61,7 +46,7 @@ async function request(page: Page, number: string) {
 }
 
 test('answered: agent on the line, then the visitor\'s phone rings, then connected, then finished', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
     const { w, seen } = await request(page, '050 123 45 67');
     await w.dialog.getByText('Call finished. Thank you!').waitFor({ timeout: 20_000 });
@@ -71,7 +56,7 @@ test('answered: agent on the line, then the visitor\'s phone rings, then connect
     expect(announced).toContain('We will call +380 50 123 45 67.');
     expect(announced.at(-1)).toBe('Call finished. Thank you!');
     expect(await w.dialog.getByRole('button', { name: 'Try again' }).count()).toBe(0);
-    const call = system.sim.calls.find((c) => c.caller === '380501234567')!;
+    const call = stage.system.sim.calls.find((c) => c.caller === '380501234567')!;
     expect(call.disposition).toBe('ANSWERED');
   } finally {
     await page.close();
@@ -79,7 +64,7 @@ test('answered: agent on the line, then the visitor\'s phone rings, then connect
 }, 30_000);
 
 test('missed (the number never answers): says so, offers to try again and the office number', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
     const { w, seen } = await request(page, '050 123 45 99');
     await w.dialog.getByText('We could not reach you.').waitFor({ timeout: 20_000 });
@@ -90,7 +75,7 @@ test('missed (the number never answers): says so, offers to try again and the of
     expect(await w.dialog.getByRole('link', { name: 'Call us: +380 44 111 22 33' }).getAttribute('href')).toBe('tel:+380441112233');
     await w.dialog.getByRole('button', { name: 'Try again' }).click();
     expect(await w.phone.inputValue()).toBe('050 123 45 99');
-    const call = system.sim.calls.find((c) => c.caller === '380501234599')!;
+    const call = stage.system.sim.calls.find((c) => c.caller === '380501234599')!;
     expect(call.disposition).not.toBe('ANSWERED');
   } finally {
     await page.close();

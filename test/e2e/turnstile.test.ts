@@ -4,17 +4,12 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../_util/browser';
 import { listen, type Listening } from '../_util/listen';
-import { startSystem, type System } from '../_util/system';
-import { startHostSite, type HostSite } from './support/host';
+import { useStage } from './support/stage';
 import { widget } from './support/widget-page';
 
-let host: HostSite;
-let system: System;
 let siteverify: Listening;
 const verified: string[] = [];
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 
 // Turnstile's api.js as far as the widget uses it: render() calls back with a token; reset() issues
 // a new one. Tokens are unique (the relay accepts each token once, as Cloudflare does).
@@ -37,8 +32,8 @@ const fakeTurnstile = `
   };
 })();`;
 
+// Registered before the stage, so the relay can be pointed at it.
 beforeAll(async () => {
-  host = await startHostSite();
   siteverify = await listen(
     createServer((req, res) => {
       let body = '';
@@ -50,25 +45,22 @@ beforeAll(async () => {
       });
     }),
   );
-  system = await startSystem({
-    ALLOWED_ORIGINS: host.url,
-    TURNSTILE_SECRET: 'test-turnstile-secret',
-    TURNSTILE_VERIFY_URL: `${siteverify.url}/siteverify`,
-    // Every request here comes from 127.0.0.1: room for this file's numbers and attempts.
-    LIMIT_CLIENT_RATE: '20',
-    LIMIT_CLIENT_NUMBERS_DAILY: '10',
-  });
-  browser = await launchChromium();
 });
 afterAll(async () => {
-  await browser?.dispose();
-  await system?.close();
   await siteverify?.close();
-  await host?.close();
 });
 
+const stage = useStage((hostUrl) => ({
+  ALLOWED_ORIGINS: hostUrl,
+  TURNSTILE_SECRET: 'test-turnstile-secret',
+  TURNSTILE_VERIFY_URL: `${siteverify.url}/siteverify`,
+  // Every request here comes from 127.0.0.1: room for this file's numbers and attempts.
+  LIMIT_CLIENT_RATE: '20',
+  LIMIT_CLIENT_NUMBERS_DAILY: '10',
+}));
+
 async function pageWithFakeTurnstile(): Promise<{ page: Page; scriptRequests: string[] }> {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   const scriptRequests: string[] = [];
   await page.route('https://challenges.cloudflare.com/turnstile/v0/api.js**', (route) => {
     scriptRequests.push(route.request().url());
@@ -80,7 +72,7 @@ async function pageWithFakeTurnstile(): Promise<{ page: Page; scriptRequests: st
 test('a fresh token with each request, verified by the relay; the script loads only with the dialog', async () => {
   const { page, scriptRequests } = await pageWithFakeTurnstile();
   try {
-    await page.goto(host.page('/turnstile', { relayUrl: system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
+    await page.goto(stage.host.page('/turnstile', { relayUrl: stage.system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
     const w = widget(page);
     await w.launcher.waitFor();
     expect(scriptRequests).toEqual([]);
@@ -98,7 +90,7 @@ test('a fresh token with each request, verified by the relay; the script loads o
     expect(verified).toEqual([expect.stringMatching(/^fake-token-\w+-1$/)]);
 
     // Another request (another number) needs another token: the widget asked for a new one.
-    await page.goto(host.page('/turnstile', { relayUrl: system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
+    await page.goto(stage.host.page('/turnstile', { relayUrl: stage.system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
     await w.launcher.click();
     await w.phone.pressSequentially('050 123 45 68');
     await w.dialog.locator('[data-fake-turnstile]').waitFor({ state: 'attached' });
@@ -106,25 +98,25 @@ test('a fresh token with each request, verified by the relay; the script loads o
     await w.dialog.getByText('We will call +380 50 123 45 68.').waitFor();
     expect(verified).toHaveLength(2);
     expect(new Set(verified).size).toBe(2);
-    expect(system.sim.calls).toHaveLength(2);
+    expect(stage.system.sim.calls).toHaveLength(2);
   } finally {
     await page.close();
   }
 });
 
 test('submitting before the check has finished asks for it instead of sending', async () => {
-  const page = await browser.newPage();
+  const page = await stage.browser.newPage();
   try {
     // Turnstile never answers here (its script hangs), as on a slow connection.
     await page.route('https://challenges.cloudflare.com/turnstile/v0/api.js**', () => {});
-    const before = system.sim.calls.length;
-    await page.goto(host.page('/turnstile-slow', { relayUrl: system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
+    const before = stage.system.sim.calls.length;
+    await page.goto(stage.host.page('/turnstile-slow', { relayUrl: stage.system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
     const w = widget(page);
     await w.launcher.click();
     await w.phone.pressSequentially('050 123 45 69');
     await w.submit.click();
     await w.dialog.getByText('Please complete the security check first.').waitFor();
-    expect(system.sim.calls).toHaveLength(before);
+    expect(stage.system.sim.calls).toHaveLength(before);
   } finally {
     await page.close();
   }
@@ -137,7 +129,7 @@ test('after an attempt the check issues a new token on the same page, and the ne
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/api/callback')) sent.push((r.postDataJSON() as { turnstileToken: string }).turnstileToken);
     });
-    await page.goto(host.page('/turnstile-again', { relayUrl: system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
+    await page.goto(stage.host.page('/turnstile-again', { relayUrl: stage.system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
     const w = widget(page);
     await w.launcher.click();
     await w.dialog.locator('[data-fake-turnstile]').waitFor({ state: 'attached' });
