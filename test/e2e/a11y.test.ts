@@ -197,6 +197,8 @@ describe('keyboard', () => {
             return { what: el.className || el.id || el.tagName, width: Math.round(box.width), height: Math.round(box.height) };
           });
       });
+      // Every control of the dialog and the launcher is measured (an empty list would prove nothing).
+      expect(sizes.map((s) => s.what).sort()).toEqual(['LABEL', 'close', 'db-country', 'db-phone', 'launcher', 'primary', 'privacy']);
       for (const s of sizes) {
         expect(s.height, s.what).toBeGreaterThanOrEqual(44);
         expect(s.width, s.what).toBeGreaterThanOrEqual(44);
