@@ -45,6 +45,8 @@ export function createProgressTracker(deps: {
   log: Logger;
 }): ProgressTracker {
   const tracked = new Map<string, Tracked>();
+  /** The tracked calls not yet settled, the only ones assignAgents looks at: settled ones stay in `tracked` for their answer. */
+  const unsettled = new Set<Tracked>();
   const claimedRows = new Map<string, string>(); // row key → requestId
 
   function track(call: AcceptedCall): Tracked {
@@ -52,7 +54,8 @@ export function createProgressTracker(deps: {
     if (!t) {
       t = { call, baseline: null, agent: null, agentSpeakingSince: null, agentGoneAt: null, rowKey: null, observed: false, outcome: 'accepted', final: false };
       tracked.set(call.requestId, t);
-      trimOldest(tracked, MAX_TRACKED);
+      unsettled.add(t);
+      trimOldest(tracked, MAX_TRACKED, (_id, dropped) => unsettled.delete(dropped));
     }
     return t;
   }
@@ -89,8 +92,8 @@ export function createProgressTracker(deps: {
 
   /** New speakers go to the waiting calls without an agent, oldest call first. */
   function assignAgents(speaking: readonly string[]): void {
-    const taken = new Set([...tracked.values()].filter((t) => !t.final && t.agent && t.agentGoneAt === null).map((t) => t.agent!));
-    const waiting = [...tracked.values()].filter((t) => !t.final && !t.agent && t.baseline).sort((a, b) => a.call.acceptedAt.getTime() - b.call.acceptedAt.getTime());
+    const taken = new Set([...unsettled].filter((t) => t.agent && t.agentGoneAt === null).map((t) => t.agent!));
+    const waiting = [...unsettled].filter((t) => !t.agent && t.baseline).sort((a, b) => a.call.acceptedAt.getTime() - b.call.acceptedAt.getTime());
     for (const t of waiting) {
       const login = speaking.find((l) => !taken.has(l) && !t.baseline!.has(l));
       if (!login) continue;
@@ -102,6 +105,7 @@ export function createProgressTracker(deps: {
   function settle(t: Tracked, outcome: CallOutcome): void {
     t.outcome = outcome;
     t.final = true;
+    unsettled.delete(t);
     if (t.rowKey) claimedRows.delete(t.rowKey);
   }
 
