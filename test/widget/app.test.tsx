@@ -178,6 +178,33 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('Idempotency-Key with a security check', () => {
+  afterEach(() => {
+    delete (globalThis as { turnstile?: unknown }).turnstile;
+  });
+
+  test('a re-send after a lost answer keeps the key though it carries a new Turnstile token', async () => {
+    let issued = 0;
+    (globalThis as { turnstile?: unknown }).turnstile = {
+      render: (_el: HTMLElement, options: { callback(token: string): void }) => (options.callback(`token-${++issued}`), `w${issued}`),
+      reset() {},
+      remove() {},
+    };
+    relay.on('POST /api/callback', { status: 0, drop: true });
+    show({ turnstileSiteKey: '0x4AAA' });
+    await waitFor(() => expect(issued).toBe(1));
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    await within(dialog()).findByText(en.errors.network_error);
+    await waitFor(() => expect(issued).toBe(2));
+    submit();
+    await waitFor(() => expect(relay.requests.filter((r) => r.method === 'POST')).toHaveLength(2));
+    const posts = relay.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => (r.body as { turnstileToken: string }).turnstileToken)).toEqual(['token-1', 'token-2']);
+    expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
+  });
+});
+
 describe('consent', () => {
   test('a required checkbox with the site\'s sentence and privacy link; refused before any request when unticked', async () => {
     relay.on('POST /api/callback', accepted);
