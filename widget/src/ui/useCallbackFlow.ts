@@ -52,7 +52,8 @@ export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
     if (Object.keys(attribution).length) body.attribution = attribution;
     // The relay accepts page addresses up to 2,048 characters; a longer one is cut, still a URL.
     body.pageUrl = location.href.slice(0, 2048);
-    const fingerprint = JSON.stringify({ ...body, turnstileToken: undefined });
+    // Taken before the token is added: each attempt has a fresh token, yet a re-send is the same request.
+    const fingerprint = JSON.stringify(body);
     if (values.turnstileToken) body.turnstileToken = values.turnstileToken;
     const key = attempt.current?.body === fingerprint ? attempt.current.key : newIdempotencyKey();
     attempt.current = { body: fingerprint, key };
