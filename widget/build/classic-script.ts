@@ -1,5 +1,5 @@
 // Build plugin: dist/widget/widget.js must run as a CLASSIC <script async> on any site, yet load its
-// lazy chunks with import(). Two things in Vite's default ES output stand in the way:
+// lazy chunks with import(). Three things in Vite's default ES output stand in the way:
 //  1. The dynamic-import preload helper uses `import.meta.url` (a syntax error outside modules) and
 //     dispatches `vite:preloadError` on the host's window, which a host built with Vite may answer by
 //     reloading the page. Our chunks have no CSS or shared dependencies to preload, so the helper is
