@@ -144,8 +144,11 @@ describe('every relay error code gets a clear sentence, at the field or above th
     await within(dialog()).findByText(en.errors.internal_error);
   });
 
-  test('an HTML error page from a proxy is not a crash', async () => {
-    relay.on('POST /api/callback', { status: 502, body: undefined });
+  test.each([
+    ['an HTML error page from a proxy', { status: 502, html: '<html><body><h1>502 Bad Gateway</h1></body></html>' }],
+    ['an empty answer', { status: 502, body: undefined }],
+  ])('%s is not a crash', async (_name, answer) => {
+    relay.on('POST /api/callback', answer);
     show();
     type(phoneInput(), '050 123 45 67');
     submit();

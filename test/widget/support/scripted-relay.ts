@@ -15,6 +15,8 @@ export interface Answer {
   body?: unknown;
   /** Destroy the socket instead of answering (a network failure). */
   drop?: boolean;
+  /** Answer with this HTML instead of a JSON body (a proxy's error page). */
+  html?: string;
 }
 type Script = (request: Recorded) => Answer;
 
@@ -38,6 +40,7 @@ export async function startScriptedRelay() {
         req.socket.destroy();
         return;
       }
+      if (answer.html !== undefined) return void res.writeHead(answer.status, { 'content-type': 'text/html' }).end(answer.html);
       res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });
   });
