@@ -206,6 +206,26 @@ describe('Idempotency-Key with a security check', () => {
     expect(posts.map((r) => (r.body as { turnstileToken: string }).turnstileToken)).toEqual(['token-1', 'token-2']);
     expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
   });
+  test('a refusal in the browser (consent unticked) keeps the unspent token: one check, one token, sent once', async () => {
+    let issued = 0;
+    (globalThis as { turnstile?: unknown }).turnstile = {
+      render: (_el: HTMLElement, options: { callback(token: string): void }) => (options.callback(`token-${++issued}`), `w${issued}`),
+      reset() {},
+      remove() {},
+    };
+    relay.on('POST /api/callback', accepted);
+    relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
+    show({ turnstileSiteKey: '0x4AAA', consentText: 'I agree to be called.' });
+    await waitFor(() => expect(issued).toBe(1));
+    type(phoneInput(), '050 123 45 67');
+    submit();
+    await within(dialog()).findByText(en.errors.consent_required);
+    fireEvent.click(within(dialog()).getByLabelText('I agree to be called.'));
+    submit();
+    await within(dialog()).findByText('We will call +380 50 123 45 67.');
+    expect(issued).toBe(1);
+    expect(relay.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { turnstileToken: string }).turnstileToken)).toEqual(['token-1']);
+  });
 });
 
 describe('consent', () => {

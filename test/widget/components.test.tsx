@@ -56,37 +56,39 @@ describe('Dialog', () => {
 });
 
 describe('Turnstile', () => {
-  test('renders with the site key, hands up each token, and asks for a new one after each attempt', async () => {
+  test('renders with the site key, hands up its token, and a new check first drops the old check\'s token', async () => {
     const rendered: Array<Record<string, unknown>> = [];
     let issued = 0;
     const api = {
       render: vi.fn((_el: HTMLElement, options: Record<string, unknown>) => {
         rendered.push(options);
         (options.callback as (t: string) => void)(`token-${++issued}`);
-        return 'w1';
+        return `w${issued}`;
       }),
-      reset: vi.fn(() => (rendered[0]!.callback as (t: string) => void)(`token-${++issued}`)),
+      reset: vi.fn(),
       remove: vi.fn(),
     };
     (globalThis as { turnstile?: unknown }).turnstile = api;
     const tokens: Array<string | null> = [];
     const props = { siteKey: '0x4AAA', lang: 'pl', label: pl.captchaLabel, error: null, onToken: (t: string | null) => tokens.push(t), onFailure: vi.fn() };
-    const view = render(<Turnstile {...props} generation={0} />);
+    const view = render(<Turnstile {...props} />);
     await waitFor(() => expect(api.render).toHaveBeenCalledOnce());
     expect(rendered[0]).toMatchObject({ sitekey: '0x4AAA', language: 'pl' });
     expect(screen.getByRole('group', { name: pl.captchaLabel })).toBeTruthy();
-    view.rerender(<Turnstile {...props} generation={1} />);
-    await waitFor(() => expect(api.reset).toHaveBeenCalledWith('w1'));
-    // The used token is dropped at once; the new one follows.
-    expect(tokens).toEqual(['token-1', null, 'token-2']);
+    expect(tokens).toEqual([null, 'token-1']);
     // Unmounted (the form makes way for "sending…"): the widget goes with it.
     view.unmount();
     expect(api.remove).toHaveBeenCalledExactlyOnceWith('w1');
+    // The form comes back after the answer: a fresh check, whose first act is to drop the spent token.
+    render(<Turnstile {...props} />);
+    await waitFor(() => expect(api.render).toHaveBeenCalledTimes(2));
+    expect(tokens).toEqual([null, 'token-1', null, 'token-2']);
+    expect(api.reset).not.toHaveBeenCalled();
   });
 
   test('its error sits inside the check\'s group', () => {
     (globalThis as { turnstile?: unknown }).turnstile = { render: () => 'w', reset() {}, remove() {} };
-    render(<Turnstile siteKey="k" lang="en" label={en.captchaLabel} generation={0} error={en.errors.captcha_failed} onToken={() => {}} onFailure={() => {}} />);
+    render(<Turnstile siteKey="k" lang="en" label={en.captchaLabel} error={en.errors.captcha_failed} onToken={() => {}} onFailure={() => {}} />);
     const group = screen.getByRole('group', { name: en.captchaLabel });
     expect(group.getAttribute('aria-describedby')).toBe('db-captcha-error');
     expect(group.textContent).toContain(en.errors.captcha_failed);

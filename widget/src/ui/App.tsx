@@ -26,7 +26,6 @@ export interface AppProps {
 export function App({ ctx, api, open, status, onClose }: AppProps) {
   const { config, messages: m } = ctx;
   const [values, setValues] = useState<FormValues>({ phone: '', country: config.country, consent: false, turnstileToken: null });
-  const [captchaGeneration, setCaptchaGeneration] = useState(0);
   const [known, setKnown] = useState<StatusResponse | null>(null);
   const flow = useCallbackFlow(ctx, api);
   const phase = flow.phase;
@@ -64,7 +63,6 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
     // The accepted view is a chunk of its own: fetch it while the request is on its way.
     if (!progressModule) import('./progress').then((module) => setProgressModule(() => module), ctx.report);
     await flow.submit(values);
-    if (config.turnstileSiteKey) setCaptchaGeneration((g) => g + 1);
   }
 
   const closed = availability(known) === 'closed';
@@ -124,7 +122,6 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
             Consent={ctx.ConsentField}
             values={values}
             error={phase.error}
-            captchaGeneration={captchaGeneration}
             onChange={change}
             onSubmit={() => void submit()}
             onFailure={ctx.report}

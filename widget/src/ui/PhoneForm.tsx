@@ -20,13 +20,12 @@ export interface PhoneFormProps {
   Consent: typeof ConsentField | null;
   values: FormValues;
   error: FlowError | null;
-  captchaGeneration: number;
   onChange(values: Partial<FormValues>): void;
   onSubmit(): void;
   onFailure(error: unknown): void;
 }
 
-export function PhoneForm({ config, messages: m, Consent, values, error, captchaGeneration, onChange, onSubmit, onFailure }: PhoneFormProps) {
+export function PhoneForm({ config, messages: m, Consent, values, error, onChange, onSubmit, onFailure }: PhoneFormProps) {
   const lang = config.lang;
   // An error about a field this form does not show (the relay wants a security check the site has
   // not configured) goes above the button with the others.
@@ -68,7 +67,6 @@ export function PhoneForm({ config, messages: m, Consent, values, error, captcha
           siteKey={config.turnstileSiteKey}
           lang={lang}
           label={m.captchaLabel}
-          generation={captchaGeneration}
           error={at('captcha')}
           onToken={(turnstileToken) => onChange({ turnstileToken })}
           onFailure={onFailure}

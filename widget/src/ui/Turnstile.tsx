@@ -1,5 +1,7 @@
-// The security check area. Hands its token up; a new token is needed for each attempt (the relay
-// accepts each one once), so the parent bumps `generation` after every submit.
+// The security check area. Hands its token up. The relay accepts each token once: every request
+// that is sent unmounts the form ("sending…"), so the next attempt draws a fresh check, and a new
+// check first drops any token of the old one. A refusal in the browser (consent unticked) keeps the
+// form, and with it the unspent token.
 import { useEffect, useRef } from 'preact/hooks';
 import { loadTurnstile, type TurnstileApi } from './turnstile';
 
@@ -7,13 +9,12 @@ export interface TurnstileProps {
   siteKey: string;
   lang: string;
   label: string;
-  generation: number;
   error: string | null;
   onToken(token: string | null): void;
   onFailure(error: unknown): void;
 }
 
-export function Turnstile({ siteKey, lang, label, generation, error, onToken, onFailure }: TurnstileProps) {
+export function Turnstile({ siteKey, lang, label, error, onToken, onFailure }: TurnstileProps) {
   const box = useRef<HTMLDivElement>(null);
   const widget = useRef<{ api: TurnstileApi; id: string | undefined } | null>(null);
 
@@ -21,6 +22,7 @@ export function Turnstile({ siteKey, lang, label, generation, error, onToken, on
     const el = box.current;
     if (!el) return;
     let live = true;
+    onToken(null); // a token of an earlier check may already be spent
     loadTurnstile(el.getRootNode()).then((api) => {
       if (!live) return;
       const id = api.render(el, {
@@ -45,12 +47,6 @@ export function Turnstile({ siteKey, lang, label, generation, error, onToken, on
     };
   }, [siteKey]);
 
-  useEffect(() => {
-    if (generation > 0 && widget.current) {
-      onToken(null);
-      widget.current.api.reset(widget.current.id);
-    }
-  }, [generation]);
 
   return (
     <div class={`field captcha${error ? ' invalid' : ''}`} role="group" aria-label={label} aria-describedby={error ? 'db-captcha-error' : undefined}>
