@@ -8,6 +8,7 @@ import type { AgentStatus } from './agents/agent-status.js';
 import type { ConsentLog } from './callback/consent-log.js';
 import type { AcceptedCalls } from './outcome/accepted-calls.js';
 import type { Protection } from './protect/protection.js';
+import type { OfficeHours } from './schedule/office-hours.js';
 
 /** Protection adds: metrics, limiter, idempotency, captcha, readiness. */
 export interface AppContext extends Protection {
@@ -18,5 +19,7 @@ export interface AppContext extends Protection {
   agents: AgentStatus;
   consent: ConsentLog;
   accepted: AcceptedCalls;
+  /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
+  office: OfficeHours;
   now: () => Date;
 }

@@ -31,6 +31,7 @@ import type { LimitStore } from './protect/limit-store.js';
 import { redactWebhookToken, routeWebhookRoute } from './routes/route-webhook.js';
 import { callbackProgressRoute } from './routes/callback-progress.js';
 import { ownerRoutes } from './routes/owner.js';
+import { createOfficeHours } from './schedule/office-hours.js';
 
 export interface RelayDeps {
   config: Config;
@@ -70,6 +71,7 @@ export function createRelay(deps: RelayDeps): Relay {
     agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
     consent: deps.consent ?? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
     accepted: createAcceptedCalls(),
+    office: createOfficeHours(config.schedule, config.timezone),
     now: deps.now ?? (() => new Date()),
     ...createProtection({
       config,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkingHours } from '../../server/src/schedule/working-hours.js';
-import { officeState } from '../../server/src/schedule/office-hours.js';
+import { createOfficeHours, officeState } from '../../server/src/schedule/office-hours.js';
 
 const week = parseWorkingHours('Mon-Fri 09:00-18:00; Sat 10:00-14:00');
 
@@ -50,5 +50,41 @@ describe('officeState in the configured time zone', () => {
 
   it('is always open without a schedule', () => {
     expect(officeState(null, tz, new Date())).toEqual({ openNow: true, nextOpenAt: null });
+  });
+});
+
+describe('createOfficeHours: officeState kept for the minute', () => {
+  const tz = 'Europe/Kyiv';
+
+  it('agrees with officeState at every instant across a daylight-saving change and an opening', () => {
+    // Sunday 2026-03-29: Kyiv clocks jump from 03:00 to 04:00 (01:00 UTC); the window opens at 04:10.
+    const hours = parseWorkingHours('Sun 04:10-05:00');
+    const office = createOfficeHours(hours, tz);
+    const from = Date.parse('2026-03-29T00:30:00Z');
+    let changes = 0;
+    let last: boolean | undefined;
+    for (let t = from; t < from + 100 * 60_000; t += 7_000) {
+      const at = new Date(t);
+      const got = office.stateAt(at);
+      expect(got, at.toISOString()).toEqual(officeState(hours, tz, at));
+      if (last !== undefined && got.openNow !== last) changes++;
+      last = got.openNow;
+    }
+    expect(changes).toBe(2); // opened at 04:10 local (01:10 UTC), closed at 05:00 (02:00 UTC)
+    expect(office.stateAt(new Date('2026-03-29T01:09:59.999Z')).openNow).toBe(false);
+    expect(office.stateAt(new Date('2026-03-29T01:10:00.000Z')).openNow).toBe(true);
+  });
+
+  it('works the state out once per minute', () => {
+    const office = createOfficeHours(week, tz);
+    const first = office.stateAt(new Date('2026-11-18T17:00:01Z'));
+    expect(office.stateAt(new Date('2026-11-18T17:00:59.999Z'))).toBe(first);
+    const next = office.stateAt(new Date('2026-11-18T17:01:00Z'));
+    expect(next).not.toBe(first);
+    expect(next).toEqual(first); // still closed, same next opening
+  });
+
+  it('is always open without a schedule', () => {
+    expect(createOfficeHours(null, tz).stateAt(new Date())).toEqual({ openNow: true, nextOpenAt: null });
   });
 });

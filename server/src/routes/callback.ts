@@ -24,7 +24,6 @@ import { maskPhone } from '../log.js';
 import { maskInternational, type Destination } from '../protect/phone-policy.js';
 import { createDestinationCache } from '../protect/destination-cache.js';
 import { readIdempotencyKey, requestFingerprint, type IdempotencyTicket } from '../protect/idempotency.js';
-import { officeState } from '../schedule/office-hours.js';
 import { placeCallback } from '../callback/place-callback.js';
 import { toRelayError } from '../calltracking/to-relay-error.js';
 import { CallTrackingError, CallTrackingRejectedError } from '../calltracking/errors.js';
@@ -82,7 +81,7 @@ export function callbackRoute(app: AppContext): Handler {
     }
     const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
 
-    const office = officeState(app.config.schedule, app.config.timezone, app.now());
+    const office = app.office.stateAt(app.now());
     if (!office.openNow) {
       const nextOpenAt = office.nextOpenAt?.toISOString();
       throw new RelayError('closed', 'The office is closed now, so nobody could answer your call.', nextOpenAt ? { nextOpenAt } : {});

@@ -3,7 +3,6 @@ import type { StatusResponse } from '../contract.js';
 import type { AppContext } from '../app-context.js';
 import { json } from '../http/reply.js';
 import type { Handler } from '../http/router.js';
-import { officeState } from '../schedule/office-hours.js';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });
 
@@ -11,7 +10,7 @@ export function statusRoute(app: AppContext): Handler {
   return async (rc) => {
     // A foreign origin is refused; the relay adds the CORS headers of an allowed one to every answer.
     app.origins.check(rc.req, { required: false });
-    const office = officeState(app.config.schedule, app.config.timezone, app.now());
+    const office = app.office.stateAt(app.now());
     const agents = await app.agents.get();
     const body: StatusResponse = {
       // Unknown agent state is not "nobody": let the visitor try, the service decides.

@@ -35,3 +35,33 @@ export function officeState(schedule: WeeklySchedule | null, timeZone: string, a
   }
   return { openNow: false, nextOpenAt: null }; // a schedule with no windows at all
 }
+
+export interface OfficeHours {
+  /** officeState for this schedule and zone, worked out at most once per minute. */
+  stateAt(at: Date): OfficeState;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * officeState with the answer of the current minute kept: with WORKING_HOURS set, reading the
+ * wall clock through Intl costs ~14 µs, and every status and callback request asks. The answer
+ * cannot change within a UTC minute, because schedules are in whole minutes and every time zone's
+ * offset since 1972 is a whole number of minutes, so a daylight-saving change also falls on a
+ * minute boundary. One entry: time moves forward, and a minute that comes back is recomputed.
+ */
+export function createOfficeHours(schedule: WeeklySchedule | null, timeZone: string): OfficeHours {
+  let minute = Number.NaN;
+  let state: OfficeState = { openNow: true, nextOpenAt: null };
+  return {
+    stateAt(at) {
+      if (!schedule) return state;
+      const m = Math.floor(at.getTime() / MINUTE_MS);
+      if (m !== minute) {
+        state = officeState(schedule, timeZone, at);
+        minute = m;
+      }
+      return state;
+    },
+  };
+}
