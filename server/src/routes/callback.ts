@@ -119,21 +119,24 @@ async function afterIdempotency(
   origin: string,
   ticket: IdempotencyTicket | null,
 ): Promise<Reply> {
-  const requestId = randomUUID();
-  const log = rc.log.child({ callbackId: requestId, phone: maskPhone(destination.e164) });
+  const phone = maskPhone(destination.e164);
   let admission;
   try {
-    if (app.captcha) await app.captcha.verify(request.turnstileToken, { clientIp: rc.clientIp, origin, log });
+    if (app.captcha) await app.captcha.verify(request.turnstileToken, { clientIp: rc.clientIp, origin, log: rc.log.child({ phone }) });
     admission = await app.limiter.admit({ digits: destination.digits, clientIp: rc.clientIp, site: origin });
   } catch (err) {
     ticket?.abandon();
     if (!(err instanceof RelayError)) throw err;
     // Said on the request's own line: a flood writes one line per refusal, not two.
-    if (err instanceof LimitRefusalError) rc.logFields = { refused: err.refusal.reason, retryAfter: err.refusal.retryAfter, phone: maskPhone(destination.e164) };
+    if (err instanceof LimitRefusalError) rc.logFields = { refused: err.refusal.reason, retryAfter: err.refusal.retryAfter, phone };
     // The same answer the relay makes of a thrown RelayError, made here: a flood's refusals need
     // not unwind through two more async frames.
-    return errorReply(err, log);
+    return errorReply(err, rc.log);
   }
+  // Only an admitted request becomes a callback with an id of its own: a refused one (most of a
+  // flood) is not worth the id and the child logger.
+  const requestId = randomUUID();
+  const log = rc.log.child({ callbackId: requestId, phone });
 
   let failure: RelayError | null = null;
   try {
