@@ -164,6 +164,60 @@ describe('a client over its limit is refused before its body is read', () => {
   });
 });
 
+describe('a client that keeps asking while refused is refused before its body is read', () => {
+  const messageOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
+
+  it('after LIMIT_CLIENT_REFUSALS refusals by the limits, whatever it sends; other clients are untouched', async () => {
+    const s = await start({ LIMIT_CLIENT_REFUSALS: '3' });
+    // Refusals before the limits (bad bodies, bad numbers) are no strikes.
+    for (let i = 0; i < 5; i++) expect((await post(s, '{"phone": 12}')).status).toBe(400);
+    expect((await post(s, JSON.stringify({ phone: phone(1) }))).status).toBe(202);
+    // A bot hammering the number on cooldown: three refusals, each after reading the body.
+    for (let i = 0; i < 3; i++) {
+      const res = await post(s, JSON.stringify({ phone: phone(1) }));
+      expect(res.status).toBe(429);
+      expect((await messageOf(res)).message).toMatch(/moments ago/);
+    }
+    // The fourth request is refused as the client's, before its body is read (else: 400).
+    const refused = await post(s, 'not json');
+    expect(refused.status).toBe(429);
+    expect(await messageOf(refused)).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/Too many refused/) });
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(600);
+    // Even a request that would be accepted: its client is blocked for the window.
+    expect((await post(s, JSON.stringify({ phone: phone(2) }))).status).toBe(429);
+    expect(upstreamCalls(s)).toBe(1);
+    const metrics = await metricsText(s);
+    expect(metrics).toMatch(/dialback_limiter_refusals_total\{reason="number_cooldown"\} 3\n/);
+    expect(metrics).toMatch(/dialback_limiter_refusals_total\{reason="client_refusals"\} 2\n/);
+    expect(metrics).toMatch(/dialback_limiter_keys\{table="client_refusals"\} 1\n/);
+    // Another client is served as before.
+    expect((await post(s, 'not json', '198.51.100.8')).status).toBe(400);
+    expect((await post(s, JSON.stringify({ phone: phone(3) }), '198.51.100.8')).status).toBe(202);
+  });
+
+  it('the strikes pass with the client-rate window', async () => {
+    const s = await start({ LIMIT_CLIENT_REFUSALS: '2', LIMIT_CLIENT_RATE: '10', LIMIT_CLIENT_RATE_WINDOW_SECONDS: '1' });
+    expect((await post(s, JSON.stringify({ phone: phone(1) }))).status).toBe(202);
+    for (let i = 0; i < 2; i++) expect((await post(s, JSON.stringify({ phone: phone(1) }))).status).toBe(429);
+    expect((await post(s, 'not json')).status).toBe(429);
+    let status = 429;
+    for (let tries = 0; tries < 50 && status === 429; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await post(s, 'not json')).status;
+    }
+    expect(status).toBe(400);
+  });
+
+  it('a site cap reached is no strike against the client: the breaker is not its doing', async () => {
+    const s = await start({ LIMIT_CLIENT_REFUSALS: '2', SITE_HOURLY_CAP: '1' });
+    expect((await post(s, JSON.stringify({ phone: phone(1) }))).status).toBe(202);
+    for (const i of [2, 3, 4]) expect((await post(s, JSON.stringify({ phone: phone(i) }))).status).toBe(503);
+    expect((await post(s, 'not json')).status).toBe(400);
+  });
+});
+
 describe('a refusal by a limit is logged on the request line, once', () => {
   const linesOf = (s: System, requestId: string | null) => s.logs.filter((l) => l.requestId === requestId);
 

@@ -10,7 +10,7 @@ describe('protection settings', () => {
     const { protect } = loadConfig({}, sim);
     expect(protect.limits).toEqual({
       numberCooldownSec: 120, numberDaily: 3, numberInFlight: 1,
-      clientRate: 3, clientRateWindowSec: 600, clientDaily: 10, clientNumbersDaily: 2,
+      clientRate: 3, clientRateWindowSec: 600, clientDaily: 10, clientNumbersDaily: 2, clientRefusals: 20,
       prefixRate: 5, prefixWindowSec: 600, siteHourlyCap: 100, siteDailyCap: 500, maxKeys: 1_000_000,
     });
     expect(protect.turnstile).toBeNull();
@@ -38,6 +38,7 @@ describe('protection settings', () => {
     ['LIMIT_CLIENT_RATE', 'three'],
     ['SITE_DAILY_CAP', '70000'],
     ['LIMIT_CLIENT_NUMBERS_DAILY', '33'],
+    ['LIMIT_CLIENT_REFUSALS', '0'],
     ['LIMITER_MAX_KEYS', '10'],
     ['TURNSTILE_VERIFY_URL', 'ftp://x'],
     ['METRICS_TOKEN', 'short'],

@@ -15,6 +15,7 @@ export type LimitReason =
   | 'client_rate'
   | 'client_daily'
   | 'client_numbers'
+  | 'client_refusals'
   | 'prefix_rate'
   | 'site_hourly_cap'
   | 'site_daily_cap'
@@ -37,7 +38,7 @@ export interface DistinctRule {
 }
 
 export interface LimitCheck {
-  /** Which family of keys: 'number', 'client', 'client_numbers', 'prefix', 'site'. */
+  /** Which family of keys: 'number', 'client', 'client_numbers', 'client_refusals', 'prefix', 'site'. */
   table: string;
   /** Keyed hash of the subject, hex (at least 16 digits). */
   key: string;

@@ -3,6 +3,9 @@
 // against nothing, and every refusal tells the visitor how long to wait (Retry-After).
 // The site-wide caps act as a breaker: when one trips, every callback of that site is refused
 // until its window has room again; the trip is logged once as an alert and shown in /metrics.
+// A refusal counts against no limit, but it is a strike against the client that asked: a client
+// that collects LIMIT_CLIENT_REFUSALS of them in its rate window (a bot hammering a number on
+// cooldown) is refused outright, before its body is read, until the window has room again.
 import { createHmac, createSecretKey } from 'node:crypto';
 import { RelayError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -37,7 +40,8 @@ export interface Limiter {
   admit(input: AdmitInput): Promise<Admission>;
   /**
    * Read-only and O(1): the refusal a request from this client would meet whatever it asked for
-   * (its address, or IPv6 /64, is over its rate or daily limit), or null. Counts nothing, not even
+   * (its address, or IPv6 /64, is over its rate or daily limit, or has collected too many
+   * refusals), or null. Counts nothing, not even
    * in /metrics: the caller counts the refusal it makes of it.
    */
   blockedClient(clientIp: string): Promise<Refusal | null>;
@@ -65,6 +69,7 @@ const messages: Record<LimitReason, string> = {
   client_rate: 'Too many callback requests from your connection. Please wait a few minutes.',
   client_daily: 'Too many callback requests from your connection today. Please try again tomorrow.',
   client_numbers: 'Callbacks to more numbers were requested from your connection than we allow in a day.',
+  client_refusals: 'Too many refused callback requests from your connection. Please wait a few minutes.',
   prefix_rate: 'Too many callback requests to similar numbers. Please wait a few minutes.',
   site_hourly_cap: 'The callback service has reached its limit for now. Please try again later or call us directly.',
   site_daily_cap: 'The callback service has reached its limit for today. Please try again later or call us directly.',
@@ -167,13 +172,16 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     { reason: 'client_daily', limit: s.clientDaily, windowSec: DAY },
   ];
   const prefixCounts: readonly CountRule[] = [{ reason: 'prefix_rate', limit: s.prefixRate, windowSec: s.prefixWindowSec }];
+  const strikeCounts: readonly CountRule[] = [{ reason: 'client_refusals', limit: s.clientRefusals, windowSec: s.clientRateWindowSec }];
   const siteCounts: readonly CountRule[] = [
     { reason: 'site_hourly_cap', limit: s.siteHourlyCap, windowSec: HOUR },
     { reason: 'site_daily_cap', limit: s.siteDailyCap, windowSec: DAY },
   ];
 
-  function plan(input: AdmitInput, numberKey: string): LimitCheck[] {
-    const client = keys.pair('client', clientKey(input.clientIp));
+  /** The client's two keys: [0] for its counts (and, in their own table, its strikes), [1] for its numbers. */
+  const clientKeys = (clientIp: string) => keys.pair('client', clientKey(clientIp));
+
+  function plan(input: AdmitInput, numberKey: string, client: [string, string]): LimitCheck[] {
     return [
       { table: 'number', key: numberKey, counts: numberCounts },
       { table: 'client', key: client[0], counts: clientCounts },
@@ -195,6 +203,20 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     }
   }
 
+  /**
+   * A refusal that is the client's doing (not a site cap, not a full store) is a strike against it.
+   * Recorded like an accepted request in a table of its own, so it counts against no real limit;
+   * once the client is at its strike limit nothing more is recorded (it is refused up front then).
+   */
+  async function strike(client: [string, string], reason: LimitReason, at: number): Promise<void> {
+    if (reason in siteReasons || reason === 'limiter_full') return;
+    try {
+      await store.consume([{ table: 'client_refusals', key: client[0], counts: strikeCounts }], at);
+    } catch {
+      // A strike the store could not take only delays the block; the refusal stands either way.
+    }
+  }
+
   function noteSiteAdmitted(site: string): void {
     if (open.delete(site)) log.warn('site callback cap has room again: accepting callbacks', { site });
   }
@@ -202,15 +224,17 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   return {
     async admit(input) {
       const numberKey = keys.one('number', input.digits);
+      const client = clientKeys(input.clientIp);
       const at = now();
       if (!(await store.acquire(numberKey, s.numberInFlight, deps.inFlightTtlMs, at))) {
         const refusal: Refusal = { reason: 'number_in_flight', retryAfter: Math.max(1, Math.ceil(deps.inFlightTtlMs / 2000)) };
         metrics.limiterRefusals.inc({ reason: refusal.reason });
+        await strike(client, refusal.reason, at);
         throw refusalError(refusal);
       }
       let decision;
       try {
-        decision = await store.consume(plan(input, numberKey), at);
+        decision = await store.consume(plan(input, numberKey, client), at);
       } catch (err) {
         await store.release(numberKey);
         throw err;
@@ -221,16 +245,19 @@ export function createLimiter(deps: LimiterDeps): Limiter {
         // The visitor can only succeed once every limit has room: report the longest wait.
         const worst = decision.refusals.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
         metrics.limiterRefusals.inc({ reason: worst.reason });
+        await strike(client, worst.reason, at);
         throw refusalError(worst);
       }
       noteSiteAdmitted(input.site);
       return new NumberAdmission(store, numberKey, decision.receipt);
     },
     async blockedClient(clientIp) {
-      const key = keys.pair('client', clientKey(clientIp))[0];
-      const refusals = await store.peek({ table: 'client', key, counts: clientCounts }, now());
-      if (refusals.length === 0) return null;
-      return refusals.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
+      const key = clientKeys(clientIp)[0];
+      const at = now();
+      const over = await store.peek({ table: 'client', key, counts: clientCounts }, at);
+      const struck = await store.peek({ table: 'client_refusals', key, counts: strikeCounts }, at);
+      if (over.length === 0 && struck.length === 0) return null;
+      return [...over, ...struck].reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
     },
     openBreakers: () => open,
   };

@@ -12,6 +12,7 @@ export const protectEnv = {
   LIMIT_CLIENT_RATE_WINDOW_SECONDS: whole(1, 86_400).default(600),
   LIMIT_CLIENT_DAILY: whole(1, 65_000).default(10),
   LIMIT_CLIENT_NUMBERS_DAILY: whole(1, 32).default(2),
+  LIMIT_CLIENT_REFUSALS: whole(1, 65_000).default(20),
   LIMIT_PREFIX_RATE: whole(1, 65_000).default(5),
   LIMIT_PREFIX_WINDOW_SECONDS: whole(1, 86_400).default(600),
   SITE_HOURLY_CAP: whole(1, 65_000).default(100),
@@ -43,6 +44,8 @@ export interface LimitSettings {
   clientRateWindowSec: number;
   clientDaily: number;
   clientNumbersDaily: number;
+  /** Refusals by the limits a client may collect per client-rate window before it is refused outright. */
+  clientRefusals: number;
   prefixRate: number;
   prefixWindowSec: number;
   siteHourlyCap: number;
@@ -74,6 +77,7 @@ export function protectSettings(e: ProtectEnv): ProtectSettings {
       clientRateWindowSec: e.LIMIT_CLIENT_RATE_WINDOW_SECONDS,
       clientDaily: e.LIMIT_CLIENT_DAILY,
       clientNumbersDaily: e.LIMIT_CLIENT_NUMBERS_DAILY,
+      clientRefusals: e.LIMIT_CLIENT_REFUSALS,
       prefixRate: e.LIMIT_PREFIX_RATE,
       prefixWindowSec: e.LIMIT_PREFIX_WINDOW_SECONDS,
       siteHourlyCap: e.SITE_HOURLY_CAP,

@@ -1,6 +1,7 @@
 // POST /api/callback: the one endpoint that spends money. The order is deliberate:
 //   0. origin and Idempotency-Key syntax, then one read-only question to the limiter: is this
-//      client (address, or IPv6 /64) already over its rate or daily limit? Then it is refused
+//      client (address, or IPv6 /64) already over its rate or daily limit, or its refusals
+//      (LIMIT_CLIENT_REFUSALS)? Then it is refused
 //      whatever its body says, so a flood is answered 429 without reading, parsing or checking a
 //      body. It counts nothing, so it is no new limit, only an earlier answer. A repeat of a known
 //      Idempotency-Key skips it: the first answer it is owed comes from step 2, as before;
