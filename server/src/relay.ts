@@ -112,7 +112,6 @@ export function createRelay(deps: RelayDeps): Relay {
     const started = performance.now();
     const requestId = newRequestId();
     const ip = clientIp(req, config.trustedProxies);
-    const reqLog = log.child({ requestId });
     const target = req.url ?? '/';
     let url: URL | undefined;
     let pathname = plainPath(target);
@@ -139,16 +138,19 @@ export function createRelay(deps: RelayDeps): Relay {
         const origin = app.origins.check(req, { required: true });
         reply = { status: 204, headers: app.origins.preflightHeaders(origin) };
       } else {
-        context = new Context(req, res, target, url, route.params, requestId, ip, reqLog);
+        context = new Context(req, res, target, url, route.params, requestId, ip, log);
         reply = await route.handler(context);
       }
     } catch (err) {
-      reply = errorReply(err, reqLog);
+      reply = errorReply(err, context?.log ?? log.child({ requestId }));
     }
     // While draining, every answer closes its connection, so keep-alive clients let go at once.
     send(res, reply, cors, { 'x-request-id': requestId }, app.readiness.draining ? closeConnection : noHeaders);
     metrics.requests.inc({ route: route.label, method: methodLabel(req.method), status: String(reply.status) });
+    // Written through the relay's own logger with the id as its first field: the same line a child
+    // logger would write, without making one for every request (handlers that log make theirs).
     const line: Fields = {
+      requestId,
       method: req.method,
       path: loggedPath(pathname),
       status: reply.status,
@@ -156,7 +158,7 @@ export function createRelay(deps: RelayDeps): Relay {
     };
     const extra = context?.logFields;
     if (extra) for (const name in extra) if (!Object.hasOwn(line, name)) line[name] = extra[name];
-    reqLog.info('request', line);
+    log.info('request', line);
   }
 
   const server = createServer(
@@ -216,10 +218,16 @@ class Context implements RequestContext {
     readonly params: Record<string, string>,
     readonly requestId: string,
     readonly clientIp: string,
-    readonly log: Logger,
+    private readonly relayLog: Logger,
   ) {}
 
   logFields: Fields | undefined = undefined;
+  private childLog: Logger | undefined = undefined;
+
+  /** The request's logger (its lines carry the request id), made when a handler first logs. */
+  get log(): Logger {
+    return (this.childLog ??= this.relayLog.child({ requestId: this.requestId }));
+  }
 
   get url(): URL {
     return (this.parsed ??= parseTarget(this.target));
