@@ -14,6 +14,14 @@ export interface Reply {
 
 export const json = (status: number, body: unknown, headers: Record<string, string | number> = {}): Reply => ({ status, body, headers });
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The same reply with its object body written as JSON once, for a reply sent many times over. */
+export function serialized(reply: Reply): Reply {
+  if (reply.body === undefined || typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) return reply;
+  return { ...reply, body: JSON.stringify(reply.body), headers: { 'content-type': JSON_TYPE, ...reply.headers } };
+}
+
 /**
  * Writes the reply. Headers: each of `extraHeaders` in order, then the reply's own; a later value
  * replaces an earlier one of the same name in its place.
@@ -30,7 +38,7 @@ export function send(res: ServerResponse, reply: Reply, ...extraHeaders: Readonl
   else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) payload = reply.body;
   else {
     payload = JSON.stringify(reply.body);
-    if (indexOf(raw, 'content-type') < 0) raw.push('content-type', 'application/json; charset=utf-8');
+    if (indexOf(raw, 'content-type') < 0) raw.push('content-type', JSON_TYPE);
   }
   if (payload !== undefined) put(raw, 'content-length', Buffer.byteLength(payload));
   put(raw, 'x-content-type-options', 'nosniff');
@@ -50,10 +58,13 @@ function put(raw: Array<string | number>, name: string, value: string | number):
 }
 
 export function errorReply(error: unknown, log: Logger): Reply {
-  const relayError = isRelayError(error)
-    ? error
-    : new RelayError('internal_error', 'Something went wrong on our side. Please try again.', { cause: error });
-  if (!isRelayError(error)) log.error('unhandled error', { err: error });
+  if (isRelayError(error)) return relayErrorReply(error);
+  log.error('unhandled error', { err: error });
+  return relayErrorReply(new RelayError('internal_error', 'Something went wrong on our side. Please try again.', { cause: error }));
+}
+
+/** The answer to a RelayError: its status, its JSON body, Retry-After when it has one. */
+export function relayErrorReply(relayError: RelayError): Reply {
   const headers: Record<string, string> = { 'cache-control': 'no-store', ...relayError.options.headers };
   if (relayError.options.retryAfter !== undefined) headers['retry-after'] = String(relayError.options.retryAfter);
   // A refused body may still be streaming in: close the connection rather than read it.

@@ -17,10 +17,11 @@ import { CallbackRequest, type CallbackAccepted } from '../contract.js';
 import type { AppContext } from '../app-context.js';
 import { RelayError } from '../errors.js';
 import { readJsonBody } from '../http/body.js';
-import { errorReply, json, type Reply } from '../http/reply.js';
+import { json, relayErrorReply, type Reply } from '../http/reply.js';
 import type { Handler, RequestContext } from '../http/router.js';
 import type { IncomingMessage } from 'node:http';
-import { LimitRefusalError, refusalError } from '../protect/limits.js';
+import { LimitRefusalError } from '../protect/limits.js';
+import { createRefusalReplies } from '../protect/refusal-replies.js';
 import { maskPhone } from '../log.js';
 import { maskInternational, type Destination } from '../protect/phone-policy.js';
 import { createDestinationCache } from '../protect/destination-cache.js';
@@ -70,6 +71,7 @@ function outcomeOf(error: RelayError | null): string {
 
 export function callbackRoute(app: AppContext): Handler {
   const destinationOf = createDestinationCache(app.config);
+  const refusalReply = createRefusalReplies();
   return async (rc: RequestContext) => {
     const origin = app.origins.check(rc.req, { required: true })!;
     const idempotencyKey = readIdempotencyKey(rc.req.headers['idempotency-key']);
@@ -78,7 +80,7 @@ export function callbackRoute(app: AppContext): Handler {
     if (blocked && (idempotencyKey === undefined || !app.idempotency.has(origin, idempotencyKey))) {
       app.metrics.limiterRefusals.inc({ reason: blocked.reason });
       rc.logFields = { refused: blocked.reason, retryAfter: blocked.retryAfter };
-      return unreadBodyReply(errorReply(refusalError(blocked), rc.log), rc.req);
+      return unreadBodyReply(refusalReply(blocked), rc.req);
     }
     const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
 
@@ -103,7 +105,7 @@ export function callbackRoute(app: AppContext): Handler {
     }
 
     try {
-      return await afterIdempotency(app, rc, request, destination, origin, ticket);
+      return await afterIdempotency(app, rc, request, destination, origin, ticket, refusalReply);
     } catch (err) {
       // Whatever broke, the key must not stay "in progress" until it expires.
       ticket?.abandon();
@@ -119,6 +121,7 @@ async function afterIdempotency(
   destination: Destination,
   origin: string,
   ticket: IdempotencyTicket | null,
+  refusalReply: (refusal: LimitRefusalError['refusal']) => Reply,
 ): Promise<Reply> {
   const phone = maskPhone(destination.e164);
   let admission;
@@ -128,11 +131,12 @@ async function afterIdempotency(
   } catch (err) {
     ticket?.abandon();
     if (!(err instanceof RelayError)) throw err;
-    // Said on the request's own line: a flood writes one line per refusal, not two.
-    if (err instanceof LimitRefusalError) rc.logFields = { refused: err.refusal.reason, retryAfter: err.refusal.retryAfter, phone };
     // The same answer the relay makes of a thrown RelayError, made here: a flood's refusals need
     // not unwind through two more async frames.
-    return errorReply(err, rc.log);
+    if (!(err instanceof LimitRefusalError)) return relayErrorReply(err);
+    // Said on the request's own line: a flood writes one line per refusal, not two.
+    rc.logFields = { refused: err.refusal.reason, retryAfter: err.refusal.retryAfter, phone };
+    return refusalReply(err.refusal);
   }
   // Only an admitted request becomes a callback with an id of its own: a refused one (most of a
   // flood) is not worth the id and the child logger.
@@ -182,7 +186,7 @@ async function afterIdempotency(
 
   let reply: Reply;
   if (failure) {
-    reply = errorReply(failure, log);
+    reply = relayErrorReply(failure);
   } else {
     if (request.consent) {
       await app.consent
