@@ -43,6 +43,21 @@ describe('GET /api/status', () => {
     }
   });
 
+  it('answers from a new snapshot once the cache period has passed, never the reply made from the last one', async () => {
+    const quick = await startSystem({ ALLOWED_ORIGINS: ORIGIN, STATUS_CACHE_MS: '100' });
+    try {
+      const status = async () => (await (await fetch(`${quick.relayUrl}/api/status`)).json()) as { agentsOnline: number; source: string };
+      const online = quick.sim.agents.list().filter((a) => a.online);
+      expect((await status()).agentsOnline).toBe(online.length);
+      expect((await status()).source).toBe('cached');
+      quick.sim.agents.setOnline(online[0]!.login, false);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(await status()).toMatchObject({ agentsOnline: online.length - 1, source: 'live' });
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('refuses a foreign origin', async () => {
     const res = await fetch(`${system.relayUrl}/api/status`, { headers: { origin: 'https://evil.example' } });
     expect(res.status).toBe(403);

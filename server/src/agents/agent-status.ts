@@ -16,6 +16,8 @@ export interface AgentSnapshot {
 
 export interface AgentStatus {
   get(): Promise<AgentSnapshot>;
+  /** The answer get() would give at once from its cache, or null when it would ask the service. */
+  peek(): AgentSnapshot | null;
 }
 
 export function createAgentStatus(
@@ -47,13 +49,17 @@ export function createAgentStatus(
     }
   }
 
+  const fresh = () => (cached && now() - askedAt < options.cacheMs ? cached : null);
+
   return {
     async get() {
-      if (cached && now() - askedAt < options.cacheMs) return cached;
+      const known = fresh();
+      if (known) return known;
       inFlight ??= fetchFresh().finally(() => {
         inFlight = null;
       });
       return inFlight;
     },
+    peek: fresh,
   };
 }

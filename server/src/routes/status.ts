@@ -1,17 +1,21 @@
 // GET /api/status: can anyone answer now? Agents from the cached SIP status, hours from the schedule.
 import type { StatusResponse } from '../contract.js';
 import type { AppContext } from '../app-context.js';
-import { json } from '../http/reply.js';
+import { json, serialized, type Reply } from '../http/reply.js';
 import type { Handler } from '../http/router.js';
+import type { AgentSnapshot } from '../agents/agent-status.js';
+import type { OfficeState } from '../schedule/office-hours.js';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });
 
 export function statusRoute(app: AppContext): Handler {
-  return async (rc) => {
-    // A foreign origin is refused; the relay adds the CORS headers of an allowed one to every answer.
-    app.origins.check(rc.req, { required: false });
-    const office = app.office.stateAt(app.now());
-    const agents = await app.agents.get();
+  // Every page with the widget asks, and the answer changes only with a new agent snapshot (every
+  // STATUS_CACHE_MS at most) or a new office state (a minute at most): the last reply is kept for
+  // the pair it was made from, its body already JSON.
+  let madeFrom: { agents: AgentSnapshot; office: OfficeState } | null = null;
+  let lastReply: Reply | null = null;
+  const replyFor = (agents: AgentSnapshot, office: OfficeState): Reply => {
+    if (lastReply && madeFrom?.agents === agents && madeFrom.office === office) return lastReply;
     const body: StatusResponse = {
       // Unknown agent state is not "nobody": let the visitor try, the service decides.
       available: office.openNow && (agents.source === 'unknown' || agents.free.length > 0),
@@ -21,6 +25,17 @@ export function statusRoute(app: AppContext): Handler {
       nextOpenAt: office.nextOpenAt?.toISOString() ?? null,
       source: agents.source,
     };
-    return json(200, body, noStore);
+    madeFrom = { agents, office };
+    lastReply = serialized(json(200, body, noStore));
+    return lastReply;
+  };
+
+  return (rc) => {
+    // A foreign origin is refused; the relay adds the CORS headers of an allowed one to every answer.
+    app.origins.check(rc.req, { required: false });
+    const office = app.office.stateAt(app.now());
+    const known = app.agents.peek();
+    // Answered at once from the cache; the service is asked (single-flight) only when it is stale.
+    return known ? replyFor(known, office) : app.agents.get().then((agents) => replyFor(agents, office));
   };
 }
