@@ -57,6 +57,8 @@ export interface Config {
   upstreamTimeoutMs: number;
   statusCacheMs: number;
   logLevel: LogLevel;
+  /** Window in which repeats of a cheap answer share one summary line (0: a line per request). */
+  logRepeatWindowMs: number;
   schedule: WeeklySchedule | null;
   timezone: string;
   requireConsent: boolean;
@@ -111,6 +113,7 @@ const env = {
   UPSTREAM_TIMEOUT_MS: integer(100, 120_000).default(8000),
   STATUS_CACHE_MS: integer(0, 600_000).default(5000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  LOG_REPEAT_WINDOW_MS: integer(0, 60_000).default(1000),
   WORKING_HOURS: z.string().optional(),
   TIMEZONE: z.string().default('UTC'),
   REQUIRE_CONSENT: bool.default(false),
@@ -238,6 +241,7 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     statusCacheMs: e.STATUS_CACHE_MS,
     logLevel: e.LOG_LEVEL,
+    logRepeatWindowMs: e.LOG_REPEAT_WINDOW_MS,
     schedule,
     timezone: e.TIMEZONE,
     requireConsent: e.REQUIRE_CONSENT,

@@ -32,6 +32,7 @@ import { redactWebhookToken, routeWebhookRoute } from './routes/route-webhook.js
 import { callbackProgressRoute } from './routes/callback-progress.js';
 import { ownerRoutes } from './routes/owner.js';
 import { createOfficeHours } from './schedule/office-hours.js';
+import { createRepeatLines } from './http/repeat-lines.js';
 
 export interface RelayDeps {
   config: Config;
@@ -107,6 +108,7 @@ export function createRelay(deps: RelayDeps): Relay {
     );
   }
   const router = createRouter(routes);
+  const repeatLines = createRepeatLines(log, config.logRepeatWindowMs);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -146,7 +148,13 @@ export function createRelay(deps: RelayDeps): Relay {
     }
     // While draining, every answer closes its connection, so keep-alive clients let go at once.
     send(res, reply, cors, { 'x-request-id': requestId }, app.readiness.draining ? closeConnection : noHeaders);
-    metrics.requests.inc({ route: route.label, method: methodLabel(req.method), status: String(reply.status) });
+    const method = methodLabel(req.method);
+    metrics.requests.inc({ route: route.label, method, status: String(reply.status) });
+    const extra = context?.logFields;
+    // A cheap answer's line (a route says so; a 404 is one) may be folded into its kind's summary;
+    // a server error's never is.
+    const repeatable = reply.status < 500 && (context?.repeatable === true || route.label === 'unmatched');
+    if (repeatable && !repeatLines.admit({ route: route.label, method, status: reply.status, ...(typeof extra?.refused === 'string' && { refused: extra.refused }) })) return;
     // Written through the relay's own logger with the id as its first field: the same line a child
     // logger would write, without making one for every request (handlers that log make theirs).
     const line: Fields = {
@@ -156,7 +164,6 @@ export function createRelay(deps: RelayDeps): Relay {
       status: reply.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     };
-    const extra = context?.logFields;
     if (extra) for (const name in extra) if (!Object.hasOwn(line, name)) line[name] = extra[name];
     log.info('request', line);
   }
@@ -222,6 +229,7 @@ class Context implements RequestContext {
   ) {}
 
   logFields: Fields | undefined = undefined;
+  repeatable = false;
   private childLog: Logger | undefined = undefined;
 
   /** The request's logger (its lines carry the request id), made when a handler first logs. */

@@ -19,6 +19,11 @@ export interface RequestContext {
    * of writing a line of its own. method, path, status and ms stay the relay's.
    */
   logFields?: Fields;
+  /**
+   * Set by a handler whose answer is cheap and says nothing new when repeated (http/repeat-lines.ts):
+   * under a flood its request line may be folded into a summary line.
+   */
+  repeatable?: boolean;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;

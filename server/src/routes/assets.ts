@@ -16,7 +16,10 @@ function notBuilt(): RelayError {
 }
 
 export function widgetScriptRoute(widget: StaticSet): Handler {
-  return ({ req }) => {
+  return (rc) => {
+    const { req } = rc;
+    // Every page view with the widget asks for it: under a flood, its lines may share a summary.
+    rc.repeatable = true;
     const reply = widget.reply(req, 'widget.js', { ...shared, 'cache-control': 'public, max-age=300, stale-while-revalidate=86400' });
     if (!reply) throw notBuilt();
     return reply;
@@ -24,7 +27,9 @@ export function widgetScriptRoute(widget: StaticSet): Handler {
 }
 
 export function widgetChunkRoute(widget: StaticSet): Handler {
-  return ({ req, params }) => {
+  return (rc) => {
+    const { req, params } = rc;
+    rc.repeatable = true;
     const reply = widget.reply(req, `chunks/${params.file}`, { ...shared, 'cache-control': 'public, max-age=31536000, immutable' });
     if (!reply) throw new RelayError('not_found', 'No such widget file; the page may hold an old copy of widget.js.');
     return reply;

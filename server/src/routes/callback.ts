@@ -80,6 +80,8 @@ export function callbackRoute(app: AppContext): Handler {
     if (blocked && (idempotencyKey === undefined || !app.idempotency.has(origin, idempotencyKey))) {
       app.metrics.limiterRefusals.inc({ reason: blocked.reason });
       rc.logFields = { refused: blocked.reason, retryAfter: blocked.retryAfter };
+      // Answered without reading anything: a flood's thousandth such line says nothing new.
+      rc.repeatable = true;
       return unreadBodyReply(refusalReply(blocked), rc.req);
     }
     const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));

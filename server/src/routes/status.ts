@@ -33,6 +33,7 @@ export function statusRoute(app: AppContext): Handler {
   return (rc) => {
     // A foreign origin is refused; the relay adds the CORS headers of an allowed one to every answer.
     app.origins.check(rc.req, { required: false });
+    rc.repeatable = true;
     const office = app.office.stateAt(app.now());
     const known = app.agents.peek();
     // Answered at once from the cache; the service is asked (single-flight) only when it is stale.

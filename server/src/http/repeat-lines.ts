@@ -1,0 +1,42 @@
+// Request lines under a flood. Some answers are cheap to ask for and say nothing new when repeated:
+// the widget's status, its files, a refusal made before the body is read, a 404. Anyone can ask for
+// them thousands of times a second, and one log line each would turn the relay into an amplifier
+// aimed at its own disk and log bill. For those answers the first line of each kind (route, method,
+// status, refusal) in a window is written as usual; the rest of the window are only counted, and one
+// line with the count closes the window. Metrics still count every request.
+import type { Logger } from '../log.js';
+
+export interface RepeatKind {
+  route: string;
+  method: string;
+  status: number;
+  refused?: string;
+}
+
+export interface RepeatLines {
+  /** true: write this request's line; false: it is counted in its kind's summary line. */
+  admit(kind: RepeatKind): boolean;
+}
+
+export function createRepeatLines(log: Logger, windowMs: number): RepeatLines {
+  /** Open windows by kind: a closed set (route patterns × methods × statuses × reasons), so bounded. */
+  const open = new Map<string, { count: number }>();
+  return {
+    admit(kind) {
+      if (windowMs === 0) return true;
+      const key = `${kind.route} ${kind.method} ${kind.status} ${kind.refused ?? ''}`;
+      const window = open.get(key);
+      if (window) {
+        window.count++;
+        return false;
+      }
+      const fresh = { count: 0 };
+      open.set(key, fresh);
+      setTimeout(() => {
+        open.delete(key);
+        if (fresh.count > 0) log.info('repeated requests', { ...kind, more: fresh.count, windowMs });
+      }, windowMs).unref();
+      return true;
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// Under a flood, cheap answers share a summary line per kind and window (LOG_REPEAT_WINDOW_MS);
+// lines that carry something of their own are always written. Over real sockets.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { systemPerTest, type System } from '../_util/system.js';
+
+const ORIGIN = 'https://shop.example';
+const WINDOW_MS = 300;
+const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, LOG_REPEAT_WINDOW_MS: String(WINDOW_MS), STATUS_CACHE_MS: '60000', TRUSTED_PROXIES: '127.0.0.1', LIMIT_CLIENT_RATE: '1' });
+
+const requestLines = (s: System, path: string) => s.logs.filter((l) => l.msg === 'request' && l.path === path);
+const summaries = (s: System) => s.logs.filter((l) => l.msg === 'repeated requests');
+const windowEnds = () => new Promise((r) => setTimeout(r, WINDOW_MS + 150));
+const metric = async (s: System, pattern: RegExp) => Number(pattern.exec(await (await fetch(`${s.relayUrl}/metrics`)).text())?.[1]);
+
+function post(s: System, body: string, client: string) {
+  return fetch(`${s.relayUrl}/api/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': client },
+    body,
+  });
+}
+
+describe('repeated request lines', () => {
+  it('folds a flood of status reads into one line and one summary per window; metrics count them all', async () => {
+    const s = await start();
+    for (let i = 0; i < 50; i++) expect((await fetch(`${s.relayUrl}/api/status`, { headers: { origin: ORIGIN } })).status).toBe(200);
+    expect(requestLines(s, '/api/status')).toHaveLength(1);
+    await windowEnds();
+    expect(summaries(s)).toEqual([expect.objectContaining({ level: 'info', route: '/api/status', method: 'GET', status: 200, more: 49, windowMs: WINDOW_MS })]);
+    expect(await metric(s, /dialback_http_requests_total\{route="\/api\/status",method="GET",status="200"\} (\d+)/)).toBe(50);
+    // The next window starts with a full line again.
+    await fetch(`${s.relayUrl}/api/status`);
+    expect(requestLines(s, '/api/status')).toHaveLength(2);
+  });
+
+  it('writes every line with LOG_REPEAT_WINDOW_MS=0', async () => {
+    const s = await start({ LOG_REPEAT_WINDOW_MS: '0' });
+    for (let i = 0; i < 20; i++) await fetch(`${s.relayUrl}/api/status`);
+    for (let i = 0; i < 5; i++) await fetch(`${s.relayUrl}/no-such-page`);
+    expect(requestLines(s, '/api/status')).toHaveLength(20);
+    expect(requestLines(s, '/no-such-page')).toHaveLength(5);
+    await windowEnds();
+    expect(summaries(s)).toEqual([]);
+  });
+
+  it('folds refusals made before the body is read, by reason; a refusal after reading a body keeps its own line', async () => {
+    const s = await start();
+    const client = '198.51.100.20';
+    expect((await post(s, JSON.stringify({ phone: '+380501234567' }), client)).status).toBe(202);
+    for (let i = 0; i < 10; i++) expect((await post(s, 'not json', client)).status).toBe(429); // over its rate: body unread
+    // Another client asking for the same number is refused by its cooldown, after its body is read.
+    for (let i = 0; i < 3; i++) expect((await post(s, JSON.stringify({ phone: '+380501234567' }), `198.51.100.${30 + i}`)).status).toBe(429);
+    const refusedLines = requestLines(s, '/api/callback').filter((l) => l.status === 429);
+    expect(refusedLines.filter((l) => l.refused === 'client_rate')).toHaveLength(1);
+    expect(refusedLines.filter((l) => l.refused === 'number_cooldown')).toHaveLength(3);
+    expect(refusedLines.filter((l) => l.refused === 'number_cooldown').every((l) => l.phone === '+38050*****67')).toBe(true);
+    await windowEnds();
+    expect(summaries(s)).toEqual([expect.objectContaining({ route: '/api/callback', method: 'POST', status: 429, refused: 'client_rate', more: 9 })]);
+  });
+
+  it('folds 404s for unknown paths into one kind, whatever the path', async () => {
+    const s = await start();
+    for (let i = 0; i < 10; i++) expect((await fetch(`${s.relayUrl}/wp-login-${i}.php`)).status).toBe(404);
+    expect(s.logs.filter((l) => l.msg === 'request' && l.status === 404)).toHaveLength(1);
+    await windowEnds();
+    expect(summaries(s)).toEqual([expect.objectContaining({ route: 'unmatched', status: 404, more: 9 })]);
+  });
+
+  it('never folds a server error: every 5xx keeps its line', async () => {
+    const s = await start({ WIDGET_DIR: mkdtempSync(join(tmpdir(), 'dialback-empty-')) });
+    for (let i = 0; i < 5; i++) expect((await fetch(`${s.relayUrl}/widget.js`)).status).toBe(503);
+    expect(requestLines(s, '/widget.js')).toHaveLength(5);
+    await windowEnds();
+    expect(summaries(s)).toEqual([]);
+  });
+});
