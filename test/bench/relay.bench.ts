@@ -274,7 +274,8 @@ async function main() {
   const passthrough = await listen(pass.server);
   const hello = await listen(helloServer());
 
-  // Logging as an operator runs it: LOG_LEVEL=info, every line written, through the logger's
+  // Logging as an operator runs it: LOG_LEVEL=info and the default LOG_REPEAT_WINDOW_MS (a flood's
+  // repeats of a cheap answer share a summary line per second), every line written, through the logger's
   // production path (lines batched per event-loop turn, see log.ts). Production's sink is stdout,
   // a pipe to the log collector, which node writes synchronously on Linux; here the same
   // synchronous writes go to /dev/null, so the figures leave out only the collector's own work
@@ -360,7 +361,7 @@ async function main() {
   const header: [string, string, string, string, string] = ['measure', 'relay', 'baseline', 'ratio', 'goal'];
   const widths = header.map((h, i) => Math.max(h.length, ...results.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(`\nRelay benchmark (${CONNECTIONS} connections, best of ${ROUNDS} × ${SECONDS} s (accepted path: at most ${MAX_ACCEPTED} requests), LOG_LEVEL=info to /dev/null, loopback, Node ${process.version})\n`);
+  console.log(`\nRelay benchmark (${CONNECTIONS} connections, best of ${ROUNDS} × ${SECONDS} s (accepted path: at most ${MAX_ACCEPTED} requests), LOG_LEVEL=info to /dev/null, LOG_REPEAT_WINDOW_MS at its default, loopback, Node ${process.version})\n`);
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of results) console.log(line(r));
