@@ -12,7 +12,7 @@
 //     state), and for reference the same flood from ever-new clients behind a trusted proxy (each
 //     refused by the number's cooldown: the body must be read to know the number)
 //   memory growth after one million distinct limiter keys                       (goal ≤ 64 MB)
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { openSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -96,8 +96,16 @@ function upstreamServer(): Server {
   });
 }
 
-/** The least a relay can do: read the body, make one undici request upstream, answer 202. */
-function passthroughServer(upstreamUrl: string): { server: Server; pool: Pool } {
+/** What a server does with one callback besides passing it on: the number to send, the answer. */
+type PerRequestWork = (req: IncomingMessage, phone: string) => { callee: string; answer: Record<string, unknown>; after?: () => void };
+
+const noWork: PerRequestWork = (_req, phone) => ({ callee: phone, answer: { status: 'accepted' } });
+
+/**
+ * The least a relay can do: read the body, make one undici request upstream, answer 202. With
+ * `work`, exactly that plus the given per-request work (the reference rows).
+ */
+function passthroughServer(upstreamUrl: string, work: PerRequestWork = noWork): { server: Server; pool: Pool } {
   const pool = new Pool(upstreamUrl, { connections: 64 });
   let id = 1;
   const server = createServer((req, res) => {
@@ -105,65 +113,54 @@ function passthroughServer(upstreamUrl: string): { server: Server; pool: Pool } 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const { phone } = JSON.parse(Buffer.concat(chunks).toString()) as { phone: string };
+      const done = work(req, phone);
       const up = await pool.request({
         path: '/a/v2',
         method: 'POST',
         headers: { 'content-type': 'application/json', 'auth-key': 'bench-auth-key-0000' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'Api\\V2\\Callback.external', params: { callee: phone } }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'Api\\V2\\Callback.external', params: { callee: done.callee } }),
       });
       await up.body.text();
-      const out = JSON.stringify({ status: 'accepted' });
+      const out = JSON.stringify(done.answer);
       res.writeHead(202, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
       res.end(out);
+      done.after?.();
     });
   });
   return { server, pool };
 }
 
 /**
- * For reference, not a goal: the passthrough plus only the per-request work the issue requires of
- * an accepted callback whatever the implementation, in parts that can be switched off:
+ * For reference, not a goal: the per-request work the issue requires of an accepted callback
+ * whatever the implementation, in parts that can be switched off:
  *   phone:  E.164 validation with full metadata, the number's type and the read-back (the relay's
  *           own checkDestination and maskInternational, on libphonenumber-js/max as the issue asks);
  *   rest:   HMAC keys for the number, the client and the number prefix, the Idempotency-Key and
  *           body hashes, a request id and one log line.
- * With both, its ratio to the passthrough is a ceiling for the accepted-path ratio; each part
- * alone shows what it takes of the budget by itself.
+ * The passthrough with both is a ceiling for the accepted-path ratio; with each part alone, it shows
+ * what that part takes of the budget by itself.
  */
-function requiredWorkServer(upstreamUrl: string, config: Config, log: Logger, work: { phone: boolean; rest: boolean }): { server: Server; pool: Pool } {
-  const pool = new Pool(upstreamUrl, { connections: 64 });
-  let id = 1;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { phone: string };
-      const destination = work.phone ? checkDestination(body.phone, undefined, config) : { digits: body.phone.slice(1), international: body.phone };
-      const phoneMasked = work.phone ? maskInternational(destination.international) : body.phone;
-      let requestId = 'no-id';
-      if (work.rest) {
-        const client = String(req.headers['x-forwarded-for']);
-        for (const subject of [`number\0${destination.digits}`, `client\0${client}`, `prefix\0${destination.digits.slice(0, -4)}`]) {
-          createHmac('sha256', config.hashSecret).update(subject).digest('hex');
-        }
-        createHash('sha256').update(`${ORIGIN}\0${String(req.headers['idempotency-key'])}`).digest('base64url');
-        requestFingerprint(body);
-        requestId = randomUUID();
+function requiredWork(config: Config, log: Logger, parts: { phone: boolean; rest: boolean }): PerRequestWork {
+  return (req, phone) => {
+    const destination = parts.phone ? checkDestination(phone, undefined, config) : { digits: phone.slice(1), international: phone };
+    const phoneMasked = parts.phone ? maskInternational(destination.international) : phone;
+    let requestId = 'no-id';
+    if (parts.rest) {
+      const client = String(req.headers['x-forwarded-for']);
+      for (const subject of [`number\0${destination.digits}`, `client\0${client}`, `prefix\0${destination.digits.slice(0, -4)}`]) {
+        createHmac('sha256', config.hashSecret).update(subject).digest('hex');
       }
-      const up = await pool.request({
-        path: '/a/v2',
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'auth-key': 'bench-auth-key-0000' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'Api\\V2\\Callback.external', params: { callee: destination.digits } }),
-      });
-      await up.body.text();
-      const out = JSON.stringify({ status: 'accepted', requestId, phoneMasked, estimateSeconds: 30 });
-      res.writeHead(202, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
-      res.end(out);
-      if (work.rest) log.info('request', { method: 'POST', path: '/api/callback', status: 202, requestId });
-    });
-  });
-  return { server, pool };
+      createHash('sha256').update(`${ORIGIN}\0${String(req.headers['idempotency-key'])}`).digest('base64url');
+      requestFingerprint({ phone });
+      requestId = randomUUID();
+    }
+    const id = requestId;
+    return {
+      callee: destination.digits,
+      answer: { status: 'accepted', requestId: id, phoneMasked, estimateSeconds: 30 },
+      ...(parts.rest && { after: () => log.info('request', { method: 'POST', path: '/api/callback', status: 202, requestId: id }) }),
+    };
+  };
 }
 
 function helloServer(): Server {
@@ -301,7 +298,7 @@ async function main() {
   };
   const references = await Promise.all(
     ([{ phone: true, rest: true }, { phone: true, rest: false }, { phone: false, rest: true }] as const).map(async (work) => {
-      const made = requiredWorkServer(upstream.url, configFor({}), logFor(configFor({})), work);
+      const made = passthroughServer(upstream.url, requiredWork(configFor({}), logFor(configFor({})), work));
       return { ...made, listening: await listen(made.server) };
     }),
   );
