@@ -1,6 +1,6 @@
 // A flood is answered with the same few refusals over and over: one reason, and a Retry-After that
 // changes at most once a second. Each such reply is made, and its body written as JSON, once; the
-// reply objects are shared, so nothing may change them (send only reads a reply).
+// reply objects are shared, so they are frozen (send only reads a reply).
 import { relayErrorReply, serialized, type Reply } from '../http/reply.js';
 import { RecentCache } from '../util/recent-cache.js';
 import type { Refusal } from './limit-store.js';
@@ -12,7 +12,8 @@ export function createRefusalReplies(size = 1_000): (refusal: Refusal) => Reply 
     const key = `${refusal.reason}\0${refusal.retryAfter}`;
     let reply = replies.get(key);
     if (reply === undefined) {
-      reply = serialized(relayErrorReply(refusalError(refusal)));
+      const made = serialized(relayErrorReply(refusalError(refusal)));
+      reply = Object.freeze({ ...made, headers: Object.freeze({ ...made.headers }) });
       replies.set(key, reply);
     }
     return reply;
