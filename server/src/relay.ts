@@ -5,6 +5,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import { newRequestId } from './http/request-id.js';
 import { parseTarget, plainPath } from './http/request-url.js';
 import type { Config } from './config.js';
+import type { ErrorBody } from './contract.js';
 import type { Fields, Logger } from './log.js';
 import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.js';
 import { createOriginPolicy } from './http/origin.js';
@@ -151,10 +152,16 @@ export function createRelay(deps: RelayDeps): Relay {
     const method = methodLabel(req.method);
     metrics.requests.inc({ route: route.label, method, status: String(reply.status) });
     const extra = context?.logFields;
-    // A cheap answer's line (a route says so; a 404 is one) may be folded into its kind's summary;
-    // a server error's never is.
-    const repeatable = reply.status < 500 && (context?.repeatable === true || route.label === 'unmatched');
-    if (repeatable && !repeatLines.admit({ route: route.label, method, status: reply.status, ...(typeof extra?.refused === 'string' && { refused: extra.refused }) })) return;
+    // Why an error answered: the refusal's reason, else the error's code.
+    const refused = typeof extra?.refused === 'string' ? extra.refused : undefined;
+    const errorCode = refused === undefined ? errorCodeOf(reply) : undefined;
+    // Cheap answers may share their kind's summary line (http/repeat-lines.ts): client errors and
+    // refusals, and what a route marks repeatable (preflights are); never a line a route wants kept,
+    // never a server error's.
+    const marked = context?.repeatable ?? (req.method === 'OPTIONS' || undefined);
+    const repeatable = reply.status < 500 && marked !== false && (marked === true || reply.status >= 400);
+    const reason = refused ?? errorCode;
+    if (repeatable && !repeatLines.admit({ route: route.label, method, status: reply.status, ...(reason !== undefined && { reason }) })) return;
     // Written through the relay's own logger with the id as its first field: the same line a child
     // logger would write, without making one for every request (handlers that log make theirs).
     const line: Fields = {
@@ -162,6 +169,7 @@ export function createRelay(deps: RelayDeps): Relay {
       method: req.method,
       path: loggedPath(pathname),
       status: reply.status,
+      ...(errorCode !== undefined && { error: errorCode }),
       ms: Math.round((performance.now() - started) * 10) / 10,
     };
     if (extra) for (const name in extra) if (!Object.hasOwn(line, name)) line[name] = extra[name];
@@ -229,7 +237,7 @@ class Context implements RequestContext {
   ) {}
 
   logFields: Fields | undefined = undefined;
-  repeatable = false;
+  repeatable: boolean | undefined = undefined;
   private childLog: Logger | undefined = undefined;
 
   /** The request's logger (its lines carry the request id), made when a handler first logs. */
@@ -246,6 +254,12 @@ class Context implements RequestContext {
 function loggedPath(pathname: string): string {
   const path = redactWebhookToken(pathname);
   return path.length > 120 ? path.slice(0, 120) + '…' : path;
+}
+
+/** The error code of an answer made from a RelayError (`{"error": {"code"}}`), if it is one. */
+function errorCodeOf(reply: Reply): string | undefined {
+  const body = reply.body as Partial<ErrorBody> | undefined;
+  return reply.status >= 400 && body && typeof body === 'object' && typeof body.error?.code === 'string' ? body.error.code : undefined;
 }
 
 const noHeaders: Readonly<Record<string, string>> = Object.freeze({});

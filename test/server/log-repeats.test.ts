@@ -1,5 +1,6 @@
-// Under a flood, cheap answers share a summary line per kind and window (LOG_REPEAT_WINDOW_MS);
-// lines that carry something of their own are always written. Over real sockets.
+// Under a flood, cheap answers (status, widget files, preflights, client errors and refusals) share
+// a summary line per kind and window (LOG_REPEAT_WINDOW_MS); lines that carry something of their
+// own are always written. Over real sockets.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,7 +59,7 @@ describe('repeated request lines', () => {
     expect(refusedLines.filter((l) => l.refused === 'number_cooldown')).toHaveLength(3);
     expect(refusedLines.filter((l) => l.refused === 'number_cooldown').every((l) => l.phone === '+38050*****67')).toBe(true);
     await windowEnds();
-    expect(summaries(s)).toEqual([expect.objectContaining({ route: '/api/callback', method: 'POST', status: 429, refused: 'client_rate', more: 9 })]);
+    expect(summaries(s)).toEqual([expect.objectContaining({ route: '/api/callback', method: 'POST', status: 429, reason: 'client_rate', more: 9 })]);
   });
 
   it('folds 404s for unknown paths into one kind, whatever the path', async () => {
@@ -66,7 +67,35 @@ describe('repeated request lines', () => {
     for (let i = 0; i < 10; i++) expect((await fetch(`${s.relayUrl}/wp-login-${i}.php`)).status).toBe(404);
     expect(s.logs.filter((l) => l.msg === 'request' && l.status === 404)).toHaveLength(1);
     await windowEnds();
-    expect(summaries(s)).toEqual([expect.objectContaining({ route: 'unmatched', status: 404, more: 9 })]);
+    expect(summaries(s)).toEqual([expect.objectContaining({ route: 'unmatched', status: 404, reason: 'not_found', more: 9 })]);
+  });
+
+  it('folds client errors by their code, and names the code on the line that is written', async () => {
+    const s = await start();
+    const client = '198.51.100.40';
+    for (let i = 0; i < 6; i++) expect((await post(s, 'not json', client)).status).toBe(400);
+    for (let i = 0; i < 4; i++) expect((await post(s, JSON.stringify({ phone: '12' }), client)).status).toBe(400);
+    const foreign = () => fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: '{}' });
+    for (let i = 0; i < 3; i++) expect((await foreign()).status).toBe(403);
+    const preflight = () => fetch(`${s.relayUrl}/api/callback`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } });
+    for (let i = 0; i < 3; i++) expect((await preflight()).status).toBe(204);
+    const lines = requestLines(s, '/api/callback');
+    expect(lines.map((l) => [l.status, l.error])).toEqual([
+      [400, 'invalid_request'],
+      [400, 'invalid_phone'],
+      [403, 'origin_not_allowed'],
+      [204, undefined],
+    ]);
+    await windowEnds();
+    expect(summaries(s)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: 400, reason: 'invalid_request', more: 5 }),
+        expect.objectContaining({ status: 400, reason: 'invalid_phone', more: 3 }),
+        expect.objectContaining({ status: 403, reason: 'origin_not_allowed', more: 2 }),
+        expect.objectContaining({ method: 'OPTIONS', status: 204, more: 2 }),
+      ]),
+    );
+    expect(summaries(s)).toHaveLength(4);
   });
 
   it('never folds a server error: every 5xx keeps its line', async () => {

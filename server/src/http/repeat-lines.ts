@@ -1,16 +1,18 @@
 // Request lines under a flood. Some answers are cheap to ask for and say nothing new when repeated:
-// the widget's status, its files, a refusal made before the body is read, a 404. Anyone can ask for
-// them thousands of times a second, and one log line each would turn the relay into an amplifier
-// aimed at its own disk and log bill. For those answers the first line of each kind (route, method,
-// status, refusal) in a window is written as usual; the rest of the window are only counted, and one
-// line with the count closes the window. Metrics still count every request.
+// the widget's status and files, preflights, client errors and refusals (a bad body, a foreign
+// origin, a 404, a client over its limit). Anyone can ask for them thousands of times a second, and
+// one log line each would turn the relay into an amplifier aimed at its own disk and log bill. For
+// those answers the first line of each kind (route, method, status, reason) in a window is written
+// as usual; the rest of the window are only counted, and one line with the count closes the window.
+// Metrics still count every request.
 import type { Logger } from '../log.js';
 
 export interface RepeatKind {
   route: string;
   method: string;
   status: number;
-  refused?: string;
+  /** The refusal's reason or the error's code. */
+  reason?: string;
 }
 
 export interface RepeatLines {
@@ -24,7 +26,7 @@ export function createRepeatLines(log: Logger, windowMs: number): RepeatLines {
   return {
     admit(kind) {
       if (windowMs === 0) return true;
-      const key = `${kind.route} ${kind.method} ${kind.status} ${kind.refused ?? ''}`;
+      const key = `${kind.route} ${kind.method} ${kind.status} ${kind.reason ?? ''}`;
       const window = open.get(key);
       if (window) {
         window.count++;

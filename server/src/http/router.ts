@@ -20,8 +20,9 @@ export interface RequestContext {
    */
   logFields?: Fields;
   /**
-   * Set by a handler whose answer is cheap and says nothing new when repeated (http/repeat-lines.ts):
-   * under a flood its request line may be folded into a summary line.
+   * Whether, under a flood, this request's line may share a summary line (http/repeat-lines.ts).
+   * Unset: yes for client errors and refusals, no otherwise. true: a cheap answer that says nothing
+   * new when repeated (status, widget files). false: a line worth keeping each time.
    */
   repeatable?: boolean;
 }

@@ -138,6 +138,8 @@ async function afterIdempotency(
     if (!(err instanceof LimitRefusalError)) return relayErrorReply(err);
     // Said on the request's own line: a flood writes one line per refusal, not two.
     rc.logFields = { refused: err.refusal.reason, retryAfter: err.refusal.retryAfter, phone };
+    // Each such line names the number under attack: kept, however many (strikes bound them).
+    rc.repeatable = false;
     return refusalReply(err.refusal);
   }
   // Only an admitted request becomes a callback with an id of its own: a refused one (most of a
