@@ -4,7 +4,9 @@
 //     dispatches `vite:preloadError` on the host's window, which a host built with Vite may answer by
 //     reloading the page. Our chunks have no CSS or shared dependencies to preload, so the helper is
 //     replaced by a plain call, and each chunk gets its own copy instead of importing it from the
-//     entry (an entry with exports cannot be a classic script).
+//     entry (an entry with exports cannot be a classic script). The calls themselves keep their
+//     wrapper (`__vitePreload(() => import(…), …)`): when renderChunk runs, Vite has not yet
+//     replaced their second argument (its __VITE_PRELOAD__ marker), so they cannot be unwrapped here.
 //  2. Top-level declarations of a classic script become globals (minified names like `e`, `t` would
 //     overwrite the host's), and a second copy of the script would fail on redeclared `let`s. The
 //     entry is therefore wrapped in a function.
@@ -19,27 +21,6 @@ import type { Plugin } from 'vite';
 const preloadHelperId = '\0vite/preload-helper.js';
 const helper = '(load) => load()';
 
-/**
- * `__vitePreload(() => EXPR, [])` → `(EXPR)`: with nothing to preload the wrapper is only bytes.
- * Parentheses are balanced by counting (the wrapped expressions hold no strings with parentheses:
- * they are import() of our own chunk files and short callbacks).
- */
-export function unwrapPreloadCalls(code: string): string {
-  const opener = '__vitePreload(() => ';
-  let out = '';
-  let from = 0;
-  for (let at = code.indexOf(opener); at >= 0; at = code.indexOf(opener, from)) {
-    let depth = 1;
-    let i = at + '__vitePreload('.length;
-    for (; i < code.length && depth > 0; i++) depth += code[i] === '(' ? 1 : code[i] === ')' ? -1 : 0;
-    const call = code.slice(at, i); // through the closing parenthesis
-    const inner = /^__vitePreload\(\(\) => ([\s\S]*), \[\]\)$/.exec(call)?.[1];
-    out += code.slice(from, at) + (inner === undefined ? call : `(${inner})`);
-    from = i;
-  }
-  return out + code.slice(from);
-}
-
 export function classicScriptEntry(): Plugin {
   return {
     name: 'dialback:classic-script-entry',
@@ -48,12 +29,11 @@ export function classicScriptEntry(): Plugin {
       if (id === preloadHelperId) return { code: `export const __vitePreload = ${helper};`, map: null };
       return null;
     },
-    renderChunk(original, chunk) {
-      const code = unwrapPreloadCalls(original);
+    renderChunk(code, chunk) {
       const next = chunk.isEntry
         ? code.replace(/export\s*\{\s*__vitePreload as \w+\s*\};?/, '')
         : code.replace(/import\s*\{\s*\w+ as __vitePreload\s*\}\s*from\s*["'][^"']*\.js["'];?/, code.includes('__vitePreload(') ? `const __vitePreload = ${helper};` : '');
-      return next === original ? null : { code: next, map: null };
+      return next === code ? null : { code: next, map: null };
     },
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
