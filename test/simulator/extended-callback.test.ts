@@ -45,6 +45,25 @@ describe('success', () => {
     });
   });
 
+  it('stores every optional string in its own field', async () => {
+    expect((await callback(sim)).status).toBe(200);
+    expect(sim.calls[0]).toMatchObject({ utmMedium: 'cpc', utmCampaign: 'brand', utmTerm: 'call me', utmContent: 'ad-1' });
+  });
+
+  it('leaves the defaults in place for optional strings the request did not carry', async () => {
+    const absent = { utmSource: undefined, utmMedium: undefined, utmCampaign: undefined, utmTerm: undefined, utmContent: undefined };
+    expect((await callback(sim, { ...absent, clientId: undefined, clientUserAgent: undefined })).status).toBe(200);
+    expect(sim.calls[0]).toMatchObject({
+      utmSource: '(direct)',
+      utmMedium: '(none)',
+      utmCampaign: '(direct)',
+      utmContent: '(not set)',
+      utmTerm: '(none)',
+      clientId: '',
+      userAgent: '',
+    });
+  });
+
   it('echoes any numeric id', async () => {
     const res = await postJson(sim, '/a/v2', rpcBody(callbackParams(sim), 42));
     expect(((await jsonOf(res)) as { id: number }).id).toBe(42);

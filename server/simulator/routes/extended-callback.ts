@@ -9,11 +9,12 @@
 //   - refusals (outbound ban, a callback to that number already in progress) -> HTTP 200 + error object
 //   - success                                     -> HTTP 200 {"jsonrpc":"2.0","id":<id>,"result":{…}}
 import { isIP } from 'node:net';
-import { CALLBACK_METHOD, RPC, UTM_PLACEHOLDERS, extendedCallbackResult } from '../assumptions';
+import { CALLBACK_METHOD, RPC, extendedCallbackResult } from '../assumptions';
 import { newCall } from '../call-log';
 import type { SimContext, SimRequest } from '../context';
 import { authorized, json, methodNotAllowed, type Reply } from '../http-kit';
 import { internationalNumber, maskNumber } from '../numbers';
+import type { SimCall } from '../types';
 
 type RpcId = number | null;
 type RpcErrorKind = (typeof RPC)[keyof typeof RPC];
@@ -33,7 +34,17 @@ export function rpcIdOf(body: string): RpcId {
   return null;
 }
 
-const OPTIONAL_STRINGS = ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'clientId', 'clientUserAgent'] as const;
+/** Optional string param -> the call-log field it fills; absent ones keep newCall's defaults. */
+const OPTIONAL_FIELDS = {
+  utmSource: 'utmSource',
+  utmMedium: 'utmMedium',
+  utmCampaign: 'utmCampaign',
+  utmTerm: 'utmTerm',
+  utmContent: 'utmContent',
+  clientId: 'clientId',
+  clientUserAgent: 'userAgent',
+} as const satisfies Record<string, keyof SimCall>;
+const OPTIONAL_STRINGS = Object.keys(OPTIONAL_FIELDS) as (keyof typeof OPTIONAL_FIELDS)[];
 const KNOWN_PARAMS = new Set<string>([
   'caller',
   'callee',
@@ -114,14 +125,10 @@ export function extendedCallback(ctx: SimContext, request: SimRequest): Reply {
   }
 
   const call = newCall({ origin: 'extended_callback', callType: 'callback', calldate: ctx.now(), caller: callee, dst: caller, visitor: callee });
-  const str = (name: (typeof OPTIONAL_STRINGS)[number]) => (typeof p[name] === 'string' ? (p[name] as string) : undefined);
-  call.utmSource = str('utmSource') ?? UTM_PLACEHOLDERS.utmSource;
-  call.utmMedium = str('utmMedium') ?? UTM_PLACEHOLDERS.utmMedium;
-  call.utmCampaign = str('utmCampaign') ?? UTM_PLACEHOLDERS.utmCampaign;
-  call.utmContent = str('utmContent') ?? UTM_PLACEHOLDERS.utmContent;
-  call.utmTerm = str('utmTerm') ?? UTM_PLACEHOLDERS.utmTerm;
-  call.clientId = str('clientId') ?? '';
-  call.userAgent = str('clientUserAgent') ?? '';
+  // Each present one was checked to be a string above.
+  for (const [name, field] of Object.entries(OPTIONAL_FIELDS)) {
+    if (p[name] !== undefined) call[field] = p[name] as string;
+  }
   call.clientIp = (p.clientIp as string).trim();
   call.managerDst = managerDst;
   ctx.calls.push(call);
