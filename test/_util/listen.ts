@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 
 export interface Listening {
   url: string;
-  port: number;
   close(): Promise<void>;
 }
 
@@ -17,7 +16,6 @@ export async function listen(server: Server): Promise<Listening> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

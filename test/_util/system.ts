@@ -4,7 +4,7 @@
 import { afterEach } from 'vitest';
 import { loadConfig, secretsOf, type Config } from '../../server/src/config.js';
 import { createLogger, type Logger } from '../../server/src/log.js';
-import { createRelay, type Relay, type RelayDeps } from '../../server/src/relay.js';
+import { createRelay, type Relay } from '../../server/src/relay.js';
 import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.js';
 import { listen } from './listen.js';
 
@@ -22,7 +22,6 @@ export interface System {
 
 export interface SystemOptions {
   simulator?: SimulatorOptions;
-  relay?: Partial<Omit<RelayDeps, 'config' | 'log'>>;
 }
 
 export async function startSystem(env: Record<string, string> = {}, options: SystemOptions = {}): Promise<System> {
@@ -48,7 +47,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
     await sim.close();
     throw err;
   }
-  const relay = createRelay({ config, log, ...options.relay });
+  const relay = createRelay({ config, log });
   const listening = await listen(relay.server);
   return {
     relayUrl: listening.url,
