@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { RelayError } from '../errors.js';
 
 export interface OriginPolicy {
-  /** The request's allowed origin, or null when it sent none. Throws origin_not_allowed. */
+  /** The request's allowed origin as the allowlist writes it, or null when it sent none. Throws origin_not_allowed. */
   check(req: IncomingMessage, options: { required: boolean }): string | null;
   /** CORS headers for an answer to an allowed origin (shared object: do not modify). */
   corsHeaders(origin: string | null): Readonly<Record<string, string>>;
@@ -16,26 +16,28 @@ export interface OriginPolicy {
 const none: Readonly<Record<string, string>> = Object.freeze({});
 
 export function createOriginPolicy(allowed: readonly string[]): OriginPolicy {
-  const allowedSet = new Set(allowed.map((o) => o.toLowerCase()));
-  // Headers per origin, made once: origins come from the allowlist, so there are few of them.
+  // Each allowed origin as config wrote it (already canonical: config keeps `url.origin`), found by
+  // its lowercase form. `check` answers with that entry, never with the header as sent, so a case
+  // variant is the same site everywhere: in the site caps, idempotency scopes and CORS headers.
+  const canonical = new Map(allowed.map((o) => [o.toLowerCase(), o]));
   // Browsers read Allow-Methods, Allow-Headers and Max-Age from preflight answers only, so the
-  // answers themselves carry just what lets the page read them (and Retry-After).
-  const answerCache = new Map<string, Readonly<Record<string, string>>>();
-  const preflightCache = new Map<string, Readonly<Record<string, string>>>();
-  const cached = (cache: Map<string, Readonly<Record<string, string>>>, origin: string, make: () => Record<string, string>) => {
-    let headers = cache.get(origin);
-    if (!headers) {
-      headers = Object.freeze(make());
-      // Bounded by the allowlist, up to the case variants a client may write.
-      if (cache.size < 1000) cache.set(origin, headers);
-    }
-    return headers;
-  };
-  const answerHeaders = (origin: string) => ({
-    'access-control-allow-origin': origin,
-    'access-control-expose-headers': 'Retry-After',
-    vary: 'Origin',
-  });
+  // answers themselves carry just what lets the page read them (and Retry-After). Made once per
+  // allowed origin.
+  const answerHeaders = new Map<string, Readonly<Record<string, string>>>();
+  const preflightHeaders = new Map<string, Readonly<Record<string, string>>>();
+  for (const origin of canonical.values()) {
+    const answer = { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'Retry-After', vary: 'Origin' };
+    answerHeaders.set(origin, Object.freeze(answer));
+    preflightHeaders.set(
+      origin,
+      Object.freeze({
+        ...answer,
+        'access-control-allow-methods': 'GET, POST, OPTIONS',
+        'access-control-allow-headers': 'Content-Type, Idempotency-Key',
+        'access-control-max-age': '600',
+      }),
+    );
+  }
   return {
     check(req, { required }) {
       const origin = req.headers.origin;
@@ -43,23 +45,14 @@ export function createOriginPolicy(allowed: readonly string[]): OriginPolicy {
         if (required) throw new RelayError('origin_not_allowed', 'This request must come from a web page (no Origin header was sent).');
         return null;
       }
-      if (!allowedSet.has(origin.toLowerCase())) {
+      const entry = canonical.get(origin.toLowerCase());
+      if (entry === undefined) {
         throw new RelayError('origin_not_allowed', `The site ${truncate(origin)} is not allowed to use this callback service.`);
       }
-      return origin;
+      return entry;
     },
-    corsHeaders(origin) {
-      return origin ? cached(answerCache, origin, () => answerHeaders(origin)) : none;
-    },
-    preflightHeaders(origin) {
-      if (!origin) return none;
-      return cached(preflightCache, origin, () => ({
-        ...answerHeaders(origin),
-        'access-control-allow-methods': 'GET, POST, OPTIONS',
-        'access-control-allow-headers': 'Content-Type, Idempotency-Key',
-        'access-control-max-age': '600',
-      }));
-    },
+    corsHeaders: (origin) => (origin ? (answerHeaders.get(origin) ?? none) : none),
+    preflightHeaders: (origin) => (origin ? (preflightHeaders.get(origin) ?? none) : none),
   };
 }
 

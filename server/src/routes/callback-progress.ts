@@ -31,7 +31,7 @@ export function callbackProgress(app: AppContext): Handler {
     const notFound = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
     if (!UUID.test(requestId)) throw notFound();
     const call = app.accepted.get(requestId);
-    if (!call || (origin !== null && origin.toLowerCase() !== call.origin.toLowerCase())) throw notFound();
+    if (!call || (origin !== null && origin !== call.origin)) throw notFound();
     const progress = await tracker.progress(requestId);
     if (!progress) throw notFound();
     // The relay adds the CORS headers of an allowed origin to every /api answer.
