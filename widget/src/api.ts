@@ -8,8 +8,6 @@ export type FailureCode = ErrorCode | 'network_error' | 'bad_response';
 export interface ApiFailure {
   ok: false;
   code: FailureCode;
-  /** HTTP status, 0 when no answer arrived. */
-  status: number;
   field?: string | undefined;
   retryAfter?: number | undefined;
   nextOpenAt?: string | undefined;
@@ -25,9 +23,10 @@ export interface RelayApi {
 export interface ApiOptions {
   /** Which codes this widget knows (its catalog's keys); any other code is mapped by HTTP status. */
   isKnownCode(code: string): code is ErrorCode;
-  fetchFn?: typeof fetch;
-  timeoutMs?: number;
 }
+
+/** How long one request may take before it counts as a network failure. */
+const timeoutMs = 20_000;
 
 /** A fresh key per submit attempt; works on plain-http pages where crypto.randomUUID is missing. */
 export function newIdempotencyKey(): string {
@@ -35,27 +34,26 @@ export function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function createApi(relay: string, { isKnownCode, fetchFn = (...args) => fetch(...args), timeoutMs = 20_000 }: ApiOptions): RelayApi {
+export function createApi(relay: string, { isKnownCode }: ApiOptions): RelayApi {
   /** `valid` names the member that proves the answer has the expected shape. */
   async function call<T>(path: string, valid: (body: T) => unknown, init?: RequestInit): Promise<ApiResult<T>> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
-      const response = await fetchFn(relay + path, { ...init, credentials: 'omit', cache: 'no-store', signal: controller.signal });
+      const response = await fetch(relay + path, { ...init, credentials: 'omit', cache: 'no-store', signal: controller.signal });
       // An HTML error page from a proxy, or an empty body, is simply "no body".
       const body = (await response.json().catch(() => null)) as (T & { error?: Record<string, unknown> }) | null;
-      if (response.ok) return body && valid(body) ? { ok: true, data: body } : { ok: false, code: 'bad_response', status: response.status };
+      if (response.ok) return body && valid(body) ? { ok: true, data: body } : { ok: false, code: 'bad_response' };
       const { code, field, retryAfter, nextOpenAt } = Object(body?.error) as Record<string, unknown>;
       return {
         ok: false,
         code: isKnownCode(String(code)) ? (code as ErrorCode) : response.status >= 500 ? 'internal_error' : 'invalid_request',
-        status: response.status,
         field: typeof field === 'string' ? field : undefined,
         retryAfter: typeof retryAfter === 'number' ? retryAfter : undefined,
         nextOpenAt: typeof nextOpenAt === 'string' ? nextOpenAt : undefined,
       };
     } catch {
-      return { ok: false, code: 'network_error', status: 0 };
+      return { ok: false, code: 'network_error' };
     } finally {
       clearTimeout(timer);
     }
