@@ -1,7 +1,9 @@
-// What every endpoint handler may use: the project's identity, its clock, agents and call log.
+// What every endpoint handler may use: the project's identity, its clock, agents and call log, and the
+// party rules both callback endpoints share.
 import type { IncomingMessage } from 'node:http';
 import type { AgentPool } from './agents';
 import type { Lifecycle } from './lifecycle';
+import { internationalNumber } from './numbers';
 import type { ProjectTime } from './project-time';
 import type { SimCall } from './types';
 
@@ -23,4 +25,15 @@ export interface SimRequest {
   url: URL;
   body: string;
   raw: IncomingMessage;
+}
+
+/** A party the callback endpoints accept: an agent's SIP login as given, else an international number's digits. */
+export function numberOrAgentLogin(ctx: SimContext, raw: string): string | null {
+  if (ctx.agents.byLogin(raw)) return raw;
+  return internationalNumber(raw);
+}
+
+/** The project may not call this number (an outbound ban covers its prefix). */
+export function isOutboundBanned(ctx: SimContext, number: string): boolean {
+  return ctx.outboundBanPrefixes.some((prefix) => number.startsWith(prefix));
 }

@@ -11,9 +11,9 @@
 import { isIP } from 'node:net';
 import { CALLBACK_METHOD, RPC, extendedCallbackResult } from '../assumptions';
 import { newCall } from '../call-log';
-import type { SimContext, SimRequest } from '../context';
+import { isOutboundBanned, numberOrAgentLogin, type SimContext, type SimRequest } from '../context';
 import { authorized, json, methodNotAllowed, type Reply } from '../http-kit';
-import { internationalNumber, maskNumber } from '../numbers';
+import { maskNumber } from '../numbers';
 import type { SimCall } from '../types';
 
 type RpcId = number | null;
@@ -117,7 +117,7 @@ export function extendedCallback(ctx: SimContext, request: SimRequest): Reply {
   }
 
   // 200 refusals.
-  if (ctx.outboundBanPrefixes.some((prefix) => callee.startsWith(prefix))) {
+  if (isOutboundBanned(ctx, callee)) {
     return rpcError(id, RPC.outboundBan, 'Outbound calls to this number are not allowed for the project');
   }
   if (ctx.calls.some((c) => c.state !== 'ended' && c.visitor === callee)) {
@@ -146,6 +146,5 @@ function party(ctx: SimContext, value: unknown, type: 'default' | 'scheme'): str
   if (typeof value !== 'string' || value.trim() === '') return null;
   const v = value.trim();
   if (type === 'scheme') return v.length <= 100 ? v : null;
-  if (ctx.agents.byLogin(v)) return v;
-  return internationalNumber(v);
+  return numberOrAgentLogin(ctx, v);
 }

@@ -5,7 +5,7 @@
 // next free online agent. Errors: 400 {"error":{"code","message"}}.
 import { outwardCallSuccess } from '../assumptions';
 import { newCall } from '../call-log';
-import type { SimContext, SimRequest } from '../context';
+import { isOutboundBanned, numberOrAgentLogin, type SimContext, type SimRequest } from '../context';
 import { json, methodNotAllowed, parseFormOrJson, restError, type Reply } from '../http-kit';
 import { internationalNumber } from '../numbers';
 
@@ -24,18 +24,13 @@ export function outwardCall(ctx: SimContext, request: SimRequest): Reply {
   const agent = ctx.agents.byNumber(extension);
   if (extension !== ctx.officeLine && !agent) return restError(400, 'extension is not a number connected to the project');
 
-  const destination = resolveDestination(ctx, destinationRaw.trim());
+  const destination = numberOrAgentLogin(ctx, destinationRaw.trim());
   if (!destination) return restError(400, 'destination must be a phone number in international format or a SIP account of the project');
-  if (ctx.outboundBanPrefixes.some((p) => destination.startsWith(p))) return restError(400, 'outbound calls to this destination are not allowed');
+  if (isOutboundBanned(ctx, destination)) return restError(400, 'outbound calls to this destination are not allowed');
 
   const call = newCall({ origin: 'outward_call', callType: 'callback', calldate: ctx.now(), caller: destination, dst: extension, visitor: destination });
   ctx.calls.push(call);
   ctx.lifecycle.agentFirst(call, agent?.login);
   ctx.log({ msg: 'outward call accepted', uniqueid: call.uniqueid });
   return json(200, outwardCallSuccess(call.uniqueid));
-}
-
-function resolveDestination(ctx: SimContext, raw: string): string | null {
-  if (ctx.agents.byLogin(raw)) return raw;
-  return internationalNumber(raw);
 }
