@@ -15,7 +15,7 @@ import { createAcceptedCalls } from './outcome/accepted-calls.js';
 import { createRouter, type RequestContext, type Route } from './http/router.js';
 import { errorReply, send, type Reply } from './http/reply.js';
 import { clientIp } from './http/client-ip.js';
-import { loadStaticSet } from './http/static-files.js';
+import { loadStaticSet, type StaticSet } from './http/static-files.js';
 import { RelayError } from './errors.js';
 import type { AppContext } from './app-context.js';
 import { callbackRoute } from './routes/callback.js';
@@ -100,9 +100,13 @@ export function createRelay(deps: RelayDeps): Relay {
   ];
   const routeWebhook = routeWebhookRoute(app);
   if (routeWebhook) routes.push(routeWebhook);
-  routes.push(...ownerRoutes(app));
+  // The demo folder serves both the demo pages and the owner view: read and compressed once, and
+  // only when one of them is on.
+  let demoFiles: StaticSet | undefined;
+  const demoSet = () => (demoFiles ??= loadStaticSet(config.demoDir));
+  routes.push(...ownerRoutes(app, demoSet));
   if (config.demo) {
-    const demo = loadStaticSet(config.demoDir);
+    const demo = demoSet();
     routes.push(
       { path: '/', methods: { GET: demoRoute(demo, () => 'index.html') } },
       { path: /^\/demo\/(?<file>[\w.-]+)$/, methods: { GET: demoRoute(demo, (p) => p.file!) } },

@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context.js';
 import { RelayError } from '../errors.js';
 import { json } from '../http/reply.js';
 import type { Handler, Route } from '../http/router.js';
-import { loadStaticSet } from '../http/static-files.js';
+import type { StaticSet } from '../http/static-files.js';
 import { createOwnerAccess } from '../owner/owner-access.js';
 import { createOwnerCalls } from '../owner/owner-calls.js';
 
@@ -19,10 +19,11 @@ const PAGE_HEADERS = {
 };
 const API_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
-export function ownerRoutes(app: AppContext): Route[] {
+/** `demoFiles`: the demo folder, where owner.html and its script live (loaded once, shared with the demo pages). */
+export function ownerRoutes(app: AppContext, demoFiles: () => StaticSet): Route[] {
   const access = createOwnerAccess(app.config);
   if (!access.enabled) return [];
-  const files = loadStaticSet(app.config.demoDir);
+  const files = demoFiles();
   if (!files.paths.includes('owner.html')) app.log.warn('owner view: owner.html not found; /owner will answer 404', { demoDir: app.config.demoDir });
   const calls = createOwnerCalls({ client: app.client, accepted: app.accepted, timeZone: app.config.calltracking.timeZone, log: app.log, now: app.now });
 
