@@ -1,6 +1,6 @@
 // Starts any node:http server on 127.0.0.1 port 0 and gives back its base URL and a closer
 // that also ends keep-alive sockets, so test files never hang on open handles.
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Listening {
@@ -22,4 +22,11 @@ export async function listen(server: Server): Promise<Listening> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** An address where nothing listens: a port the OS just handed out and took back. */
+export async function deadUrl(): Promise<string> {
+  const gone = await listen(createServer());
+  await gone.close();
+  return gone.url;
 }

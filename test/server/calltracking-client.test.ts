@@ -12,8 +12,7 @@ import {
   CallTrackingTransportError,
 } from '../../server/src/calltracking/errors.js';
 import { MAX_ROWS_PER_REQUEST } from '../../server/src/calltracking/calls-list.js';
-import { listen } from '../_util/listen.js';
-import { createServer } from 'node:http';
+import { deadUrl } from '../_util/listen.js';
 
 let sim: Simulator & { url: string };
 let client: CallTrackingClient;
@@ -95,9 +94,7 @@ describe('sipstatus', () => {
   });
 
   it('a closed port is a connect error, the only one marked never sent', async () => {
-    const dead = await listen(createServer());
-    await dead.close();
-    const c = createCallTrackingClient({ baseUrl: dead.url, authKey: 'whatever-key', timeoutMs: 500 });
+    const c = createCallTrackingClient({ baseUrl: await deadUrl(), authKey: 'whatever-key', timeoutMs: 500 });
     const err = (await c.sipOnline().catch((e: unknown) => e)) as CallTrackingConnectError;
     await c.close();
     expect(err).toBeInstanceOf(CallTrackingConnectError);

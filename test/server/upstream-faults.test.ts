@@ -2,8 +2,8 @@
 // distinct public code within the time limit, the service is asked at most once (twice only when
 // the connection provably never opened), and its error text never reaches the visitor.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import type { Fault } from '../../server/simulator/index.js';
+import { deadUrl } from '../_util/listen.js';
 import { startSystem, type System } from '../_util/system.js';
 
 const ORIGIN = 'https://shop.example';
@@ -63,9 +63,8 @@ describe('service faults', () => {
   }
 
   it('connection refused → 503 upstream_unavailable after exactly one retry (it was never sent)', async () => {
-    const port = await closedPort();
     const s = await start({
-      CALLTRACKING_BASE_URL: `http://127.0.0.1:${port}`,
+      CALLTRACKING_BASE_URL: await deadUrl(),
       CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234',
       CALLTRACKING_PROJECT_ID: '1',
       CALLBACK_CALLER: '380441112233',
@@ -94,11 +93,3 @@ describe('service faults', () => {
     expect(res.status).toBe(202);
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}

@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RouteMethod, RoutingScheme } from '../../server/simulator/index';
-import { listen, type Listening } from '../_util/listen';
+import { deadUrl, listen, type Listening } from '../_util/listen';
 import { callback, get, jsonOf, start, waitFor, type RunningSim } from './_helpers';
 
 interface Received {
@@ -186,9 +186,7 @@ describe('reply: skipped to the next step, never retried', () => {
   });
 
   it('an unreachable URL', async () => {
-    const gone = await listen(createServer());
-    await gone.close();
-    sim.routing.configure(scheme({ url: `${gone.url}/hook` }));
+    sim.routing.configure(scheme({ url: `${await deadUrl()}/hook` }));
     const result = await sim.routing.simulateInboundCall({ from: '380671234567' });
     expect(result).toMatchObject({ destination: null, reason: 'network_error' });
   });

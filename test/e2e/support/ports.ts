@@ -1,10 +1,2 @@
-// An address where nothing listens: a port the OS just handed out and took back.
-import { createServer } from 'node:net';
-
-export async function deadUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
+// Kept for the e2e files that import deadUrl from here; it lives with the other listening helpers.
+export { deadUrl } from '../../_util/listen';
