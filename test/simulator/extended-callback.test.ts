@@ -161,6 +161,12 @@ describe('JSON-RPC protocol errors', () => {
     await expectRpcError(await postJson(sim, '/a/v2', body), 200, -32600, null);
     expect(sim.calls).toHaveLength(0);
   });
+  it('answers -32600 when id is a number too large to be finite (JSON.parse makes it Infinity)', async () => {
+    const raw = JSON.stringify(rpcBody(callbackParams(sim))).replace('"id":777', '"id":1e999');
+    expect(raw).toContain('"id":1e999');
+    await expectRpcError(await postJson(sim, '/a/v2', raw), 200, -32600, null);
+    expect(sim.calls).toHaveLength(0);
+  });
   it('answers -32600 to a batch', async () => {
     await expectRpcError(await postJson(sim, '/a/v2', [rpcBody(callbackParams(sim))]), 200, -32600, null);
   });

@@ -26,11 +26,15 @@ function rpcError(id: RpcId, kind: RpcErrorKind, message: string): Reply {
 /** The request's id if the body is a JSON object with a numeric id (used by faults too). */
 export function rpcIdOf(body: string): RpcId {
   try {
-    const value: unknown = JSON.parse(body);
-    if (value && typeof value === 'object' && 'id' in value && typeof value.id === 'number') return value.id;
+    return idOf(JSON.parse(body));
   } catch {
-    // not JSON: no id
+    return null; // not JSON: no id
   }
+}
+
+/** The id of an already parsed request: its numeric `id`, else null. */
+function idOf(value: unknown): RpcId {
+  if (value && typeof value === 'object' && 'id' in value && typeof value.id === 'number') return value.id;
   return null;
 }
 
@@ -68,7 +72,7 @@ export function extendedCallback(ctx: SimContext, request: SimRequest): Reply {
   } catch {
     parseFailed = true;
   }
-  const id = parseFailed ? null : rpcIdOf(request.body);
+  const id = idOf(parsed); // null when the body is not JSON (parsed stays undefined)
 
   if (!authorized(request.raw, ctx.authKey)) return rpcError(id, RPC.accessDenied, 'Access denied: invalid Auth-key');
   if (parseFailed) return rpcError(null, RPC.parseError, 'Parse error: the body is not valid JSON');
@@ -77,6 +81,7 @@ export function extendedCallback(ctx: SimContext, request: SimRequest): Reply {
   if (!parsed || typeof parsed !== 'object') return rpcError(null, RPC.invalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 request object');
   const rpc = parsed as Record<string, unknown>;
   if (rpc.jsonrpc !== '2.0') return rpcError(id, RPC.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"');
+  // Finite too: JSON.parse turns an id like 1e999 into Infinity.
   if (typeof rpc.id !== 'number' || !Number.isFinite(rpc.id)) return rpcError(null, RPC.invalidRequest, 'Invalid Request: id must be a number');
   if (typeof rpc.method !== 'string') return rpcError(id, RPC.invalidRequest, 'Invalid Request: method must be a string');
   if (rpc.method !== CALLBACK_METHOD) {
