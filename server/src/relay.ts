@@ -15,6 +15,7 @@ import { createAcceptedCalls } from './outcome/accepted-calls.js';
 import { createRouter, type RequestContext, type Route } from './http/router.js';
 import { errorReply, send, type Reply } from './http/reply.js';
 import { clientIp } from './http/client-ip.js';
+import type { CidrList } from './http/cidr.js';
 import { loadStaticSet, type StaticSet } from './http/static-files.js';
 import { RelayError } from './errors.js';
 import type { AppContext } from './app-context.js';
@@ -118,7 +119,6 @@ export function createRelay(deps: RelayDeps): Relay {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const requestId = newRequestId();
-    const ip = clientIp(req, config.trustedProxies);
     const target = req.url ?? '/';
     let url: URL | undefined;
     let pathname = plainPath(target);
@@ -145,7 +145,7 @@ export function createRelay(deps: RelayDeps): Relay {
         const origin = app.origins.check(req, { required: true });
         reply = { status: 204, headers: app.origins.preflightHeaders(origin) };
       } else {
-        context = new Context(req, res, target, url, route.params, requestId, ip, log);
+        context = new Context(req, res, target, url, route.params, requestId, config.trustedProxies, log);
         reply = await route.handler(context);
       }
     } catch (err) {
@@ -227,7 +227,7 @@ export function createRelay(deps: RelayDeps): Relay {
   };
 }
 
-/** What a handler gets; the URL object is made only when a handler asks for it. */
+/** What a handler gets; the URL, the client's address and the logger are made only when a handler asks. */
 class Context implements RequestContext {
   constructor(
     readonly req: IncomingMessage,
@@ -236,13 +236,19 @@ class Context implements RequestContext {
     private parsed: URL | undefined,
     readonly params: Record<string, string>,
     readonly requestId: string,
-    readonly clientIp: string,
+    private readonly trustedProxies: CidrList,
     private readonly relayLog: Logger,
   ) {}
 
   logFields: Fields | undefined = undefined;
   repeatable: boolean | undefined = undefined;
   private childLog: Logger | undefined = undefined;
+  private address: string | undefined = undefined;
+
+  /** The visitor's address (TRUSTED_PROXIES, X-Forwarded-For): only the callback route needs it. */
+  get clientIp(): string {
+    return (this.address ??= clientIp(this.req, this.trustedProxies));
+  }
 
   /** The request's logger (its lines carry the request id), made when a handler first logs. */
   get log(): Logger {
