@@ -1,7 +1,7 @@
 // The relay against the simulator over real sockets: what reaches the service on the wire, and
 // every way POST /api/callback can answer.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../_util/system.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { systemPerTest, type System } from '../_util/system.js';
 
 const ORIGIN = 'https://shop.example';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) DialbackTest/1.0';
@@ -14,11 +14,13 @@ const attribution = {
   clientId: '1907690628.1747750782',
 };
 
+const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '1500' }, { simulator: { timing: { agentAnswerMs: 20, visitorRingMs: 20, talkMs: 20 } } });
+/** The test's system, which the helpers below talk to. */
 let system: System;
-beforeEach(async () => {
-  system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '1500' }, { simulator: { timing: { agentAnswerMs: 20, visitorRingMs: 20, talkMs: 20 } } });
-});
-afterEach(() => system.close());
+/** Each test starts its own system, with its own settings where it needs them (one system, not two). */
+async function begin(env: Record<string, string> = {}): Promise<void> {
+  system = await start(env);
+}
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${system.relayUrl}/api/callback`, {
@@ -40,6 +42,7 @@ const callbackRequests = () => system.sim.requests.filter((r) => r.path === '/a/
 
 describe('POST /api/callback, accepted', () => {
   it('sends exactly the spec\'s JSON-RPC request and answers 202 without the full number', async () => {
+    await begin();
     const res = await post({ phone: '050 123 45 67', attribution, pageUrl: 'https://shop.example/landing?x=1', locale: 'uk' });
     expect(res.status).toBe(202);
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
@@ -81,6 +84,7 @@ describe('POST /api/callback, accepted', () => {
   });
 
   it('omits attribution it was not given and keeps placeholders unchanged', async () => {
+    await begin();
     await post({ phone: '+380 50 123 45 67' }).then((r) => expect(r.status).toBe(202));
     const bare = JSON.parse(callbackRequests()[0]!.body).params;
     expect(Object.keys(bare)).not.toContain('utmSource');
@@ -88,17 +92,16 @@ describe('POST /api/callback, accepted', () => {
   });
 
   it('passes the service settings from the environment through as given', async () => {
-    await system.close();
-    system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, CALLBACK_CALLER: 'manager1', CALLBACK_CALLER_TYPE: 'default', CALLBACK_DIRECTION: 'out', CALLBACK_MANAGER_DST: '0' });
+    await begin({ CALLBACK_CALLER: 'manager1', CALLBACK_CALLER_TYPE: 'default', CALLBACK_DIRECTION: 'out', CALLBACK_MANAGER_DST: '0' });
     await post({ phone: '0501234567' }).then((r) => expect(r.status).toBe(202));
     expect(JSON.parse(callbackRequests()[0]!.body).params).toMatchObject({ caller: 'manager1', manager_dst: 0 });
   });
 
   it('believes X-Forwarded-For only from a trusted proxy', async () => {
+    await begin();
     await post({ phone: '0501234567' }, { 'x-forwarded-for': '203.0.113.50' });
     expect(JSON.parse(callbackRequests()[0]!.body).params.clientIp).toBe('127.0.0.1');
-    await system.close();
-    system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, TRUSTED_PROXIES: '127.0.0.1' });
+    await begin({ TRUSTED_PROXIES: '127.0.0.1' });
     await post({ phone: '0501234567' }, { 'x-forwarded-for': '6.6.6.6, 203.0.113.50' });
     expect(JSON.parse(callbackRequests()[0]!.body).params.clientIp).toBe('203.0.113.50');
   });
@@ -108,6 +111,7 @@ describe('POST /api/callback, refused before the service is asked', () => {
   afterEach(() => expect(callbackRequests()).toHaveLength(0));
 
   it('invalid_request: not JSON, not an object, unknown fields, wrong types', async () => {
+    await begin();
     await expectError(await post('{"phone":'), 400, 'invalid_request');
     await expectError(await post('[1,2]'), 400, 'invalid_request');
     await expectError(await post({ phone: '0501234567', admin: true }), 400, 'invalid_request');
@@ -116,6 +120,7 @@ describe('POST /api/callback, refused before the service is asked', () => {
   });
 
   it('invalid_phone at the phone field', async () => {
+    await begin();
     await expectError(await post({ phone: 'call me' }), 400, 'invalid_phone', 'phone');
     await expectError(await post({ phone: '12' }), 400, 'invalid_phone', 'phone');
     await expectError(await post({ phone: '050 123' }), 400, 'invalid_phone', 'phone');
@@ -123,17 +128,18 @@ describe('POST /api/callback, refused before the service is asked', () => {
   });
 
   it('country_not_allowed', async () => {
+    await begin();
     await expectError(await post({ phone: '+44 20 7946 0958' }), 400, 'country_not_allowed', 'phone');
   });
 
   it('consent_required when the relay requires consent', async () => {
-    await system.close();
-    system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, REQUIRE_CONSENT: 'true' });
+    await begin({ REQUIRE_CONSENT: 'true' });
     await expectError(await post({ phone: '0501234567' }), 400, 'consent_required', 'consent');
     await expectError(await post({ phone: '0501234567', consent: false }), 400, 'consent_required', 'consent');
   });
 
   it('origin_not_allowed for a foreign or missing Origin, without CORS headers', async () => {
+    await begin();
     const foreign = await post({ phone: '0501234567' }, { origin: 'https://evil.example' });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     await expectError(foreign, 403, 'origin_not_allowed');
@@ -142,19 +148,20 @@ describe('POST /api/callback, refused before the service is asked', () => {
   });
 
   it('payload_too_large and unsupported_media_type', async () => {
+    await begin();
     await expectError(await post({ phone: '0501234567', pageUrl: 'https://shop.example/' + 'a'.repeat(5000) }), 413, 'payload_too_large');
     await expectError(await post('phone=0501234567', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
   });
 
   it('closed outside WORKING_HOURS, with the next opening', async () => {
-    await system.close();
     // Open one minute a week, at a time that is never "now" in this test: Sunday 03:00–03:01 UTC+14.
-    system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, WORKING_HOURS: 'Sun 03:00-03:01', TIMEZONE: 'Pacific/Kiritimati' });
+    await begin({ WORKING_HOURS: 'Sun 03:00-03:01', TIMEZONE: 'Pacific/Kiritimati' });
     const error = await expectError(await post({ phone: '0501234567' }), 409, 'closed');
     expect(new Date(error.nextOpenAt!).getTime()).toBeGreaterThan(Date.now());
   });
 
   it('not_found and method_not_allowed', async () => {
+    await begin();
     await expectError(await fetch(`${system.relayUrl}/api/nothing`), 404, 'not_found');
     const res = await fetch(`${system.relayUrl}/api/callback`, { method: 'PUT' });
     expect(res.headers.get('allow')).toBe('POST');
@@ -164,6 +171,7 @@ describe('POST /api/callback, refused before the service is asked', () => {
 
 describe('POST /api/callback, when the service fails', () => {
   it('upstream_rejected: a JSON-RPC error, and the service\'s text stays out of the answer', async () => {
+    await begin();
     system.sim.faults.set('callback', { kind: 'rpc_error', code: 17, message: 'outbound calls banned for SECRET-INTERNAL' });
     const res = await post({ phone: '0501234567' });
     const text = await res.clone().text();
@@ -173,6 +181,7 @@ describe('POST /api/callback, when the service fails', () => {
   });
 
   it('upstream_unavailable: 503 from the service, with Retry-After', async () => {
+    await begin();
     system.sim.faults.set('callback', { kind: 'status', status: 503 });
     const res = await post({ phone: '0501234567' });
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -181,12 +190,14 @@ describe('POST /api/callback, when the service fails', () => {
   });
 
   it('upstream_timeout: the service hangs past UPSTREAM_TIMEOUT_MS, and is not asked twice', async () => {
+    await begin();
     system.sim.faults.set('callback', { kind: 'hang' });
     await expectError(await post({ phone: '0501234567' }), 504, 'upstream_timeout');
     expect(callbackRequests()).toHaveLength(1);
   });
 
   it('upstream_unknown: an HTML page or a reset connection', async () => {
+    await begin();
     system.sim.faults.set('callback', { kind: 'html', times: 1 });
     await expectError(await post({ phone: '0501234567' }), 502, 'upstream_unknown');
     system.sim.faults.set('callback', { kind: 'reset', times: 1 });
@@ -196,6 +207,7 @@ describe('POST /api/callback, when the service fails', () => {
 
 describe('CORS preflight', () => {
   it('allows the allowlisted origin and refuses others', async () => {
+    await begin();
     const ok = await fetch(`${system.relayUrl}/api/callback`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } });
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
@@ -208,6 +220,7 @@ describe('CORS preflight', () => {
 
 describe('logs', () => {
   it('never contain the Auth-key or a full phone number', async () => {
+    await begin();
     await post({ phone: '050 123 45 67', attribution });
     system.sim.faults.set('callback', { kind: 'rpc_error', message: `bad number 380671234567 key ${system.sim.authKey}` });
     await post({ phone: '067 123 45 67' });

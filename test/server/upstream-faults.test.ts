@@ -1,25 +1,16 @@
 // A misbehaving service, through the simulator's fault switches: every failure ends in one
 // distinct public code within the time limit, the service is asked at most once (twice only when
 // the connection provably never opened), and its error text never reaches the visitor.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../server/simulator/index.js';
 import { deadUrl } from '../_util/listen.js';
-import { startSystem, type System } from '../_util/system.js';
+import { systemPerTest, type System } from '../_util/system.js';
 
 const ORIGIN = 'https://shop.example';
 const TIMEOUT_MS = 800;
 /** A generous bound: an answer later than this means the relay hung. */
 const HUNG_AFTER_MS = TIMEOUT_MS * 2 + 3000;
-let system: System | undefined;
-afterEach(async () => {
-  await system?.close();
-  system = undefined;
-});
-
-async function start(env: Record<string, string> = {}) {
-  system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), ...env }, { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } });
-  return system;
-}
+const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS) }, { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } });
 
 async function post(s: System) {
   const res = await fetch(`${s.relayUrl}/api/callback`, {
