@@ -45,8 +45,6 @@ export interface Lifecycle {
    * neither the office line's queue (the next free online agent, as agentFirst picks one).
    */
   connectInbound(call: SimCall, destination: { agent?: string } | { number: string }): void;
-  /** The external party answers? (agents by login answer when online; numbers per visitorAnswers) */
-  partyAnswers(party: string): boolean;
 }
 
 export function createLifecycle(deps: LifecycleDeps): Lifecycle {
@@ -55,6 +53,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
   /** visitorAnswers gets E.164 with its '+' (`+380501234567`); the call log keeps bare digits. */
   const numberAnswers = (digits: string) => deps.visitorAnswers(`+${digits}`);
 
+  /** The external party answers? (agents by login answer when online; numbers per visitorAnswers) */
   function partyAnswers(party: string): boolean {
     const agent = agents.byLogin(party);
     if (agent) return agent.online;
@@ -81,27 +80,25 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
     timers.after(timing.talkMs, () => end(call, 'ANSWERED', waitMs, timing.talkMs));
   }
 
-  function pickUp(call: SimCall): void {
-    if (call.agent) {
-      agents.setSpeaking(call.agent, true);
-      call.connectedWith = call.agent;
-    }
+  function pickUp(call: SimCall, agent: string): void {
+    agents.setSpeaking(agent, true);
+    call.connectedWith = agent;
   }
 
-  function reserve(call: SimCall, specific?: string): boolean {
+  /** Reserves `specific` or the next free online agent for the call: their login, or null when none. */
+  function reserve(call: SimCall, specific?: string): string | null {
     const login = specific ? (agents.reserve(specific, call.uniqueid) ? specific : null) : agents.reserveNext(call.uniqueid);
     call.agent = login;
-    return login !== null;
+    return login;
   }
 
   return {
-    partyAnswers,
     agentFirst(call, specific) {
       call.state = 'agent_ringing';
-      const got = reserve(call, specific);
+      const agent = reserve(call, specific);
       timers.after(timing.agentAnswerMs, () => {
-        if (!got) return end(call, 'NO ANSWER', timing.agentAnswerMs, 0);
-        pickUp(call);
+        if (!agent) return end(call, 'NO ANSWER', timing.agentAnswerMs, 0);
+        pickUp(call, agent);
         call.state = 'visitor_ringing';
         timers.after(timing.visitorRingMs, () => {
           const waitMs = timing.agentAnswerMs + timing.visitorRingMs;
@@ -115,11 +112,11 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       timers.after(timing.visitorRingMs, () => {
         if (!partyAnswers(call.visitor)) return end(call, 'CLIENT NO ANSWER', timing.visitorRingMs, 0);
         call.state = 'agent_ringing';
-        const got = reserve(call);
+        const agent = reserve(call);
         timers.after(timing.agentAnswerMs, () => {
           const waitMs = timing.visitorRingMs + timing.agentAnswerMs;
-          if (!got) return end(call, 'NO ANSWER', waitMs, 0);
-          pickUp(call);
+          if (!agent) return end(call, 'NO ANSWER', waitMs, 0);
+          pickUp(call, agent);
           talk(call, waitMs);
         });
       });
@@ -135,11 +132,11 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
         return;
       }
       call.state = 'agent_ringing';
-      const got = reserve(call, destination.agent);
-      call.connectedWith = destination.agent ?? call.agent ?? '';
+      const agent = reserve(call, destination.agent);
+      call.connectedWith = destination.agent ?? agent ?? '';
       timers.after(timing.agentAnswerMs, () => {
-        if (!got) return end(call, 'NO ANSWER', timing.agentAnswerMs, 0);
-        pickUp(call);
+        if (!agent) return end(call, 'NO ANSWER', timing.agentAnswerMs, 0);
+        pickUp(call, agent);
         talk(call, timing.agentAnswerMs);
       });
     },
