@@ -26,17 +26,13 @@ const num = (n: number) => (Number.isFinite(n) ? String(n) : n > 0 ? '+Inf' : n 
 const MAX_SERIES_PER_FAMILY = 500;
 
 export interface Counter {
-  inc(labels?: Labels, by?: number): void;
-  get(labels?: Labels): number;
+  inc(labels?: Labels): void;
 }
 export interface Gauge {
   set(value: number, labels?: Labels): void;
-  get(labels?: Labels): number;
 }
 export interface Histogram {
   observe(value: number, labels?: Labels): void;
-  /** Count of observations with these labels (tests). */
-  count(labels?: Labels): number;
 }
 
 export interface Registry {
@@ -52,7 +48,7 @@ export function createRegistry(): Registry {
   const families: Family[] = [];
   const collectors: Array<() => void> = [];
 
-  function series<T>(name: string, make: () => T) {
+  function series<T>(make: () => T) {
     const map = new Map<string, T>();
     return {
       map,
@@ -67,37 +63,33 @@ export function createRegistry(): Registry {
         }
         return s;
       },
-      peek: (labels: Labels = {}) => map.get(labelText(labels)),
-      name,
     };
   }
 
   return {
     counter(name, help) {
-      const s = series(name, () => ({ v: 0 }));
+      const s = series(() => ({ v: 0 }));
       families.push({ name, help, type: 'counter', render: (out) => s.map.forEach((c, k) => out.push(`${name}${k} ${num(c.v)}`)) });
       return {
-        inc(labels, by = 1) {
+        inc(labels) {
           const c = s.get(labels);
-          if (c) c.v += by;
+          if (c) c.v++;
         },
-        get: (labels) => s.peek(labels)?.v ?? 0,
       };
     },
     gauge(name, help) {
-      const s = series(name, () => ({ v: 0 }));
+      const s = series(() => ({ v: 0 }));
       families.push({ name, help, type: 'gauge', render: (out) => s.map.forEach((c, k) => out.push(`${name}${k} ${num(c.v)}`)) });
       return {
         set(value, labels) {
           const c = s.get(labels);
           if (c) c.v = value;
         },
-        get: (labels) => s.peek(labels)?.v ?? 0,
       };
     },
     histogram(name, help, buckets) {
       const bounds = [...buckets].sort((a, b) => a - b);
-      const s = series(name, () => ({ counts: new Array<number>(bounds.length).fill(0), sum: 0, count: 0 }));
+      const s = series(() => ({ counts: new Array<number>(bounds.length).fill(0), sum: 0, count: 0 }));
       families.push({
         name,
         help,
@@ -125,7 +117,6 @@ export function createRegistry(): Registry {
           h.sum += value;
           h.count++;
         },
-        count: (labels) => s.peek(labels)?.count ?? 0,
       };
     },
     onCollect(collect) {
