@@ -1,0 +1,149 @@
+// trackCall on its own, with fake timers and a stub relay: when it polls, when it calls the wait
+// "slow" and stops saying so, and when it stops following the call. (The real relay and the
+// progress view are exercised in app.test.tsx and test/e2e.)
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { CallbackProgress, CallOutcome } from '../../server/src/contract';
+import type { ApiResult, RelayApi } from '../../widget/src/api';
+import { trackCall, type CallProgressState } from '../../widget/src/ui/progress/track';
+
+const requestId = 'req-1';
+
+/** A relay whose progress answers are given in order; once they run out it repeats the last one. */
+function stubRelay(...answers: Array<ApiResult<CallbackProgress>>) {
+  const progress = vi.fn(async (_id: string) => (answers.length > 1 ? answers.shift()! : answers[0]!));
+  const api: RelayApi = {
+    progress,
+    requestCallback: () => Promise.reject(new Error('not used by trackCall')),
+    status: () => Promise.reject(new Error('not used by trackCall')),
+  };
+  return { api, progress };
+}
+
+const known = (outcome: CallOutcome, pollAfterMs?: number): ApiResult<CallbackProgress> => ({
+  ok: true,
+  data: pollAfterMs === undefined ? { requestId, outcome } : { requestId, outcome, pollAfterMs },
+});
+
+/** Starts following a call and records every state it reports. */
+function follow(api: RelayApi, estimateSeconds = 30) {
+  const states: CallProgressState[] = [];
+  const stop = trackCall(api, { requestId, estimateSeconds }, (state) => states.push(state));
+  return { states, stop, last: () => states.at(-1) };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('trackCall', () => {
+  test('first asks after a second, then at the pace the relay suggests, kept between 0.5 s and 15 s', async () => {
+    const { api, progress } = stubRelay(known('accepted', 100), known('agent_ringing', 60_000), known('agent_ringing', 2000));
+    follow(api);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(progress).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(progress).toHaveBeenCalledOnce();
+    expect(progress).toHaveBeenLastCalledWith(requestId);
+    await vi.advanceTimersByTimeAsync(499); // 100 ms suggested: raised to 500
+    expect(progress).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(progress).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(14_999); // 60 s suggested: lowered to 15 s
+    expect(progress).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(progress).toHaveBeenCalledTimes(3);
+  });
+
+  test('a final outcome ends polling', async () => {
+    const { api, progress } = stubRelay(known('connected', 1000), known('completed'));
+    const { states } = follow(api);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(states).toEqual([
+      { outcome: 'connected', final: false, slow: false },
+      { outcome: 'completed', final: true, slow: false },
+    ]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(progress).toHaveBeenCalledTimes(2);
+  });
+
+  test('an answer without pollAfterMs is final too, whatever its outcome', async () => {
+    const { api, progress } = stubRelay(known('connected'));
+    const { last } = follow(api);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(last()).toEqual({ outcome: 'connected', final: true, slow: false });
+    expect(progress).toHaveBeenCalledOnce();
+  });
+
+  test('"slow" once the estimate plus 15 s has passed before the phone rings, and no longer once it rings', async () => {
+    const { api } = stubRelay(known('agent_ringing', 15_000));
+    const { states, last } = follow(api, 30);
+    await vi.advanceTimersByTimeAsync(44_999);
+    expect(states.some((s) => s.slow)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(last()).toEqual({ outcome: 'agent_ringing', final: false, slow: true });
+    api.progress = vi.fn(async () => known('ringing_you', 3000));
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(last()).toEqual({ outcome: 'ringing_you', final: false, slow: false });
+  });
+
+  test('"slow" never shows when the phone already rings at the estimate', async () => {
+    const { api } = stubRelay(known('ringing_you', 3000));
+    const { states } = follow(api, 10);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(states.length).toBeGreaterThan(1);
+    expect(states.every((s) => !s.slow)).toBe(true);
+  });
+
+  test('not_found (the relay forgot the request) ends with "unknown" at once', async () => {
+    const { api, progress } = stubRelay({ ok: false, code: 'not_found' });
+    const { states, last } = follow(api);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(states).toEqual([{ outcome: 'unknown', final: true, slow: false }]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(last()).toEqual({ outcome: 'unknown', final: true, slow: false });
+    expect(progress).toHaveBeenCalledOnce();
+  });
+
+  test('other failures are retried every 3 s without changing the state', async () => {
+    const { api, progress } = stubRelay({ ok: false, code: 'network_error' }, { ok: false, code: 'internal_error' }, known('connected', 1000));
+    const { states } = follow(api);
+    await vi.advanceTimersByTimeAsync(1000 + 3000);
+    expect(progress).toHaveBeenCalledTimes(2);
+    expect(states).toEqual([]);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(progress).toHaveBeenCalledTimes(3);
+    expect(states).toEqual([{ outcome: 'connected', final: false, slow: false }]);
+  });
+
+  test.each([
+    { answers: 'a call that never ends', answer: known('agent_ringing', 15_000), pollEveryMs: 15_000 },
+    { answers: 'failures', answer: { ok: false, code: 'network_error' } as const, pollEveryMs: 3000 },
+  ])('gives up after 4 minutes of $answers: "unknown", and polling stops', async ({ answer, pollEveryMs }) => {
+    const { api, progress } = stubRelay(answer);
+    const { last } = follow(api);
+    await vi.advanceTimersByTimeAsync(4 * 60_000);
+    expect(last()?.final).toBe(false);
+    await vi.advanceTimersByTimeAsync(pollEveryMs);
+    expect(last()).toEqual({ outcome: 'unknown', final: true, slow: false });
+    const calls = progress.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(progress).toHaveBeenCalledTimes(calls);
+  });
+
+  test('stopping ends polling and the slow timer, and an answer still in flight is ignored', async () => {
+    let answer!: (result: ApiResult<CallbackProgress>) => void;
+    const { api, progress } = stubRelay(known('agent_ringing', 1000));
+    progress.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    const { states, stop } = follow(api, 1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(progress).toHaveBeenCalledOnce();
+    stop();
+    answer(known('connected', 1000));
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(states).toEqual([]);
+    expect(progress).toHaveBeenCalledOnce();
+  });
+});
