@@ -51,7 +51,6 @@ export function normalizeScheme(scheme: RoutingScheme): NormalizedScheme {
 
 interface WebhookReply {
   status: number;
-  contentType: string;
   body: string;
 }
 
@@ -178,9 +177,7 @@ function send(webhook: BuiltWebhook, timeoutMs: number): Promise<Outcome> {
         size += c.length;
         if (size <= MAX_REPLY_BYTES) chunks.push(c);
       });
-      res.on('end', () =>
-        finish({ ok: true, reply: { status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') } }),
-      );
+      res.on('end', () => finish({ ok: true, reply: { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') } }));
       res.on('error', () => finish({ ok: false, reason: 'network_error' }));
     });
     request.end(webhook.body);
