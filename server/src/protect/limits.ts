@@ -45,8 +45,6 @@ export interface Limiter {
    * in /metrics: the caller counts the refusal it makes of it.
    */
   blockedClient(clientIp: string): Promise<Refusal | null>;
-  /** Sites whose breaker is open, with the window that tripped (for tests and /metrics). */
-  openBreakers(): ReadonlyMap<string, ReadonlySet<'hourly' | 'daily'>>;
 }
 
 export interface LimiterDeps {
@@ -192,15 +190,13 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   }
 
   function noteSite(site: string, refusals: readonly Refusal[]): void {
-    if (!refusals.some((r) => r.reason in siteReasons)) return;
     const tripped = new Set(refusals.map((r) => siteReasons[r.reason]).filter((w): w is 'hourly' | 'daily' => !!w));
+    if (tripped.size === 0) return;
     const was = open.get(site);
-    if (tripped.size > 0) {
-      const fresh = [...tripped].filter((w) => !was?.has(w));
-      // One alert line when a breaker opens, not one per refused request.
-      if (fresh.length > 0) log.error('ALERT site callback cap reached: refusing callbacks until the window has room', { site, windows: fresh, hourlyCap: s.siteHourlyCap, dailyCap: s.siteDailyCap });
-      open.set(site, new Set([...(was ?? []), ...tripped]));
-    }
+    const fresh = [...tripped].filter((w) => !was?.has(w));
+    // One alert line when a breaker opens, not one per refused request.
+    if (fresh.length > 0) log.error('ALERT site callback cap reached: refusing callbacks until the window has room', { site, windows: fresh, hourlyCap: s.siteHourlyCap, dailyCap: s.siteDailyCap });
+    open.set(site, new Set([...(was ?? []), ...tripped]));
   }
 
   /**
@@ -259,6 +255,5 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       if (over.length === 0 && struck.length === 0) return null;
       return [...over, ...struck].reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
     },
-    openBreakers: () => open,
   };
 }

@@ -60,7 +60,7 @@ function signatureOf(check: LimitCheck): string {
   return signature;
 }
 
-export function createMemoryLimitStore(options: MemoryLimitStoreOptions): LimitStore & { tableSizes(): Record<string, { keys: number }> } {
+export function createMemoryLimitStore(options: MemoryLimitStoreOptions): LimitStore {
   const start = (options.startMs ?? Date.now()) - 1000;
   const tables = new Map<string, Table>();
   const inFlight = new Map<string, { count: number; expires: number }>();
@@ -255,11 +255,6 @@ export function createMemoryLimitStore(options: MemoryLimitStoreOptions): LimitS
     sizes() {
       const out: Record<string, number> = { in_flight: inFlight.size };
       for (const [name, t] of tables) out[name] = t.rows.size;
-      return out;
-    },
-    tableSizes() {
-      const out: Record<string, { keys: number }> = {};
-      for (const [name, t] of tables) out[name] = { keys: t.rows.size };
       return out;
     },
   };
