@@ -32,12 +32,18 @@ export function checkFault(target: unknown, fault: unknown): asserts fault is Fa
   if (f.kind === 'delay' && !(typeof f.ms === 'number' && f.ms >= 0 && Number.isFinite(f.ms))) throw new Error('fault.ms must be a non-negative number');
 }
 
+/** An active fault and, when it was set with `times`, how many requests it still applies to. */
+interface ActiveFault {
+  fault: Fault;
+  left?: number;
+}
+
 export function createFaultBoard(): FaultBoard {
-  const active = new Map<FaultTarget, Fault & { left?: number }>();
+  const active = new Map<FaultTarget, ActiveFault>();
   return {
     set(target, fault) {
       checkFault(target, fault);
-      active.set(target, { ...fault, left: fault.times });
+      active.set(target, { fault: { ...fault }, left: fault.times });
     },
     clear(target) {
       if (target === undefined) return active.clear();
@@ -47,20 +53,18 @@ export function createFaultBoard(): FaultBoard {
     },
     list() {
       const out: Partial<Record<FaultTarget, Fault>> = {};
-      for (const [target, { left: _left, ...fault }] of active) out[target] = fault as Fault;
+      for (const [target, { fault }] of active) out[target] = { ...fault };
       return out;
     },
     take(target) {
-      const key = active.has(target) ? target : active.has('*') ? '*' : null;
-      if (!key) return null;
-      const fault = active.get(key);
-      if (!fault) return null;
-      if (fault.left !== undefined) {
-        fault.left -= 1;
-        if (fault.left <= 0) active.delete(key);
+      const key = active.has(target) ? target : '*';
+      const entry = active.get(key);
+      if (!entry) return null;
+      if (entry.left !== undefined) {
+        entry.left -= 1;
+        if (entry.left <= 0) active.delete(key);
       }
-      const { left: _left, ...rest } = fault;
-      return rest as Fault;
+      return { ...entry.fault };
     },
   };
 }
