@@ -16,12 +16,12 @@ export interface TurnstileProps {
 
 export function Turnstile({ siteKey, lang, label, error, onToken, onFailure }: TurnstileProps) {
   const box = useRef<HTMLDivElement>(null);
-  const widget = useRef<{ api: TurnstileApi; id: string | undefined } | null>(null);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     let live = true;
+    let rendered: { api: TurnstileApi; id: string | undefined } | undefined;
     onToken(null); // a token of an earlier check may already be spent
     loadTurnstile(el.getRootNode()).then((api) => {
       if (!live) return;
@@ -32,21 +32,19 @@ export function Turnstile({ siteKey, lang, label, error, onToken, onFailure }: T
         'expired-callback': () => onToken(null),
         'error-callback': () => onToken(null),
       });
-      widget.current = { api, id };
+      rendered = { api, id };
     }, onFailure);
     return () => {
       live = false;
       // The form unmounts while a request is sent and renders a new check after it: remove this one,
       // or Turnstile keeps every old widget (and keeps refreshing its token).
       try {
-        widget.current?.api.remove(widget.current.id);
+        rendered?.api.remove(rendered.id);
       } catch (error) {
         onFailure(error);
       }
-      widget.current = null;
     };
   }, [siteKey]);
-
 
   return (
     <div class={`field captcha${error ? ' invalid' : ''}`} role="group" aria-label={label} aria-describedby={error ? 'db-captcha-error' : undefined}>
