@@ -3,7 +3,8 @@
 import { newCall, recordingUrl } from './call-log';
 import type { AgentInfo, CallType, Disposition, SeedOptions, SimCall } from './types';
 
-const MAX_SEED = 200_000;
+/** Most rows one seedCalls (or POST /__sim/calls/seed) may add. */
+export const MAX_SEED = 200_000;
 
 /** mulberry32: tiny, fast, good enough to vary fake rows reproducibly. */
 function generator(seed: number) {

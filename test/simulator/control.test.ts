@@ -82,6 +82,8 @@ describe('call log and seeding', () => {
   });
   it('answers 400 to a bad seed body', async () => {
     expect((await send('POST', '/__sim/calls/seed', { count: -1 })).status).toBe(400);
+    expect((await send('POST', '/__sim/calls/seed', { count: 200_001 })).status).toBe(400);
+    expect(sim.calls).toHaveLength(0);
     expect((await send('POST', '/__sim/calls/seed', { count: 1, from: 'yesterday' })).status).toBe(400);
   });
   it('reset clears the log', async () => {

@@ -13,10 +13,11 @@
 import { z } from 'zod';
 import type { SimRequest } from '../context';
 import { json, methodNotAllowed, restError, type Reply } from '../http-kit';
+import { MAX_SEED } from '../seed';
 import type { Fault, FaultTarget, Simulator } from '../types';
 
 const SeedBody = z.object({
-  count: z.number().int().min(0).max(200_000),
+  count: z.number().int().min(0).max(MAX_SEED),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   overrides: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
