@@ -40,5 +40,3 @@ export class RelayError extends Error {
     };
   }
 }
-
-export const isRelayError = (e: unknown): e is RelayError => e instanceof RelayError;

@@ -11,8 +11,6 @@ export interface Logger {
   info(msg: string, fields?: Fields): void;
   warn(msg: string, fields?: Fields): void;
   error(msg: string, fields?: Fields): void;
-  /** Whether lines of this level are written (to skip building costly fields). */
-  enabled(level: Exclude<LogLevel, 'silent'>): boolean;
   child(fields: Fields): Logger;
 }
 
@@ -27,7 +25,6 @@ export interface LoggerOptions {
    * turn are written together, once the turn's I/O is handled (see batchedWriter).
    */
   sink?: { write(chunk: string): unknown };
-  base?: Fields;
 }
 
 /** `+380501234567` → `+38050*****67`: enough to tell calls apart in support, not enough to dial. */
@@ -131,7 +128,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     secrets: (options.secrets ?? []).filter((s) => s.length >= 4),
     write,
   };
-  return new JsonLogger(output, null, options.base ?? {});
+  return new JsonLogger(output, null, {});
 }
 
 interface Output {
@@ -165,9 +162,6 @@ class JsonLogger implements Logger {
   }
   error(msg: string, fields?: Fields): void {
     if (rank.error >= this.output.threshold) this.emit('error', msg, fields);
-  }
-  enabled(level: Exclude<LogLevel, 'silent'>): boolean {
-    return rank[level] >= this.output.threshold;
   }
   child(fields: Fields): Logger {
     return new JsonLogger(this.output, this, fields);

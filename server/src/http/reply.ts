@@ -2,7 +2,7 @@
 // code and message; anything else is logged and answered as a generic internal_error, so stack
 // traces and upstream bodies never reach a visitor.
 import type { ServerResponse } from 'node:http';
-import { RelayError, isRelayError } from '../errors.js';
+import { RelayError } from '../errors.js';
 import type { Logger } from '../log.js';
 
 export interface Reply {
@@ -58,7 +58,7 @@ function put(raw: Array<string | number>, name: string, value: string | number):
 }
 
 export function errorReply(error: unknown, log: Logger): Reply {
-  if (isRelayError(error)) return relayErrorReply(error);
+  if (error instanceof RelayError) return relayErrorReply(error);
   log.error('unhandled error', { err: error });
   return relayErrorReply(new RelayError('internal_error', 'Something went wrong on our side. Please try again.', { cause: error }));
 }
