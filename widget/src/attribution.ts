@@ -23,7 +23,7 @@ type CookieReader = (name: string) => string | undefined;
  * then). Now wins: the tracking script may have rebuilt its cookie since; the snapshot keeps
  * attribution that was deleted after load. Both decode with js-cookie's own converter.
  */
-export function cookieReader(snapshot: string): CookieReader {
+function cookieReader(snapshot: string): CookieReader {
   return (name) => {
     const now = Cookies.get(name);
     if (now !== undefined) return now;

@@ -9,7 +9,7 @@ import { createEventHub } from './events';
 import { launcherText } from './launcher-text';
 import { report } from './report';
 
-export const openSelector = '[data-dialback-open]';
+const openSelector = '[data-dialback-open]';
 
 export interface Booted {
   dialback: DialbackFunction;

@@ -6,7 +6,7 @@ import { CallUsLink } from './CallUsLink';
 import type { Messages } from './i18n/types';
 import { closedSentence } from './messages';
 
-export type Availability = 'closed' | 'busy' | 'open';
+type Availability = 'closed' | 'busy' | 'open';
 
 export function availability(status: StatusResponse | null): Availability {
   if (!status || status.source === 'unknown') return 'open'; // not knowing is no reason to refuse

@@ -1,6 +1,6 @@
 // Cloudflare Turnstile, loaded only when the site sets data-turnstile-sitekey. The script goes into
 // our own shadow root (not the host's <head>); under a strict CSP the site must allow its origin.
-export const turnstileScript = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
+const turnstileScript = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
 
 export interface TurnstileApi {
   render(container: HTMLElement, options: Record<string, unknown>): string | undefined;

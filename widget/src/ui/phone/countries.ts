@@ -53,5 +53,3 @@ export const countries: Readonly<Record<string, CountryPhone>> = {
   IL: c('972', '0', 8, 9, [2, 3, 4], '502345678'),
   TR: c('90', '0', 10, 10, [3, 3, 2, 2], '5012345678'),
 };
-
-export type CountryCode = keyof typeof countries & string;

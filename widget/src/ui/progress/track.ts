@@ -4,7 +4,7 @@
 import type { CallOutcome } from '../../../../server/src/contract';
 import type { RelayApi } from '../../api';
 
-export const finalOutcomes: ReadonlySet<CallOutcome> = new Set(['completed', 'missed']);
+const finalOutcomes: ReadonlySet<CallOutcome> = new Set(['completed', 'missed']);
 const giveUpAfterMs = 4 * 60_000;
 /** Past the estimate by this much, with the visitor's phone not ringing yet: "taking longer". */
 const graceMs = 15_000;
