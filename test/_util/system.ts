@@ -24,6 +24,18 @@ export interface SystemOptions {
   simulator?: SimulatorOptions;
 }
 
+/** Simulator timing for tests that need a call placed, not watched: every call ends within milliseconds. */
+export const QUICK_CALLS = { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } as const;
+
+/** What reached the service's callback method (JSON-RPC at /a/v2), oldest first. */
+export const callbackCalls = (s: System) => s.sim.requests.filter((r) => r.path === '/a/v2');
+
+/** A refused request's public error, with its wait as the Retry-After header and as the body says it. */
+export async function errorOf(res: Response) {
+  const body = (await res.json()) as { error: { code: string; retryAfter?: number } };
+  return { status: res.status, code: body.error.code, retryAfter: Number(res.headers.get('retry-after')), bodyRetryAfter: body.error.retryAfter };
+}
+
 export async function startSystem(env: Record<string, string> = {}, options: SystemOptions = {}): Promise<System> {
   const sim = await startSimulator({ ...options.simulator, port: 0, host: '127.0.0.1' });
   const rawLogs: string[] = [];

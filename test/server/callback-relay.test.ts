@@ -1,7 +1,7 @@
 // The relay against the simulator over real sockets: what reaches the service on the wire, and
 // every way POST /api/callback can answer.
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemPerTest, type System } from '../_util/system.js';
+import { callbackCalls, systemPerTest, type System } from '../_util/system.js';
 
 const ORIGIN = 'https://shop.example';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) DialbackTest/1.0';
@@ -38,8 +38,6 @@ async function expectError(res: Response, status: number, code: string, field?: 
   return body.error;
 }
 
-const callbackRequests = () => system.sim.requests.filter((r) => r.path === '/a/v2');
-
 describe('POST /api/callback, accepted', () => {
   it('sends exactly the spec\'s JSON-RPC request and answers 202 without the full number', async () => {
     await begin();
@@ -51,8 +49,8 @@ describe('POST /api/callback, accepted', () => {
     const body = JSON.parse(text);
     expect(body).toEqual({ status: 'accepted', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), phoneMasked: '+380 50 *** **67', estimateSeconds: 30 });
 
-    const [wire] = callbackRequests();
-    expect(callbackRequests()).toHaveLength(1);
+    const [wire] = callbackCalls(system);
+    expect(callbackCalls(system)).toHaveLength(1);
     expect(wire!.method).toBe('POST');
     expect(wire!.headers['auth-key']).toBe(system.sim.authKey);
     expect(wire!.headers['content-type']).toBe('application/json');
@@ -86,7 +84,7 @@ describe('POST /api/callback, accepted', () => {
   it('omits attribution it was not given and keeps placeholders unchanged', async () => {
     await begin();
     await post({ phone: '+380 50 123 45 67' }).then((r) => expect(r.status).toBe(202));
-    const bare = JSON.parse(callbackRequests()[0]!.body).params;
+    const bare = JSON.parse(callbackCalls(system)[0]!.body).params;
     expect(Object.keys(bare)).not.toContain('utmSource');
     expect(Object.keys(bare)).not.toContain('clientId');
   });
@@ -94,21 +92,21 @@ describe('POST /api/callback, accepted', () => {
   it('passes the service settings from the environment through as given', async () => {
     await begin({ CALLBACK_CALLER: 'manager1', CALLBACK_CALLER_TYPE: 'default', CALLBACK_DIRECTION: 'out', CALLBACK_MANAGER_DST: '0' });
     await post({ phone: '0501234567' }).then((r) => expect(r.status).toBe(202));
-    expect(JSON.parse(callbackRequests()[0]!.body).params).toMatchObject({ caller: 'manager1', manager_dst: 0 });
+    expect(JSON.parse(callbackCalls(system)[0]!.body).params).toMatchObject({ caller: 'manager1', manager_dst: 0 });
   });
 
   it('believes X-Forwarded-For only from a trusted proxy', async () => {
     await begin();
     await post({ phone: '0501234567' }, { 'x-forwarded-for': '203.0.113.50' });
-    expect(JSON.parse(callbackRequests()[0]!.body).params.clientIp).toBe('127.0.0.1');
+    expect(JSON.parse(callbackCalls(system)[0]!.body).params.clientIp).toBe('127.0.0.1');
     await begin({ TRUSTED_PROXIES: '127.0.0.1' });
     await post({ phone: '0501234567' }, { 'x-forwarded-for': '6.6.6.6, 203.0.113.50' });
-    expect(JSON.parse(callbackRequests()[0]!.body).params.clientIp).toBe('203.0.113.50');
+    expect(JSON.parse(callbackCalls(system)[0]!.body).params.clientIp).toBe('203.0.113.50');
   });
 });
 
 describe('POST /api/callback, refused before the service is asked', () => {
-  afterEach(() => expect(callbackRequests()).toHaveLength(0));
+  afterEach(() => expect(callbackCalls(system)).toHaveLength(0));
 
   it('invalid_request: not JSON, not an object, unknown fields, wrong types', async () => {
     await begin();
@@ -177,7 +175,7 @@ describe('POST /api/callback, when the service fails', () => {
     const text = await res.clone().text();
     expect(text).not.toContain('SECRET-INTERNAL');
     await expectError(res, 502, 'upstream_rejected');
-    expect(callbackRequests()).toHaveLength(1);
+    expect(callbackCalls(system)).toHaveLength(1);
   });
 
   it('upstream_unavailable: 503 from the service, with Retry-After', async () => {
@@ -186,14 +184,14 @@ describe('POST /api/callback, when the service fails', () => {
     const res = await post({ phone: '0501234567' });
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     await expectError(res, 503, 'upstream_unavailable');
-    expect(callbackRequests()).toHaveLength(1);
+    expect(callbackCalls(system)).toHaveLength(1);
   });
 
   it('upstream_timeout: the service hangs past UPSTREAM_TIMEOUT_MS, and is not asked twice', async () => {
     await begin();
     system.sim.faults.set('callback', { kind: 'hang' });
     await expectError(await post({ phone: '0501234567' }), 504, 'upstream_timeout');
-    expect(callbackRequests()).toHaveLength(1);
+    expect(callbackCalls(system)).toHaveLength(1);
   });
 
   it('upstream_unknown: an HTML page or a reset connection', async () => {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startSimulator } from '../../server/simulator/index.js';
-import { startSystem } from '../_util/system.js';
+import { callbackCalls, QUICK_CALLS, startSystem } from '../_util/system.js';
 
 const ORIGIN = 'https://shop.example';
 const children: ChildProcess[] = [];
@@ -16,11 +16,11 @@ const callback = (url: string, phone = '+380501234567') =>
 
 describe('graceful shutdown', () => {
   it('relay.close() finishes an in-flight callback, is not ready meanwhile, and refuses new connections after', async () => {
-    const s = await startSystem({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '5000' }, { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } });
+    const s = await startSystem({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '5000' }, { simulator: { timing: QUICK_CALLS } });
     try {
       s.sim.faults.set('callback', { kind: 'delay', ms: 600 });
       const inFlight = callback(s.relayUrl);
-      while (!s.sim.requests.some((r) => r.path === '/a/v2')) await new Promise((r) => setTimeout(r, 10));
+      while (callbackCalls(s).length === 0) await new Promise((r) => setTimeout(r, 10));
       const closing = s.relay.close();
       expect((await s.relay.app.readiness.check()).ready).toBe(false);
       const res = await inFlight;
@@ -33,7 +33,7 @@ describe('graceful shutdown', () => {
   });
 
   it('the process finishes an in-flight callback on SIGTERM, then exits 0', async () => {
-    const sim = await startSimulator({ port: 0, host: '127.0.0.1', timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } });
+    const sim = await startSimulator({ port: 0, host: '127.0.0.1', timing: QUICK_CALLS });
     try {
       sim.faults.set('callback', { kind: 'delay', ms: 800 });
       const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {

@@ -1,12 +1,12 @@
 // What an operator sees: /metrics in Prometheus text, /readyz backed by a cached probe, a request
 // id on every log line, and never the Auth-key, the hash secret or a full number anywhere.
 import { describe, expect, it } from 'vitest';
-import { systemPerTest, type System } from '../_util/system.js';
+import { QUICK_CALLS, systemPerTest, type System } from '../_util/system.js';
 import { createRegistry } from '../../server/src/metrics/registry.js';
 
 const ORIGIN = 'https://shop.example';
 const HASH_SECRET = 'observability-hash-secret-0123';
-const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '800', HASH_SECRET }, { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } } });
+const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '800', HASH_SECRET }, { simulator: { timing: QUICK_CALLS } });
 
 const post = (s: System, phone: string, headers: Record<string, string> = {}) =>
   fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, ...headers }, body: JSON.stringify({ phone }) });
