@@ -10,7 +10,7 @@ import { CsvError, parseCsvRecords } from './csv.js';
 import { formatServiceTime } from './datetime.js';
 import { startOfNextLocalDay } from '../time/zoned.js';
 import { CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.js';
-import { parseJson, throwOnFailureStatus } from './responses.js';
+import { parseJson, throwUnlessOk } from './responses.js';
 import type { RawResponse, Transport } from './transport.js';
 
 /** Rows per request the service answers at most (facts: doc). */
@@ -38,17 +38,6 @@ export interface CallsListOptions {
   maxRequests?: number;
 }
 
-/** The service's own error text from a REST error body (`{"error":{"message"}}`, `{"message"}`, or text). */
-export function serviceErrorText(raw: RawResponse): string {
-  try {
-    const body = JSON.parse(raw.text) as { error?: { message?: unknown } | string; message?: unknown };
-    const message = typeof body.error === 'object' ? body.error?.message : body.error ?? body.message;
-    if (typeof message === 'string') return message.slice(0, 300);
-  } catch {
-    /* not JSON: the text itself */
-  }
-  return raw.text.slice(0, 300);
-}
 
 /** The refusal that means "the period holds too many calls" (assume: 400 whose text says so). */
 export function isTooManyRows(err: unknown): boolean {
@@ -77,8 +66,7 @@ function buildQuery<F extends CallField>(q: CallsListQuery<F>, from: Date, to: D
 }
 
 function readRows<F extends CallField>(raw: RawResponse, q: CallsListQuery<F>, timeZone: string): CallRecord<F>[] {
-  throwOnFailureStatus(raw);
-  if (raw.status !== 200) throw new CallTrackingRejectedError(raw.status, null, serviceErrorText(raw));
+  throwUnlessOk(raw);
   let rows: unknown;
   if ((q.format ?? 'json') === 'csv') {
     if (/^\s*[[{<]/.test(raw.text)) throw new CallTrackingInvalidResponseError('calls/list: asked for csv, got something else');

@@ -4,8 +4,7 @@
 // nothing may depend on its shape.
 import { z } from 'zod';
 import { CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.js';
-import { serviceErrorText } from './calls-list.js';
-import { throwOnFailureStatus } from './responses.js';
+import { parseJson, throwUnlessOk } from './responses.js';
 import type { RawResponse } from './transport.js';
 
 export interface OutwardCallParams {
@@ -29,17 +28,9 @@ export const OutwardCallResponse = z.union([
 ]);
 
 export function readOutwardCall(raw: RawResponse): OutwardCallResult {
-  throwOnFailureStatus(raw);
-  if (raw.status !== 200) throw new CallTrackingRejectedError(raw.status, null, serviceErrorText(raw));
+  throwUnlessOk(raw);
   if (raw.text.trim() === '') return { uniqueid: null, body: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.text);
-  } catch {
-    const kind = /^\s*</.test(raw.text) ? 'an HTML page' : 'malformed JSON';
-    throw new CallTrackingInvalidResponseError(`callback/outward_call: the service answered HTTP 200 with ${kind}`);
-  }
-  const parsed = OutwardCallResponse.safeParse(value);
+  const parsed = OutwardCallResponse.safeParse(parseJson(raw));
   if (!parsed.success) throw new CallTrackingInvalidResponseError('callback/outward_call: the answer is not a JSON object');
   const body = parsed.data as Record<string, unknown>;
   if ('error' in body && body.error !== null && body.error !== undefined && body.error !== false) {

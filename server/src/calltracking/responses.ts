@@ -36,6 +36,24 @@ export function throwOnFailureStatus(raw: RawResponse): void {
   if (raw.status === 429 || raw.status >= 500) throw new CallTrackingHttpError(raw.status, retryAfterSeconds(raw));
 }
 
+/** The service's own error text from a REST error body (`{"error":{"message"}}`, `{"message"}`, or text). */
+export function serviceErrorText(raw: RawResponse): string {
+  try {
+    const body = JSON.parse(raw.text) as { error?: { message?: unknown } | string; message?: unknown };
+    const message = typeof body.error === 'object' ? body.error?.message : body.error ?? body.message;
+    if (typeof message === 'string') return message.slice(0, 300);
+  } catch {
+    /* not JSON: the text itself */
+  }
+  return raw.text.slice(0, 300);
+}
+
+/** A REST answer that must be a 200: 429/5xx are HTTP errors, any other status a rejection (`detail` for logs). */
+export function throwUnlessOk(raw: RawResponse, detail: (raw: RawResponse) => string = serviceErrorText): void {
+  throwOnFailureStatus(raw);
+  if (raw.status !== 200) throw new CallTrackingRejectedError(raw.status, null, detail(raw));
+}
+
 /** A JSON-RPC answer: the `result`, or CallTrackingRejectedError for an error object. */
 export function readRpcResult(raw: RawResponse, expectedId: number): unknown {
   throwOnFailureStatus(raw);
@@ -58,8 +76,7 @@ export function readRpcResult(raw: RawResponse, expectedId: number): unknown {
 
 /** A plain REST answer validated with `schema`; 4xx become rejections, 5xx/429 HTTP errors. */
 export function readJson<T>(raw: RawResponse, schema: z.ZodType<T>, what: string): T {
-  throwOnFailureStatus(raw);
-  if (raw.status !== 200) throw new CallTrackingRejectedError(raw.status, null, raw.text.slice(0, 200));
+  throwUnlessOk(raw, (r) => r.text.slice(0, 200));
   const parsed = schema.safeParse(parseJson(raw));
   if (!parsed.success) throw new CallTrackingInvalidResponseError(`${what}: unexpected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`);
   return parsed.data;
