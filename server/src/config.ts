@@ -8,6 +8,7 @@ import { parseWorkingHours, type WeeklySchedule } from './schedule/working-hours
 import { parseCidrList, type CidrList } from './http/cidr.js';
 import { protectEnv, protectSettings, type ProtectSettings } from './protect/settings.js';
 import { wholeNumber as integer } from './util/env-number.js';
+import { DEFAULT_PROJECT_TIME_ZONE } from './calltracking/client.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -182,7 +183,7 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
   const publicUrl = e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`;
   const allowedOrigins = e.ALLOWED_ORIGINS ?? (demo ? [new URL(publicUrl).origin] : undefined);
   if (!allowedOrigins) throw new ConfigError('ALLOWED_ORIGINS: required outside demo mode (comma-separated origins of the sites that embed the widget, e.g. https://shop.example.com)');
-  const projectTimeZone = e.CALLTRACKING_TIMEZONE ?? simulator?.timeZone ?? 'Europe/Kyiv';
+  const projectTimeZone = e.CALLTRACKING_TIMEZONE ?? simulator?.timeZone ?? DEFAULT_PROJECT_TIME_ZONE;
   if (!isTimeZone(projectTimeZone)) throw new ConfigError(`CALLTRACKING_TIMEZONE: expected an IANA time zone such as Europe/Kyiv, got "${projectTimeZone}"`);
   if (!isTimeZone(e.TIMEZONE)) throw new ConfigError(`TIMEZONE: expected an IANA time zone such as Europe/Kyiv, got "${e.TIMEZONE}"`);
 

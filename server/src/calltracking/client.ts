@@ -85,9 +85,6 @@ export function createCallTrackingClient(options: CallTrackingClientOptions) {
       return readOutwardCall(await transport.send({ method: 'POST', path: '/callback/outward_call', body: { form } }));
     },
 
-    /** The project's time zone this client sends and reads dates in. */
-    timeZone,
-
     close: () => transport.close(),
   };
 }
