@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Dialog } from '../../widget/src/ui/Dialog';
 import { messages as en } from '../../widget/src/ui/i18n/en';
 import { messages as pl } from '../../widget/src/ui/i18n/pl';
+import { CountrySelect } from '../../widget/src/ui/CountrySelect';
 import { CallProgress } from '../../widget/src/ui/progress/CallProgress';
 import type { CallProgressState } from '../../widget/src/ui/progress/track';
 import { StatusNotice } from '../../widget/src/ui/StatusNotice';
@@ -157,5 +158,32 @@ describe('StatusNotice', () => {
     cleanup();
     render(<StatusNotice status={{ ...status, available: false, openNow: false }} config={config} messages={en} />);
     expect(screen.getByText(en.closedNow)).toBeTruthy();
+  });
+});
+
+describe('CountrySelect', () => {
+  const select = (lang: string, value: string) => <CountrySelect lang={lang} label="Country" value={value} onChange={() => {}} />;
+  const labels = () => screen.getAllByRole<HTMLOptionElement>('option').map((o) => o.textContent ?? '');
+  const sortedIn = (lang: string, list: string[]) => list.every((label, i) => i === 0 || list[i - 1]!.localeCompare(label, lang) <= 0);
+
+  test('every known country with its calling code, sorted by its name in the visitor\'s language', () => {
+    const view = render(select('en', 'UA'));
+    expect(labels()).toContain('Ukraine (+380)');
+    expect(sortedIn('en', labels())).toBe(true);
+    view.rerender(select('de', 'UA'));
+    expect(labels()).toContain('Deutschland (+49)');
+    expect(sortedIn('de', labels())).toBe(true);
+  });
+
+  test('a country the table does not know is offered without a code, in its sorted place, while it is the value', () => {
+    const view = render(select('en', 'UA'));
+    const known = labels();
+    view.rerender(select('en', 'IS'));
+    expect(labels()).toHaveLength(known.length + 1);
+    expect(labels()).toContain('Iceland');
+    expect(sortedIn('en', labels())).toBe(true);
+    expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('IS');
+    view.rerender(select('en', 'PL'));
+    expect(labels()).toEqual(known);
   });
 });

@@ -10,11 +10,15 @@ export interface CountrySelectProps {
   onChange(country: string): void;
 }
 
+interface Option {
+  iso: string;
+  label: string;
+}
+
 export function CountrySelect({ lang, label, value, onChange }: CountrySelectProps) {
-  // Built once per language and chosen country, not on every keystroke in the phone field (the form
-  // re-renders on each one). A country the table does not know (data-country="IS") is still offered,
-  // without its code.
-  const options = useMemo(() => {
+  // The sorted list is built once per language, not on every keystroke in the phone field (the form
+  // re-renders on each one) nor on every change of country.
+  const optionsWith = useMemo(() => {
     // Country names in the visitor's language; one formatter for the whole list (they are costly to make).
     let names: Intl.DisplayNames | undefined;
     try {
@@ -22,15 +26,16 @@ export function CountrySelect({ lang, label, value, onChange }: CountrySelectPro
     } catch {
       // No Intl.DisplayNames: the codes still work.
     }
-    const codes = Object.keys(countries);
-    if (!codes.includes(value)) codes.push(value);
-    return codes
-      .map((iso) => {
-        const code = countries[iso]?.code;
-        return { iso, label: `${names?.of(iso) ?? iso}${code ? ` (+${code})` : ''}` };
-      })
-      .sort((a, b) => a.label.localeCompare(b.label, lang));
-  }, [lang, value]);
+    const option = (iso: string): Option => {
+      const code = countries[iso]?.code;
+      return { iso, label: `${names?.of(iso) ?? iso}${code ? ` (+${code})` : ''}` };
+    };
+    const sort = (options: Option[]) => options.sort((a, b) => a.label.localeCompare(b.label, lang));
+    const known = sort(Object.keys(countries).map(option));
+    // A country the table does not know (data-country="IS") is still offered, without its code.
+    return (chosen: string) => (countries[chosen] ? known : sort([...known, option(chosen)]));
+  }, [lang]);
+  const options = optionsWith(value);
 
   return (
     <div class="field country">
@@ -45,3 +50,4 @@ export function CountrySelect({ lang, label, value, onChange }: CountrySelectPro
     </div>
   );
 }
+
