@@ -1,5 +1,5 @@
 // The honest state machine of one visitor's request: form → sending → accepted (then the call's
-// real progress, see useCallProgress). Client checks run first; the relay's answer is authoritative.
+// real progress, see progress/track.ts). Client checks run first; the relay's answer is authoritative.
 import { useRef, useState } from 'preact/hooks';
 import type { CallbackRequest } from '../../../server/src/contract';
 import { newIdempotencyKey, type RelayApi } from '../api';
