@@ -6,7 +6,7 @@ import { json, send, text, type Reply } from './http-kit';
 import type { Timers } from './timers';
 import type { Fault, FaultSwitches, FaultTarget } from './types';
 
-export const FAULT_TARGETS: readonly FaultTarget[] = ['callback', 'outward_call', 'sipstatus', 'calls', '*'];
+const FAULT_TARGETS: readonly FaultTarget[] = ['callback', 'outward_call', 'sipstatus', 'calls', '*'];
 const FAULT_KINDS = ['reset', 'hang', 'status', 'html', 'truncated', 'rpc_error', 'delay'] as const;
 
 export interface FaultBoard extends FaultSwitches {
@@ -19,7 +19,7 @@ function checkTarget(target: unknown): asserts target is FaultTarget {
 }
 
 /** Throws a clear error for a malformed fault, so a test typo does not silently test nothing. */
-export function checkFault(target: unknown, fault: unknown): asserts fault is Fault {
+function checkFault(target: unknown, fault: unknown): asserts fault is Fault {
   checkTarget(target);
   const f = fault as Partial<Record<string, unknown>> | null;
   if (!f || typeof f !== 'object' || !FAULT_KINDS.includes(f.kind as (typeof FAULT_KINDS)[number])) {

@@ -1,7 +1,7 @@
 // The call-tracking service simulator: an in-memory stand-in for the Ringostat API written from
 // /work/shared/spec (never from the relay's client, so it can catch drift). Re-exports only.
 export { createSimulator, startSimulator } from './simulator';
-export { DEFAULTS as SIMULATOR_DEFAULTS, DEFAULT_TIMING, MAX_EXPORT_ROWS, CALLBACK_METHOD } from './assumptions';
+export { DEFAULTS as SIMULATOR_DEFAULTS, MAX_EXPORT_ROWS } from './assumptions';
 export { EXPORT_FIELDS } from './call-log';
 export type {
   AgentControl,

@@ -146,12 +146,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     authKey,
     projectId,
     officeLine,
-    get calls() {
-      return calls;
-    },
-    get requests() {
-      return requests;
-    },
+    // Plain references stay live: nothing replaces these arrays (reset empties them in place).
+    calls,
+    requests,
     faults,
     agents,
     routing,
@@ -195,6 +192,6 @@ export async function startSimulator(options: SimulatorOptions & { port?: number
   });
   const { port } = sim.server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  // Assign onto the same object: its `calls`/`requests` getters must stay live.
+  // Assign onto the same object the control routes hold, not a copy.
   return Object.assign(sim, { url }) as Simulator & { url: string };
 }
