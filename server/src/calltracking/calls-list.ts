@@ -117,16 +117,15 @@ export async function listCalls<F extends CallField>(transport: Transport, q: Ca
   }
 
   async function piece(from: Date, to: Date): Promise<CallRecord<F>[]> {
-    let rows: CallRecord<F>[] | null = null;
+    const unsplittable = to.getTime() - from.getTime() < SECOND;
     try {
-      rows = await once(from, to);
-      if (rows.length < MAX_ROWS_PER_REQUEST) return rows;
+      const rows = await once(from, to);
+      // One second with 6,500 calls: nothing to split, the rows are all there is.
+      if (rows.length < MAX_ROWS_PER_REQUEST || unsplittable) return rows;
     } catch (err) {
-      if (!isTooManyRows(err)) throw err;
-      if (to.getTime() - from.getTime() < SECOND) throw err; // one second with 6,500 calls: nothing to split
+      if (!isTooManyRows(err) || unsplittable) throw err;
     }
     // At the cap: halve (whole seconds, no overlap) and ask again.
-    if (to.getTime() - from.getTime() < SECOND) return rows ?? [];
     const mid = wholeSeconds(new Date(from.getTime() + (to.getTime() - from.getTime()) / 2));
     const first = await piece(from, mid);
     const second = await piece(new Date(mid.getTime() + SECOND), to);
