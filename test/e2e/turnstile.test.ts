@@ -69,6 +69,15 @@ async function pageWithFakeTurnstile(): Promise<{ page: Page; scriptRequests: st
   return { page, scriptRequests };
 }
 
+/** The Turnstile token of each callback request the page sends, as it leaves the browser. */
+function sentTokens(page: Page): Array<string | undefined> {
+  const sent: Array<string | undefined> = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/api/callback')) sent.push((r.postDataJSON() as { turnstileToken?: string }).turnstileToken);
+  });
+  return sent;
+}
+
 test('a fresh token with each request, verified by the relay; the script loads only with the dialog', async () => {
   const { page, scriptRequests } = await pageWithFakeTurnstile();
   try {
@@ -89,7 +98,8 @@ test('a fresh token with each request, verified by the relay; the script loads o
     await w.dialog.getByText('We will call +380 50 123 45 67.').waitFor();
     expect(verified).toEqual([expect.stringMatching(/^fake-token-\w+-1$/)]);
 
-    // Another request (another number) needs another token: the widget asked for a new one.
+    // Another request (another number) needs another token: the reload draws a new check, which
+    // issues one (a new token on the same page is the last test's case).
     await page.goto(stage.host.page('/turnstile', { relayUrl: stage.system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
     await w.launcher.click();
     await w.phone.pressSequentially('050 123 45 68');
@@ -109,6 +119,7 @@ test('submitting before the check has finished asks for it instead of sending', 
   try {
     // Turnstile never answers here (its script hangs), as on a slow connection.
     await page.route('https://challenges.cloudflare.com/turnstile/v0/api.js**', () => {});
+    const sent = sentTokens(page);
     const before = stage.system.sim.calls.length;
     await page.goto(stage.host.page('/turnstile-slow', { relayUrl: stage.system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
     const w = widget(page);
@@ -116,6 +127,8 @@ test('submitting before the check has finished asks for it instead of sending', 
     await w.phone.pressSequentially('050 123 45 69');
     await w.submit.click();
     await w.dialog.getByText('Please complete the security check first.').waitFor();
+    // The widget's own guard: no request left the browser (the relay would refuse it with the same words).
+    expect(sent).toEqual([]);
     expect(stage.system.sim.calls).toHaveLength(before);
   } finally {
     await page.close();
@@ -125,10 +138,7 @@ test('submitting before the check has finished asks for it instead of sending', 
 test('after an attempt the check issues a new token on the same page, and the next request carries it', async () => {
   const { page } = await pageWithFakeTurnstile();
   try {
-    const sent: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/api/callback')) sent.push((r.postDataJSON() as { turnstileToken: string }).turnstileToken);
-    });
+    const sent = sentTokens(page);
     await page.goto(stage.host.page('/turnstile-again', { relayUrl: stage.system.relayUrl, data: { 'turnstile-sitekey': '1x00000000000000000000AA' } }));
     const w = widget(page);
     await w.launcher.click();
