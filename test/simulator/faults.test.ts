@@ -54,9 +54,17 @@ describe.each(targets)('target %s', (target) => {
     expect(() => JSON.parse(text)).toThrow();
   });
 
-  it('delay answers normally', async () => {
-    sim.faults.set(target, { kind: 'delay', ms: 50 });
-    const res = await hit[target]();
+  it('delay holds the answer back, then answers normally', async () => {
+    sim.faults.set(target, { kind: 'delay', ms: 1_000 });
+    let settled = false;
+    const pending = hit[target]().finally(() => {
+      settled = true;
+    });
+    await waitFor('the request to arrive', () => sim.requests.length === 1);
+    // A never-faulted control endpoint answers meanwhile, so an ignored delay would have settled by now.
+    expect((await get(sim, '/__sim/agents')).status).toBe(200);
+    expect(settled).toBe(false);
+    const res = await pending;
     expect(res.status).toBe(200);
     await jsonOf(res);
   });
