@@ -11,9 +11,12 @@ import {
   CallTrackingTimeoutError,
 } from './errors.js';
 
+/** The service refused *us* (Auth-key, project): nothing the visitor can fix; the operator must. */
+export const refusesOurCredentials = (err: unknown): boolean =>
+  err instanceof CallTrackingRejectedError && (err.httpStatus === 401 || err.httpStatus === 403);
+
 export function toRelayError(err: unknown): RelayError {
-  if (err instanceof CallTrackingRejectedError && (err.httpStatus === 401 || err.httpStatus === 403)) {
-    // The service refused *us* (Auth-key, project): nothing the visitor can fix; the operator must.
+  if (refusesOurCredentials(err)) {
     return new RelayError('upstream_unavailable', 'The call service is not available right now. Please try again later.', { retryAfter: 300, cause: err });
   }
   if (err instanceof CallTrackingRejectedError) {

@@ -27,8 +27,8 @@ import { maskInternational, type Destination } from '../protect/phone-policy.js'
 import { createDestinationCache } from '../protect/destination-cache.js';
 import { readIdempotencyKey, requestFingerprint, type IdempotencyTicket } from '../protect/idempotency.js';
 import { placeCallback } from '../callback/place-callback.js';
-import { toRelayError } from '../calltracking/to-relay-error.js';
-import { CallTrackingError, CallTrackingRejectedError } from '../calltracking/errors.js';
+import { refusesOurCredentials, toRelayError } from '../calltracking/to-relay-error.js';
+import { CallTrackingError } from '../calltracking/errors.js';
 
 export const BODY_LIMIT_BYTES = 4096;
 /** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */
@@ -172,13 +172,13 @@ async function afterIdempotency(
     } catch (err) {
       failure = toRelayError(err);
       // A refusal of our own credentials needs the operator, not the visitor: log it as an error.
-      const ours = err instanceof CallTrackingRejectedError && (err.httpStatus === 401 || err.httpStatus === 403);
+      const ours = refusesOurCredentials(err);
       log[ours ? 'error' : 'warn']('callback failed', { code: failure.code, err, ...(ours && { hint: 'check CALLTRACKING_AUTH_KEY and CALLTRACKING_PROJECT_ID' }) });
       if (err instanceof CallTrackingError && err.neverSent) {
         // Nothing reached the service, so nothing happened: the visitor may simply try again.
+        // (The handler's catch frees the Idempotency-Key: the visitor may retry with it.)
         await admission.refund();
-        ticket?.abandon();
-        app.metrics.callbacks.inc({ outcome: 'unavailable' });
+        app.metrics.callbacks.inc({ outcome: outcomeOf(failure) });
         throw failure;
       }
     }
