@@ -95,6 +95,7 @@ test('the host page is untouched: no stylesheet added, its own elements keep the
     const snapshot = () =>
       page.evaluate(() => ({
         sheets: document.styleSheets.length,
+        adopted: document.adoptedStyleSheets.length,
         headChildren: document.head.children.length,
         button: getComputedStyle(document.getElementById('host-button')!).cssText || JSON.stringify(Object.fromEntries([...getComputedStyle(document.getElementById('host-button')!)].map((p) => [p, getComputedStyle(document.getElementById('host-button')!).getPropertyValue(p)]))),
         h1: getComputedStyle(document.querySelector('h1')!).fontSize,
