@@ -203,10 +203,17 @@ describe('period, cap, filters and order', () => {
 
   it('orders by calldate asc and desc', async () => {
     sim.seedCalls(5, twoDays);
-    const asc = (await rows(`${both}&order=calldate%20asc`)).map((r) => r.uniqueid);
-    const desc = (await rows(`${both}&order=calldate%20desc`)).map((r) => r.uniqueid);
+    const ordered = (order: string) => rows(`${both.replace('fields=uniqueid', 'fields=uniqueid,calldate')}&order=calldate%20${order}`);
+    const asc = await ordered('asc');
+    const desc = await ordered('desc');
     expect(asc).toHaveLength(5);
-    expect(desc).toEqual([...asc].reverse());
+    expect(desc.map((r) => r.uniqueid)).toEqual(asc.map((r) => r.uniqueid).reverse());
+    // Each direction checked on its own dates, so swapped directions cannot pass.
+    const ascDates = asc.map((r) => String(r.calldate));
+    expect(new Set(ascDates).size).toBe(5);
+    expect(ascDates).toEqual([...ascDates].sort());
+    const descDates = desc.map((r) => String(r.calldate));
+    expect(descDates).toEqual([...descDates].sort().reverse());
     const dates = (await rows(both.replace('fields=uniqueid', 'fields=calldate'))).map((r) => String(r.calldate));
     expect(dates).toEqual([...dates].sort());
   });
