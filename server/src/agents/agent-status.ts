@@ -18,6 +18,8 @@ export interface AgentStatus {
   get(): Promise<AgentSnapshot>;
   /** The answer get() would give at once from its cache, or null when it would ask the service. */
   peek(): AgentSnapshot | null;
+  /** The last good answer however old (as "cached"), or null when the service never answered. */
+  lastKnown(): AgentSnapshot | null;
 }
 
 export function createAgentStatus(
@@ -61,5 +63,6 @@ export function createAgentStatus(
       return inFlight;
     },
     peek: fresh,
+    lastKnown: () => (last ? cached : null),
   };
 }

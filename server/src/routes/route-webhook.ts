@@ -84,22 +84,18 @@ async function readParameters(req: IncomingMessage, url: URL): Promise<{ callId:
 export function routeWebhook(app: AppContext): Handler {
   const { route } = app.config;
   const turns = createRoundRobin();
-  let lastSeen: AgentSnapshot | null = null;
 
-  /** The agent status, but never later than statusWaitMs: then the last one seen (or none). */
+  /** The agent status, but never later than statusWaitMs: then the last good one (or none). */
   async function agentsWithin(waitMs: number): Promise<{ snapshot: AgentSnapshot | null; late: boolean }> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), waitMs);
     });
-    const fresh = app.agents.get().then((s) => {
-      if (s.source !== 'unknown') lastSeen = s;
-      return s;
-    });
     try {
-      const first = await Promise.race([fresh, late]);
-      if (first === 'late') return { snapshot: lastSeen, late: true };
-      return { snapshot: first.source === 'unknown' ? lastSeen : first, late: false };
+      const first = await Promise.race([app.agents.get(), late]);
+      if (first === 'late') return { snapshot: app.agents.lastKnown(), late: true };
+      // "unknown" means the service never answered: there is no last good status either.
+      return { snapshot: first.source === 'unknown' ? null : first, late: false };
     } finally {
       clearTimeout(timer);
     }
