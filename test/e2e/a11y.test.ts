@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../_util/browser';
 import { startSystem, type System } from '../_util/system';
 import { axeViolations } from './support/axe';
+import { hoursClosedNow } from './support/hours';
 import { deadUrl } from './support/ports';
 import { startHostSite, type HostSite } from './support/host';
 import { widget } from './support/widget-page';
@@ -21,7 +22,7 @@ beforeAll(async () => {
     { simulator: { timing: { agentAnswerMs: 400, visitorRingMs: 1200, talkMs: 1500 } } },
   );
   // An office that is never open now: every day's hours lie in the past or the future of "now".
-  closedSystem = await startSystem({ ALLOWED_ORIGINS: host.url, WORKING_HOURS: closedHoursNow(), TIMEZONE: 'UTC' });
+  closedSystem = await startSystem({ ALLOWED_ORIGINS: host.url, WORKING_HOURS: hoursClosedNow('UTC'), TIMEZONE: 'UTC' });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -30,14 +31,6 @@ afterAll(async () => {
   await closedSystem?.close();
   await host?.close();
 });
-
-/** Working hours (UTC) that exclude the current time: a one-hour window starting two hours from now, every day. */
-function closedHoursNow(): string {
-  const start = (new Date().getUTCHours() + 2) % 24;
-  const end = start + 1;
-  const hh = (h: number) => String(h).padStart(2, '0');
-  return `Mon-Sun ${hh(start)}:00-${hh(end === 24 ? 23 : end)}:${end === 24 ? '59' : '00'}`;
-}
 
 async function openPage(path: string, data: Record<string, string> = {}, relayUrl = system.relayUrl): Promise<Page> {
   const page = await browser.newPage();

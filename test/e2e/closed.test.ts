@@ -2,21 +2,14 @@
 // opening; the widget says so before the visitor types, with the opening time in the visitor's own
 // time zone (here New York, while the office keeps Kyiv hours).
 import { expect, test } from 'vitest';
+import { hoursClosedNow } from './support/hours';
 import { useStage } from './support/stage';
 import { widget } from './support/widget-page';
 
 const officeZone = 'Europe/Kyiv';
 const visitorZone = 'America/New_York';
 
-/** Every day one hour, starting two hours from now in the office's zone: closed right now. */
-function hoursClosedNow(): string {
-  const hourNow = Number(new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hourCycle: 'h23', timeZone: officeZone }).format(new Date()));
-  const start = (hourNow + 2) % 24;
-  const hh = (h: number) => String(h).padStart(2, '0');
-  return `Mon-Sun ${hh(start)}:00-${start === 23 ? '23:59' : `${hh(start + 1)}:00`}`;
-}
-
-const stage = useStage((hostUrl) => ({ ALLOWED_ORIGINS: hostUrl, WORKING_HOURS: hoursClosedNow(), TIMEZONE: officeZone }));
+const stage = useStage((hostUrl) => ({ ALLOWED_ORIGINS: hostUrl, WORKING_HOURS: hoursClosedNow(officeZone), TIMEZONE: officeZone }));
 
 test('closed now: the widget says when the office opens, in the visitor\'s local time', async () => {
   const status = (await (await fetch(`${stage.system.relayUrl}/api/status`, { headers: { origin: stage.host.url } })).json()) as { openNow: boolean; nextOpenAt: string };
