@@ -10,6 +10,7 @@ import { messages as en } from '../../widget/src/ui/i18n/en';
 import { messages as uk } from '../../widget/src/ui/i18n/uk';
 import type { Messages } from '../../widget/src/ui/i18n/types';
 import { startScriptedRelay, type ScriptedRelay } from './support/scripted-relay';
+import { fakeTurnstile, removeFakeTurnstile } from './support/turnstile';
 import { testConfig, testContext } from './support/ui-context';
 import type { WidgetConfig } from '../../widget/src/config';
 
@@ -182,24 +183,17 @@ describe('Idempotency-Key', () => {
 });
 
 describe('Idempotency-Key with a security check', () => {
-  afterEach(() => {
-    delete (globalThis as { turnstile?: unknown }).turnstile;
-  });
+  afterEach(removeFakeTurnstile);
 
   test('a re-send after a lost answer keeps the key though it carries a new Turnstile token', async () => {
-    let issued = 0;
-    (globalThis as { turnstile?: unknown }).turnstile = {
-      render: (_el: HTMLElement, options: { callback(token: string): void }) => (options.callback(`token-${++issued}`), `w${issued}`),
-      reset() {},
-      remove() {},
-    };
+    const { issued } = fakeTurnstile();
     relay.on('POST /api/callback', { status: 0, drop: true });
     show({ turnstileSiteKey: '0x4AAA' });
-    await waitFor(() => expect(issued).toBe(1));
+    await waitFor(() => expect(issued()).toBe(1));
     type(phoneInput(), '050 123 45 67');
     submit();
     await within(dialog()).findByText(en.errors.network_error);
-    await waitFor(() => expect(issued).toBe(2));
+    await waitFor(() => expect(issued()).toBe(2));
     submit();
     await waitFor(() => expect(relay.requests.filter((r) => r.method === 'POST')).toHaveLength(2));
     const posts = relay.requests.filter((r) => r.method === 'POST');
@@ -207,23 +201,18 @@ describe('Idempotency-Key with a security check', () => {
     expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
   });
   test('a refusal in the browser (consent unticked) keeps the unspent token: one check, one token, sent once', async () => {
-    let issued = 0;
-    (globalThis as { turnstile?: unknown }).turnstile = {
-      render: (_el: HTMLElement, options: { callback(token: string): void }) => (options.callback(`token-${++issued}`), `w${issued}`),
-      reset() {},
-      remove() {},
-    };
+    const { issued } = fakeTurnstile();
     relay.on('POST /api/callback', accepted);
     relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
     show({ turnstileSiteKey: '0x4AAA', consentText: 'I agree to be called.' });
-    await waitFor(() => expect(issued).toBe(1));
+    await waitFor(() => expect(issued()).toBe(1));
     type(phoneInput(), '050 123 45 67');
     submit();
     await within(dialog()).findByText(en.errors.consent_required);
     fireEvent.click(within(dialog()).getByLabelText('I agree to be called.'));
     submit();
     await within(dialog()).findByText('We will call +380 50 123 45 67.');
-    expect(issued).toBe(1);
+    expect(issued()).toBe(1);
     expect(relay.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { turnstileToken: string }).turnstileToken)).toEqual(['token-1']);
   });
 });

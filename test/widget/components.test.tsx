@@ -10,11 +10,12 @@ import { CallProgress } from '../../widget/src/ui/progress/CallProgress';
 import type { CallProgressState } from '../../widget/src/ui/progress/track';
 import { StatusNotice } from '../../widget/src/ui/StatusNotice';
 import { Turnstile } from '../../widget/src/ui/Turnstile';
+import { fakeTurnstile, removeFakeTurnstile } from './support/turnstile';
 import { testConfig } from './support/ui-context';
 
 afterEach(() => {
   cleanup();
-  delete (globalThis as { turnstile?: unknown }).turnstile;
+  removeFakeTurnstile();
 });
 
 describe('Dialog', () => {
@@ -58,18 +59,7 @@ describe('Dialog', () => {
 
 describe('Turnstile', () => {
   test('renders with the site key, hands up its token, and a new check first drops the old check\'s token', async () => {
-    const rendered: Array<Record<string, unknown>> = [];
-    let issued = 0;
-    const api = {
-      render: vi.fn((_el: HTMLElement, options: Record<string, unknown>) => {
-        rendered.push(options);
-        (options.callback as (t: string) => void)(`token-${++issued}`);
-        return `w${issued}`;
-      }),
-      reset: vi.fn(),
-      remove: vi.fn(),
-    };
-    (globalThis as { turnstile?: unknown }).turnstile = api;
+    const { api, rendered } = fakeTurnstile();
     const tokens: Array<string | null> = [];
     const props = { siteKey: '0x4AAA', lang: 'pl', label: pl.captchaLabel, error: null, onToken: (t: string | null) => tokens.push(t), onFailure: vi.fn() };
     const view = render(<Turnstile {...props} />);
