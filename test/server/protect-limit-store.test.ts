@@ -100,6 +100,49 @@ describe('memory limit store', () => {
     expect((await store.consume([numberCheck('a'), site], sec(1))).ok).toBe(true);
   });
 
+  /** Consumes `check` and refunds what it counted; the consume must be allowed. */
+  async function consumeAndRefund(store: ReturnType<typeof createMemoryLimitStore>, check: LimitCheck, at: number): Promise<void> {
+    const decision = await store.consume([check], at);
+    if (!decision.ok) throw new Error(`expected room, got ${JSON.stringify(decision.refusals)}`);
+    await store.refund(decision.receipt);
+  }
+
+  it('gives back one place of a counter at its limit, in the same window', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 10, windowSec: 3600 }] };
+    for (let i = 0; i < 9; i++) expect((await store.consume([site], sec(i))).ok).toBe(true);
+    await consumeAndRefund(store, site, sec(9));
+    expect((await store.consume([site], sec(10))).ok).toBe(true);
+    // One place was given back, not more.
+    expect((await store.consume([site], sec(11))).ok).toBe(false);
+  });
+
+  it('gives back a counter place of the previous window after the window has moved on', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 10, windowSec: 3600 }] };
+    // The store's clock reads sec(n) as second n + 1, so the second window starts at sec(3599).
+    const intoSecondWindow = (fraction: number) => sec(3599 + Math.round(3600 * fraction));
+    for (let i = 0; i < 9; i++) expect((await store.consume([site], sec(i))).ok).toBe(true);
+    const tenth = await store.consume([site], sec(9));
+    if (!tenth.ok) throw new Error('the tenth request fits the limit');
+    // 12% into the next window the first window weighs 10 × 0.88 = 8.8: room for one.
+    expect((await store.consume([site], intoSecondWindow(0.12))).ok).toBe(true);
+    await store.refund(tenth.receipt);
+    // At 15%, 9 × 0.85 + 1 = 8.65 leaves room; without the refund 10 × 0.85 + 1 = 9.5 would not.
+    expect((await store.consume([site], intoSecondWindow(0.15))).ok).toBe(true);
+    expect((await store.consume([site], intoSecondWindow(0.15))).ok).toBe(false);
+  });
+
+  it('gives back a distinct member of a full set', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const numbers = (n: string): LimitCheck => ({ table: 'client_numbers', key: hex('client'), distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) } });
+    expect((await store.consume([numbers('a')], sec(0))).ok).toBe(true);
+    await consumeAndRefund(store, numbers('b'), sec(1));
+    expect((await store.consume([numbers('c')], sec(2))).ok).toBe(true);
+    // b's place went to c: the set is full again.
+    expect((await store.consume([numbers('d')], sec(3))).ok).toBe(false);
+  });
+
   it('holds at most the configured in-flight requests per key, until released or expired', async () => {
     const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
     expect(await store.acquire('k', 1, 10_000, sec(0))).toBe(true);
