@@ -30,8 +30,14 @@ export interface RequestContext {
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS' | 'PATCH';
 
+/** A path no pattern can state (one holding a secret, say): `match` decides, `label` names it in metrics. */
+export interface PathMatcher {
+  match(pathname: string): Record<string, string> | null;
+  label: string;
+}
+
 export interface Route {
-  path: string | RegExp;
+  path: string | RegExp | PathMatcher;
   methods: Partial<Record<Method, Handler>>;
 }
 
@@ -43,7 +49,7 @@ export interface Match {
   label: string;
 }
 
-const routeLabel = (route: Route) => (typeof route.path === 'string' ? route.path : route.path.source);
+const routeLabel = (route: Route) => (typeof route.path === 'string' ? route.path : route.path instanceof RegExp ? route.path.source : route.path.label);
 const noParams: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export function createRouter(routes: readonly Route[]) {
@@ -55,9 +61,11 @@ export function createRouter(routes: readonly Route[]) {
         let params: Record<string, string> | null = null;
         if (typeof route.path === 'string') {
           if (route.path === pathname) params = {};
-        } else {
+        } else if (route.path instanceof RegExp) {
           const found = route.path.exec(pathname);
           if (found) params = { ...found.groups };
+        } else {
+          params = route.path.match(pathname);
         }
         if (!params) continue;
         const handler = route.methods[m as Method];

@@ -17,36 +17,23 @@ import type { AgentSnapshot } from '../agents/agent-status.js';
 import { RelayError } from '../errors.js';
 import { readBodyText } from '../http/body.js';
 import type { Reply } from '../http/reply.js';
-import type { Handler, Route } from '../http/router.js';
+import type { Handler, PathMatcher, Route } from '../http/router.js';
 import { secretMatcher } from '../util/secret.js';
 
 export const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;
 const ROUTE_PREFIX = '/hooks/route/';
 
 /**
- * A path pattern that matches `<prefix><secret>` only, comparing the secret in constant time (hashes
- * of equal length, then timingSafeEqual), so neither the router nor response timing tells a guesser
- * how much of a token was right.
+ * The path `<prefix><secret>` and nothing else, comparing the secret in constant time (hashes of
+ * equal length, then timingSafeEqual), so neither the router nor response timing tells a guesser
+ * how much of a token was right. Named `<prefix>[token]` in metrics.
  */
-export class SecretPath extends RegExp {
-  readonly #prefix: string;
-  readonly #matches: (given: string) => boolean;
-
-  constructor(prefix: string, secret: string) {
-    super('^(?!)'); // never matches by itself; exec below decides
-    this.#prefix = prefix;
-    this.#matches = secretMatcher(secret);
-  }
-
-  override exec(input: string): RegExpExecArray | null {
-    if (!input.startsWith(this.#prefix)) return null;
-    if (!this.#matches(input.slice(this.#prefix.length))) return null;
-    return Object.assign([input], { index: 0, input, groups: {} }) as RegExpExecArray;
-  }
-
-  override test(input: string): boolean {
-    return this.exec(input) !== null;
-  }
+export function secretPath(prefix: string, secret: string): PathMatcher {
+  const matches = secretMatcher(secret);
+  return {
+    match: (pathname) => (pathname.startsWith(prefix) && matches(pathname.slice(prefix.length)) ? {} : null),
+    label: `${prefix}[token]`,
+  };
 }
 
 /** Free agents in turn: the next login after the one answered last, in a stable (sorted) order. */
@@ -131,7 +118,7 @@ export function routeWebhook(app: AppContext): Handler {
 export function routeWebhookRoute(app: AppContext): Route | null {
   if (!app.config.route.token) return null;
   const handler = routeWebhook(app);
-  return { path: new SecretPath(ROUTE_PREFIX, app.config.route.token), methods: { GET: handler, POST: handler, PUT: handler, DELETE: handler } };
+  return { path: secretPath(ROUTE_PREFIX, app.config.route.token), methods: { GET: handler, POST: handler, PUT: handler, DELETE: handler } };
 }
 
 /** `/hooks/route/<anything>` → `/hooks/route/[token]`, for logs: right or wrong, a token is not logged. */
