@@ -114,7 +114,7 @@ describe('owner view access', () => {
 
 describe('owner call log cache', () => {
   const tz = 'Europe/Kyiv';
-  const now = new Date('2026-03-10T12:00:00Z');
+  let now = new Date('2026-03-10T12:00:00Z');
   /** A call log with one call per day asked for, its utm source the day it was asked for. */
   function fakeService() {
     const asked: Array<{ from: Date; to: Date }> = [];
@@ -133,8 +133,9 @@ describe('owner call log cache', () => {
       },
     };
   }
-  const make = (service: ReturnType<typeof fakeService>) =>
-    createOwnerCalls({ client: service.client, accepted: createAcceptedCalls(), timeZone: tz, log: createLogger({ level: 'silent' }), now: () => now, refreshMs: 0 });
+  const make = (service: ReturnType<typeof fakeService>, refreshMs = 0) =>
+    createOwnerCalls({ client: service.client, accepted: createAcceptedCalls(), timeZone: tz, log: createLogger({ level: 'silent' }), now: () => now, refreshMs });
+  const later = (ms: number) => (now = new Date(now.getTime() + ms));
 
   it('after the first answer only today is asked again: days that are over are kept', async () => {
     const service = fakeService();
@@ -150,6 +151,30 @@ describe('owner call log cache', () => {
     expect(second.days.slice(0, 6)).toEqual(first.days.slice(0, 6));
     expect(second.days.at(-1)!.bySource).toEqual({ 'src-8': 1 });
     expect(second.live).toBe(true);
+  });
+
+  it('asks the service at most once per refresh period, and waits a period after a failure', async () => {
+    const service = fakeService();
+    const calls = make(service, 60_000);
+    await calls.get();
+    expect(service.asked).toHaveLength(7);
+    later(30_000);
+    await calls.get();
+    expect(service.asked).toHaveLength(7);
+    later(31_000);
+    await calls.get();
+    expect(service.asked).toHaveLength(8);
+    service.fail(true);
+    later(61_000);
+    expect((await calls.get()).live).toBe(false); // asked, failed
+    service.fail(false);
+    later(30_000);
+    expect((await calls.get()).live).toBe(false); // still waiting after the failure: not asked
+    expect(service.asked).toHaveLength(8);
+    later(31_000);
+    expect((await calls.get()).live).toBe(true);
+    expect(service.asked).toHaveLength(9);
+    now = new Date('2026-03-10T12:00:00Z');
   });
 
   it('a failure after a good answer keeps that answer, marked not live', async () => {

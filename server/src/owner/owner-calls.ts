@@ -80,7 +80,7 @@ export function createOwnerCalls(options: OwnerCallsOptions) {
     if (cached) return cached;
     const end = new Date(startOfNextLocalDay(start, tz).getTime() - 1000);
     const rows = await options.client.callsList({ from: start, to: end, fields: OWNER_FIELDS });
-    if (isToday) today = { day, at: Date.now() };
+    if (isToday) today = { day, at: options.now().getTime() };
     else {
       closedDays.set(day, rows);
       while (closedDays.size > dayCount + 2) closedDays.delete(closedDays.keys().next().value!);
@@ -138,15 +138,16 @@ export function createOwnerCalls(options: OwnerCallsOptions) {
 
   return {
     async get(): Promise<OwnerCalls> {
-      const fresh = last && today && Date.now() - today.at < refreshMs && today.day === localDay(options.now(), tz);
+      const at = options.now();
+      const fresh = last && today && at.getTime() - today.at < refreshMs && today.day === localDay(at, tz);
       if (fresh) return last!;
       // After a failure, wait a refresh period before asking the service again.
-      if (Date.now() - failedAt < refreshMs) return last ? { ...last, live: false } : empty();
+      if (at.getTime() - failedAt < refreshMs) return last ? { ...last, live: false } : empty();
       inFlight ??= build()
         .then((result) => (last = result))
         .catch((err: unknown) => {
           options.log.warn('owner view: call log unavailable', { err });
-          failedAt = Date.now();
+          failedAt = options.now().getTime();
           return last ? { ...last, live: false } : empty();
         })
         .finally(() => {
