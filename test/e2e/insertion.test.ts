@@ -60,9 +60,9 @@ test('a script tag in <head> (before <body> exists) waits for the body', async (
   try {
     const tag = `<script src="${stage.system.relayUrl}/widget.js" data-lang="pl"></script>`;
     await page.goto(stage.host.page('/head', { relayUrl: stage.system.relayUrl, noScript: true, head: tag }));
-    await widget(page).dialog.count();
-    await page.locator('dialback-widget button.launcher').waitFor();
-    expect(await page.locator('dialback-widget button.launcher').textContent()).toBe('Oddzwońcie do mnie');
+    const { launcher } = widget(page);
+    await launcher.waitFor();
+    expect(await launcher.textContent()).toBe('Oddzwońcie do mnie');
     expect(await page.evaluate(() => document.querySelector('dialback-widget')?.parentElement?.tagName)).toBe('BODY');
   } finally {
     await page.close();
