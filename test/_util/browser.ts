@@ -5,7 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const found = candidates.find((p): p is string => !!p && existsSync(p));
   if (!found) throw new Error('Chromium not found: install Debian\'s `chromium` package (see .ci/run) or set CHROMIUM_PATH');
   return found;

@@ -23,14 +23,14 @@ export interface PageOptions {
   htmlLang?: string;
 }
 
-export function scriptTag(relayUrl: string, data: Record<string, string> = {}): string {
+function scriptTag(relayUrl: string, data: Record<string, string> = {}): string {
   const attrs = Object.entries({ lang: 'en', country: 'UA', ...data })
     .map(([k, v]) => ` data-${k}="${v.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`)
     .join('');
   return `<script src="${relayUrl}/widget.js" async${attrs}></script>`;
 }
 
-export function hostPage(options: PageOptions): string {
+function hostPage(options: PageOptions): string {
   return `<!doctype html>
 <html lang="${options.htmlLang ?? 'en'}">
 <head>
