@@ -53,6 +53,15 @@ describe('request limits', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
   });
 
+  it('refuses on the declared Content-Length alone (413), without waiting for a body that never comes', async () => {
+    // Headers only: a relay that waited for the 100,000 bytes would answer 408 at the request timeout.
+    const response = await raw(`POST /api/callback HTTP/1.1\r\nHost: x\r\nOrigin: ${ORIGIN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`);
+    expect(statusOf(response)).toBe(413);
+    expect(response).toMatch(/\r\nconnection: close\r\n/i);
+    expect(response).toContain('payload_too_large');
+    expect(callbackCalls(s)).toHaveLength(0);
+  });
+
   it('stops a chunked body at the limit while it streams (413), never buffering the rest', async () => {
     const socket = await open();
     const done = readAll(socket);
