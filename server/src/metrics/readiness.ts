@@ -16,7 +16,6 @@ export interface Readiness {
   /** Shutting down: not ready from now on, whatever the service says. */
   drain(): void;
   readonly draining: boolean;
-  readonly last: ReadinessState | null;
 }
 
 export function createReadiness(
@@ -54,9 +53,6 @@ export function createReadiness(
     },
     get draining() {
       return draining;
-    },
-    get last() {
-      return last;
     },
   };
 }

@@ -12,7 +12,7 @@ import { createProgressTracker } from '../outcome/progress-tracker.js';
 const noStore = Object.freeze({ 'cache-control': 'no-store' });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function callbackProgress(app: AppContext): Handler {
+function callbackProgress(app: AppContext): Handler {
   const now = () => app.now().getTime();
   const tracker = createProgressTracker({
     accepted: app.accepted,

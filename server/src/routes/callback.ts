@@ -30,11 +30,11 @@ import { placeCallback } from '../callback/place-callback.js';
 import { refusesOurCredentials, toRelayError } from '../calltracking/to-relay-error.js';
 import { CallTrackingError } from '../calltracking/errors.js';
 
-export const BODY_LIMIT_BYTES = 4096;
+const BODY_LIMIT_BYTES = 4096;
 /** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */
 const ESTIMATE_SECONDS = 30;
 
-export function parseCallbackRequest(body: unknown): CallbackRequest {
+function parseCallbackRequest(body: unknown): CallbackRequest {
   const parsed = CallbackRequest.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

@@ -20,7 +20,7 @@ import type { Reply } from '../http/reply.js';
 import type { Handler, PathMatcher, Route } from '../http/router.js';
 import { secretMatcher } from '../util/secret.js';
 
-export const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;
+const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;
 const ROUTE_PREFIX = '/hooks/route/';
 
 /**
