@@ -67,6 +67,8 @@ describe('trackCall', () => {
     ]);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(progress).toHaveBeenCalledTimes(2);
+    // Past the estimate (30 s + 15 s) nothing more is reported: the slow timer ended with the call.
+    expect(states).toHaveLength(2);
   });
 
   test('an answer without pollAfterMs is final too, whatever its outcome', async () => {

@@ -31,12 +31,14 @@ export function trackCall(
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const started = Date.now();
+  const slowTimer = setTimeout(() => update({ slow: true }), call.estimateSeconds * 1000 + graceMs);
   const update = (next: Partial<CallProgressState>) => {
     state = { ...state, ...next };
     state.slow &&= beforeRinging(state.outcome);
+    // A final state is the last one: "slow" must not report it again later.
+    if (state.final) clearTimeout(slowTimer);
     onChange(state);
   };
-  const slowTimer = setTimeout(() => update({ slow: true }), call.estimateSeconds * 1000 + graceMs);
 
   const poll = async (): Promise<void> => {
     const result = await api.progress(call.requestId);
