@@ -66,19 +66,23 @@ export function createMemoryLimitStore(options: MemoryLimitStoreOptions): LimitS
   const inFlight = new Map<string, { count: number; expires: number }>();
   const seconds = (nowMs: number) => Math.max(1, Math.floor((nowMs - start) / 1000));
 
-  function tableFor(check: LimitCheck): Table {
-    let table = tables.get(check.table);
+  /** Throws unless `check` has the rules `table` was made for. */
+  function assertSameRules(table: Table, check: LimitCheck): void {
     // The limiter passes the same rule arrays every time: then only a distinct rule (made per
     // request, for its member) needs comparing.
-    if (table && check.counts !== undefined && check.counts === table.checkedCounts && !check.distinct) return table;
-    const signature = signatureOf(check);
-    if (!table) {
+    if (check.counts !== undefined && check.counts === table.checkedCounts && !check.distinct) return;
+    if (table.signature !== signatureOf(check)) throw new Error(`limit table "${check.table}" used with two different rule sets`);
+  }
+
+  function tableFor(check: LimitCheck): Table {
+    let table = tables.get(check.table);
+    if (table) {
+      assertSameRules(table, check);
+    } else {
       const layout = layoutFor(check);
       const expired = (data: Uint32Array, off: number, now: number) => newestActivity(layout, data, off) + layout.longestSec <= now;
-      table = { layout, rows: new FingerprintTable(Math.max(1, layout.width), options.maxKeysPerTable, expired), signature, checkedCounts: undefined };
+      table = { layout, rows: new FingerprintTable(Math.max(1, layout.width), options.maxKeysPerTable, expired), signature: signatureOf(check), checkedCounts: undefined };
       tables.set(check.table, table);
-    } else if (table.signature !== signature) {
-      throw new Error(`limit table "${check.table}" used with two different rule sets`);
     }
     table.checkedCounts = check.counts;
     return table;
@@ -200,8 +204,7 @@ export function createMemoryLimitStore(options: MemoryLimitStoreOptions): LimitS
       // Never creates a table or a row: a key nobody has counted yet has met no limit.
       const table = tables.get(check.table);
       if (!table) return [];
-      const same = check.counts !== undefined && check.counts === table.checkedCounts && !check.distinct;
-      if (!same && table.signature !== signatureOf(check)) throw new Error(`limit table "${check.table}" used with two different rule sets`);
+      assertSameRules(table, check);
       const [hi, lo] = fingerprint(check.key);
       const slot = table.rows.find(hi, lo);
       if (slot < 0) return [];
