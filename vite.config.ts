@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { classicScriptEntry } from './widget/build/classic-script.js';
+import { classicScriptEntry } from './widget/build/classic-script.ts';
 
 // One config for two jobs:
 //  - `vite build` bundles the widget: a tiny script-tag entry (dist/widget/widget.js) and lazily

@@ -1,6 +1,6 @@
 // The project's SIP accounts: who is online, who is reserved by a call, who is speaking.
 // /sipstatus/online and /sipstatus/speaking read straight from here.
-import type { AgentControl, AgentInfo } from './types';
+import type { AgentControl, AgentInfo } from './types.ts';
 
 interface AgentState {
   login: string;

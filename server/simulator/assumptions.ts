@@ -1,7 +1,7 @@
 // Everything the simulator does that the public material does NOT settle lives here, in one place,
 // so that when the real service turns out to differ there is one file to change
 // (see /work/shared/spec/service-facts.md: items marked *assume*, and our own choices).
-import type { CallTiming } from './types';
+import type { CallTiming } from './types.ts';
 
 /** Realistic phase lengths for standalone use (ms). Ringostat promises a call within ~30 s. */
 export const DEFAULT_TIMING: CallTiming = { agentAnswerMs: 3_000, visitorRingMs: 6_000, talkMs: 20_000 };

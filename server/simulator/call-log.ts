@@ -2,9 +2,9 @@
 // Field names and their quirks follow the facts: billsec/duration are integers, while waittime,
 // duration_ms and has_recording arrive as strings (facts: doc/seen). `user_agent` is our assumption.
 import { randomUUID } from 'node:crypto';
-import { RECORDING_BASE, UTM_PLACEHOLDERS } from './assumptions';
-import type { ProjectTime } from './project-time';
-import type { CallOrigin, CallType, SimCall } from './types';
+import { RECORDING_BASE, UTM_PLACEHOLDERS } from './assumptions.ts';
+import type { ProjectTime } from './project-time.ts';
+import type { CallOrigin, CallType, SimCall } from './types.ts';
 
 type Exported = string | number;
 

@@ -1,11 +1,11 @@
 // What every endpoint handler may use: the project's identity, its clock, agents and call log, and the
 // party rules both callback endpoints share.
 import type { IncomingMessage } from 'node:http';
-import type { AgentPool } from './agents';
-import type { Lifecycle } from './lifecycle';
-import { internationalNumber } from './numbers';
-import type { ProjectTime } from './project-time';
-import type { SimCall } from './types';
+import type { AgentPool } from './agents.ts';
+import type { Lifecycle } from './lifecycle.ts';
+import { internationalNumber } from './numbers.ts';
+import type { ProjectTime } from './project-time.ts';
+import type { SimCall } from './types.ts';
 
 export interface SimContext {
   authKey: string;

@@ -1,9 +1,9 @@
 // Environment of the standalone simulator (`npm run simulator`), parsed once with zod.
 // A bad value stops startup with one line naming the variable and what it expects.
 import { z } from 'zod';
-import { DEFAULTS } from './assumptions';
-import { normalizeScheme } from './routing';
-import type { RoutingScheme, SimulatorOptions } from './types';
+import { DEFAULTS } from './assumptions.ts';
+import { normalizeScheme } from './routing.ts';
+import type { RoutingScheme, SimulatorOptions } from './types.ts';
 
 const intIn = (min: number, max: number) =>
   z

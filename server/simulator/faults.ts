@@ -1,10 +1,10 @@
 // Fault switches: break the service on purpose so the relay's error handling can be tested.
 // A fault is looked up by the endpoint's target first, then '*'. Faulted requests are still recorded.
 import type { ServerResponse } from 'node:http';
-import { RPC } from './assumptions';
-import { json, send, text, type Reply } from './http-kit';
-import type { Timers } from './timers';
-import type { Fault, FaultSwitches, FaultTarget } from './types';
+import { RPC } from './assumptions.ts';
+import { json, send, text, type Reply } from './http-kit.ts';
+import type { Timers } from './timers.ts';
+import type { Fault, FaultSwitches, FaultTarget } from './types.ts';
 
 const FAULT_TARGETS: readonly FaultTarget[] = ['callback', 'outward_call', 'sipstatus', 'calls', '*'];
 const FAULT_KINDS = ['reset', 'hang', 'status', 'html', 'truncated', 'rpc_error', 'delay'] as const;

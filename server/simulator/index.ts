@@ -1,8 +1,8 @@
 // The call-tracking service simulator: an in-memory stand-in for the Ringostat API written from
 // /work/shared/spec (never from the relay's client, so it can catch drift). Re-exports only.
-export { createSimulator, startSimulator } from './simulator';
-export { DEFAULTS as SIMULATOR_DEFAULTS, MAX_EXPORT_ROWS } from './assumptions';
-export { EXPORT_FIELDS } from './call-log';
+export { createSimulator, startSimulator } from './simulator.ts';
+export { DEFAULTS as SIMULATOR_DEFAULTS, MAX_EXPORT_ROWS } from './assumptions.ts';
+export { EXPORT_FIELDS } from './call-log.ts';
 export type {
   AgentControl,
   AgentInfo,
@@ -24,4 +24,4 @@ export type {
   SimCall,
   Simulator,
   SimulatorOptions,
-} from './types';
+} from './types.ts';

@@ -23,10 +23,10 @@
 // An agent is reserved from the moment they are picked until the call ends, so two calls never get
 // the same agent; they show in /sipstatus/speaking only from pick-up to hang-up. The row's
 // disposition is `IN PROGRESS` until `ended`.
-import { recordingUrl } from './call-log';
-import type { AgentPool } from './agents';
-import type { Timers } from './timers';
-import type { CallTiming, Disposition, SimCall } from './types';
+import { recordingUrl } from './call-log.ts';
+import type { AgentPool } from './agents.ts';
+import type { Timers } from './timers.ts';
+import type { CallTiming, Disposition, SimCall } from './types.ts';
 
 export interface LifecycleDeps {
   agents: AgentPool;

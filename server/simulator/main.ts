@@ -2,9 +2,9 @@
 // Prints one JSON line with its URL, project id and key (the key only when it is the built-in
 // development key: a key from the environment is never printed), then JSON log lines.
 // SIGTERM/SIGINT close it gracefully.
-import { DEFAULTS } from './assumptions';
-import { EnvError, readEnv } from './env';
-import { startSimulator } from './simulator';
+import { DEFAULTS } from './assumptions.ts';
+import { EnvError, readEnv } from './env.ts';
+import { startSimulator } from './simulator.ts';
 
 const write = (line: object) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
 

@@ -11,11 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { DEFAULTS } from './assumptions';
-import { newCall } from './call-log';
-import type { SimContext } from './context';
-import { internationalNumber, maskNumber } from './numbers';
-import type { InboundCallResult, RouteReason, RoutingControl, RoutingScheme } from './types';
+import { DEFAULTS } from './assumptions.ts';
+import { newCall } from './call-log.ts';
+import type { SimContext } from './context.ts';
+import { internationalNumber, maskNumber } from './numbers.ts';
+import type { InboundCallResult, RouteReason, RoutingControl, RoutingScheme } from './types.ts';
 
 const MAX_REPLY_BYTES = 16 * 1024;
 const USER_AGENT = 'Dialback-Simulator/1.0 (call routing webhook)';

@@ -1,7 +1,7 @@
 // Historical call-log rows, for tests of the export's 6,500 cap, day splitting, filters and order.
 // Deterministic (a fixed-seed generator), spread evenly over the period, every row finished.
-import { newCall, recordingUrl } from './call-log';
-import type { AgentInfo, CallType, Disposition, SeedOptions, SimCall } from './types';
+import { newCall, recordingUrl } from './call-log.ts';
+import type { AgentInfo, CallType, Disposition, SeedOptions, SimCall } from './types.ts';
 
 /** Most rows one seedCalls (or POST /__sim/calls/seed) may add. */
 export const MAX_SEED = 200_000;

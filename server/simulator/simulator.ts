@@ -2,23 +2,23 @@
 // listens. One request path: read body -> record -> route -> fault switch or handler -> one reply.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAgentPool } from './agents';
-import { DEFAULTS, DEFAULT_TIMING, MAX_BODY_BYTES, defaultVisitorAnswers } from './assumptions';
-import type { SimContext, SimRequest } from './context';
-import { applyFault, createFaultBoard } from './faults';
-import { BodyTooLarge, authorized, readBody, restError, send, text, type Reply } from './http-kit';
-import { createLifecycle } from './lifecycle';
-import { internationalNumber } from './numbers';
-import { projectTime } from './project-time';
-import { callsList } from './routes/calls-list';
-import { control } from './routes/control';
-import { extendedCallback, rpcIdOf } from './routes/extended-callback';
-import { outwardCall } from './routes/outward-call';
-import { sipStatus } from './routes/sipstatus';
-import { createRouter } from './routing';
-import { seedRows } from './seed';
-import { createTimers } from './timers';
-import type { FaultTarget, RecordedRequest, SimCall, Simulator, SimulatorOptions } from './types';
+import { createAgentPool } from './agents.ts';
+import { DEFAULTS, DEFAULT_TIMING, MAX_BODY_BYTES, defaultVisitorAnswers } from './assumptions.ts';
+import type { SimContext, SimRequest } from './context.ts';
+import { applyFault, createFaultBoard } from './faults.ts';
+import { BodyTooLarge, authorized, readBody, restError, send, text, type Reply } from './http-kit.ts';
+import { createLifecycle } from './lifecycle.ts';
+import { internationalNumber } from './numbers.ts';
+import { projectTime } from './project-time.ts';
+import { callsList } from './routes/calls-list.ts';
+import { control } from './routes/control.ts';
+import { extendedCallback, rpcIdOf } from './routes/extended-callback.ts';
+import { outwardCall } from './routes/outward-call.ts';
+import { sipStatus } from './routes/sipstatus.ts';
+import { createRouter } from './routing.ts';
+import { seedRows } from './seed.ts';
+import { createTimers } from './timers.ts';
+import type { FaultTarget, RecordedRequest, SimCall, Simulator, SimulatorOptions } from './types.ts';
 
 type Target = Exclude<FaultTarget, '*'>;
 interface ServiceRoute {

@@ -1,14 +1,14 @@
 // What every route may use, built once by createRelay. Routes take this instead of reaching for
 // globals, so tests can build a relay with any piece replaced.
-import type { Config } from './config.js';
-import type { CallTrackingClient } from './calltracking/client.js';
-import type { Logger } from './log.js';
-import type { OriginPolicy } from './http/origin.js';
-import type { AgentStatus } from './agents/agent-status.js';
-import type { ConsentLog } from './callback/consent-log.js';
-import type { AcceptedCalls } from './outcome/accepted-calls.js';
-import type { Protection } from './protect/protection.js';
-import type { OfficeHours } from './schedule/office-hours.js';
+import type { Config } from './config.ts';
+import type { CallTrackingClient } from './calltracking/client.ts';
+import type { Logger } from './log.ts';
+import type { OriginPolicy } from './http/origin.ts';
+import type { AgentStatus } from './agents/agent-status.ts';
+import type { ConsentLog } from './callback/consent-log.ts';
+import type { AcceptedCalls } from './outcome/accepted-calls.ts';
+import type { Protection } from './protect/protection.ts';
+import type { OfficeHours } from './schedule/office-hours.ts';
 
 /** Protection adds: metrics, limiter, idempotency, captcha, readiness. */
 export interface AppContext extends Protection {

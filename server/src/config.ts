@@ -3,12 +3,12 @@
 // main.ts is the only caller with the real process.env; tests pass plain objects.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { LogLevel } from './log.js';
-import { parseWorkingHours, type WeeklySchedule } from './schedule/working-hours.js';
-import { parseCidrList, type CidrList } from './http/cidr.js';
-import { protectEnv, protectSettings, type ProtectSettings } from './protect/settings.js';
-import { wholeNumber as integer } from './util/env-number.js';
-import { DEFAULT_PROJECT_TIME_ZONE } from './calltracking/client.js';
+import type { LogLevel } from './log.ts';
+import { parseWorkingHours, type WeeklySchedule } from './schedule/working-hours.ts';
+import { parseCidrList, type CidrList } from './http/cidr.ts';
+import { protectEnv, protectSettings, type ProtectSettings } from './protect/settings.ts';
+import { wholeNumber as integer } from './util/env-number.ts';
+import { DEFAULT_PROJECT_TIME_ZONE } from './calltracking/client.ts';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

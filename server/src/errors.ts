@@ -2,7 +2,7 @@
 // (http/reply.ts) turns them into `{"error": {code, message, field?}}` with the status that
 // contract.ts fixes for the code. Anything that is not a RelayError becomes `internal_error`
 // with a generic message, so internal details never reach a visitor.
-import { errorStatus, type ErrorCode, type ErrorBody } from './contract.js';
+import { errorStatus, type ErrorCode, type ErrorBody } from './contract.ts';
 
 export interface RelayErrorOptions {
   field?: string;
@@ -17,13 +17,13 @@ export interface RelayErrorOptions {
 export class RelayError extends Error {
   override readonly name = 'RelayError';
   readonly status: number;
+  readonly code: ErrorCode;
+  readonly options: RelayErrorOptions;
 
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly options: RelayErrorOptions = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: RelayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.options = options;
     this.status = errorStatus[code];
   }
 

@@ -144,12 +144,17 @@ class JsonLogger implements Logger {
   /** The base fields (the parent's, then this logger's own) as JSON `,"k":v…`, made at the first
    * line; null: build each line whole. */
   private baseFragment: string | null | undefined;
+  private readonly output: Output;
+  private readonly parent: JsonLogger | null;
+  private readonly own: Fields;
 
-  constructor(
-    private readonly output: Output,
-    private readonly parent: JsonLogger | null,
-    private readonly own: Fields,
-  ) {}
+  constructor(output: Output, parent: JsonLogger | null, own: Fields) {
+
+    this.output = output;
+    this.parent = parent;
+    this.own = own;
+
+  }
 
   debug(msg: string, fields?: Fields): void {
     if (rank.debug >= this.output.threshold) this.emit('debug', msg, fields);

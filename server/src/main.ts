@@ -1,21 +1,28 @@
 // The only file that reads the environment and listens. With CALLTRACKING_BASE_URL unset it first
 // starts the embedded simulator on a free port and points the relay at it (demo mode), so
 // `npm start` runs the whole system on a fresh machine with no account and no network.
-import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './config.js';
-import { createLogger } from './log.js';
-import { createRelay } from './relay.js';
-import { startSimulator, SIMULATOR_DEFAULTS } from '../simulator/index.js';
+import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './config.ts';
+import { createLogger } from './log.ts';
+import { createRelay } from './relay.ts';
+import type { Simulator } from '../simulator/index.ts';
 
 async function main(): Promise<void> {
   const env = process.env;
-  let simulator: Awaited<ReturnType<typeof startSimulator>> | null = null;
+  // The simulator is code for demos and tests: a production relay (base URL, project and caller all
+  // set) never loads it. Without a base URL it is started here (demo mode); with a base URL but no
+  // project or caller, its defaults fill in, which is only useful against a standalone simulator.
+  const external = Boolean(env.CALLTRACKING_BASE_URL);
+  const needsSimulator = !external || !env.CALLTRACKING_PROJECT_ID || !env.CALLBACK_CALLER;
+  const sim = needsSimulator ? await import('../simulator/index.ts') : null;
+  let simulator: (Simulator & { url: string }) | null = null;
   let simDefaults: SimulatorDefaults | undefined;
-  if (!env.CALLTRACKING_BASE_URL) {
-    simulator = await startSimulator({ port: 0, host: '127.0.0.1' });
+  if (sim && !external) {
+    simulator = await sim.startSimulator({ port: 0, host: '127.0.0.1' });
     simDefaults = { baseUrl: simulator.url, authKey: simulator.authKey, projectId: simulator.projectId, caller: simulator.officeLine };
   }
+  const fallbacks = sim ? { projectId: sim.SIMULATOR_DEFAULTS.projectId, caller: sim.SIMULATOR_DEFAULTS.officeLine } : undefined;
 
-  const config = loadConfig(env, simDefaults, { projectId: SIMULATOR_DEFAULTS.projectId, caller: SIMULATOR_DEFAULTS.officeLine });
+  const config = loadConfig(env, simDefaults, fallbacks);
   const log = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
   for (const warning of config.warnings) log.warn(warning);
   if (config.hashSecretGenerated) log.warn('HASH_SECRET is not set: number hashes change on every restart and across relays; set it in production');

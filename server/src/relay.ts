@@ -2,39 +2,39 @@
 // 127.0.0.1:0). Every request goes through one function: route, run, and map any failure to a safe
 // JSON error, with CORS headers for allowed origins so the widget can read errors too.
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { newRequestId } from './http/request-id.js';
-import { parseTarget, plainPath } from './http/request-url.js';
-import type { Config } from './config.js';
-import type { ErrorBody } from './contract.js';
-import type { Fields, Logger } from './log.js';
-import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.js';
-import { createOriginPolicy } from './http/origin.js';
-import { createAgentStatus } from './agents/agent-status.js';
-import { createConsentLog, type ConsentLog } from './callback/consent-log.js';
-import { createAcceptedCalls } from './outcome/accepted-calls.js';
-import { createRouter, type RequestContext, type Route } from './http/router.js';
-import { errorReply, send, type Reply } from './http/reply.js';
-import { clientIp } from './http/client-ip.js';
-import type { CidrList } from './http/cidr.js';
-import { loadStaticSet, type StaticSet } from './http/static-files.js';
-import { RelayError } from './errors.js';
-import type { AppContext } from './app-context.js';
-import { callbackRoute } from './routes/callback.js';
-import { statusRoute } from './routes/status.js';
-import { healthRoute } from './routes/health.js';
-import { widgetChunkRoute, widgetScriptRoute } from './routes/assets.js';
-import { demoRoute } from './routes/demo.js';
-import { readyzRoute } from './routes/readyz.js';
-import { metricsRoute } from './routes/metrics.js';
-import { createRelayMetrics } from './metrics/relay-metrics.js';
-import { observeUpstream } from './metrics/upstream.js';
-import { createProtection } from './protect/protection.js';
-import type { LimitStore } from './protect/limit-store.js';
-import { redactWebhookToken, routeWebhookRoute } from './routes/route-webhook.js';
-import { callbackProgressRoute } from './routes/callback-progress.js';
-import { ownerRoutes } from './routes/owner.js';
-import { createOfficeHours } from './schedule/office-hours.js';
-import { createRepeatLines } from './http/repeat-lines.js';
+import { newRequestId } from './http/request-id.ts';
+import { parseTarget, plainPath } from './http/request-url.ts';
+import type { Config } from './config.ts';
+import type { ErrorBody } from './contract.ts';
+import type { Fields, Logger } from './log.ts';
+import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.ts';
+import { createOriginPolicy } from './http/origin.ts';
+import { createAgentStatus } from './agents/agent-status.ts';
+import { createConsentLog, type ConsentLog } from './callback/consent-log.ts';
+import { createAcceptedCalls } from './outcome/accepted-calls.ts';
+import { createRouter, type RequestContext, type Route } from './http/router.ts';
+import { errorReply, send, type Reply } from './http/reply.ts';
+import { clientIp } from './http/client-ip.ts';
+import type { CidrList } from './http/cidr.ts';
+import { loadStaticSet, type StaticSet } from './http/static-files.ts';
+import { RelayError } from './errors.ts';
+import type { AppContext } from './app-context.ts';
+import { callbackRoute } from './routes/callback.ts';
+import { statusRoute } from './routes/status.ts';
+import { healthRoute } from './routes/health.ts';
+import { widgetChunkRoute, widgetScriptRoute } from './routes/assets.ts';
+import { demoRoute } from './routes/demo.ts';
+import { readyzRoute } from './routes/readyz.ts';
+import { metricsRoute } from './routes/metrics.ts';
+import { createRelayMetrics } from './metrics/relay-metrics.ts';
+import { observeUpstream } from './metrics/upstream.ts';
+import { createProtection } from './protect/protection.ts';
+import type { LimitStore } from './protect/limit-store.ts';
+import { redactWebhookToken, routeWebhookRoute } from './routes/route-webhook.ts';
+import { callbackProgressRoute } from './routes/callback-progress.ts';
+import { ownerRoutes } from './routes/owner.ts';
+import { createOfficeHours } from './schedule/office-hours.ts';
+import { createRepeatLines } from './http/repeat-lines.ts';
 
 export interface RelayDeps {
   config: Config;
@@ -229,16 +229,25 @@ export function createRelay(deps: RelayDeps): Relay {
 
 /** What a handler gets; the URL, the client's address and the logger are made only when a handler asks. */
 class Context implements RequestContext {
-  constructor(
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse,
-    private readonly target: string,
-    private parsed: URL | undefined,
-    readonly params: Record<string, string>,
-    readonly requestId: string,
-    private readonly trustedProxies: CidrList,
-    private readonly relayLog: Logger,
-  ) {}
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  private readonly target: string;
+  private parsed: URL | undefined;
+  readonly params: Record<string, string>;
+  readonly requestId: string;
+  private readonly trustedProxies: CidrList;
+  private readonly relayLog: Logger;
+
+  constructor(req: IncomingMessage, res: ServerResponse, target: string, parsed: URL | undefined, params: Record<string, string>, requestId: string, trustedProxies: CidrList, relayLog: Logger) {
+    this.req = req;
+    this.res = res;
+    this.target = target;
+    this.parsed = parsed;
+    this.params = params;
+    this.requestId = requestId;
+    this.trustedProxies = trustedProxies;
+    this.relayLog = relayLog;
+  }
 
   logFields: Fields | undefined = undefined;
   repeatable: boolean | undefined = undefined;

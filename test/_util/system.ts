@@ -2,11 +2,11 @@
 // `npm start` wires them. `env` takes the relay's environment variables (as strings, exactly as an
 // operator would write them), so tests exercise config parsing too.
 import { afterEach } from 'vitest';
-import { loadConfig, secretsOf, type Config } from '../../server/src/config.js';
-import { createLogger, type Logger } from '../../server/src/log.js';
-import { createRelay, type Relay } from '../../server/src/relay.js';
-import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.js';
-import { listen } from './listen.js';
+import { loadConfig, secretsOf, type Config } from '../../server/src/config.ts';
+import { createLogger, type Logger } from '../../server/src/log.ts';
+import { createRelay, type Relay } from '../../server/src/relay.ts';
+import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.ts';
+import { listen } from './listen.ts';
 
 export interface System {
   relayUrl: string;

@@ -4,10 +4,10 @@
 // built sizes (gzip). Prints one table; `npm run bench` (or `npm run bench page-load`).
 import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../_util/browser';
-import { startSystem } from '../_util/system';
-import { startHostSite } from '../e2e/support/host';
-import { budgets, distDir, widgetSizes } from '../build/widget-size';
+import { launchChromium } from '../_util/browser.ts';
+import { startSystem } from '../_util/system.ts';
+import { startHostSite } from '../e2e/support/host.ts';
+import { budgets, distDir, widgetSizes } from '../build/widget-size.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const throttle = 4;

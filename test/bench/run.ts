@@ -15,7 +15,7 @@ const benches = readdirSync(here)
 let failed = 0;
 for (const file of benches) {
   console.log(`\n## ${file}`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', join(here, file)], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--expose-gc', join(here, file)], { stdio: 'inherit' });
   if (run.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

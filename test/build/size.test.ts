@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { budgets, builtFiles, distDir, widgetSizes } from './widget-size';
+import { budgets, builtFiles, distDir, widgetSizes } from './widget-size.ts';
 
 const KB = 1024;
 const sizes = widgetSizes();

@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchChromium } from '../_util/browser';
-import { listen, type Listening } from '../_util/listen';
-import { startSystem, type System } from '../_util/system';
-import { consoleOf, widget } from './support/widget-page';
+import { launchChromium } from '../_util/browser.ts';
+import { listen, type Listening } from '../_util/listen.ts';
+import { startSystem, type System } from '../_util/system.ts';
+import { consoleOf, widget } from './support/widget-page.ts';
 
 const demoDir = join(import.meta.dirname, '../../demo');
 let site: Listening;

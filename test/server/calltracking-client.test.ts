@@ -1,8 +1,8 @@
 // The service client against the simulator, over real HTTP: every endpoint, its typed answer, and
 // every way the service can fail.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../server/simulator/index.js';
-import { createCallTrackingClient, type CallTrackingClient } from '../../server/src/calltracking/client.js';
+import { startSimulator, type Simulator } from '../../server/simulator/index.ts';
+import { createCallTrackingClient, type CallTrackingClient } from '../../server/src/calltracking/client.ts';
 import {
   CallTrackingConnectError,
   CallTrackingHttpError,
@@ -10,9 +10,9 @@ import {
   CallTrackingRejectedError,
   CallTrackingTimeoutError,
   CallTrackingTransportError,
-} from '../../server/src/calltracking/errors.js';
-import { MAX_ROWS_PER_REQUEST } from '../../server/src/calltracking/calls-list.js';
-import { deadUrl } from '../_util/listen.js';
+} from '../../server/src/calltracking/errors.ts';
+import { MAX_ROWS_PER_REQUEST } from '../../server/src/calltracking/calls-list.ts';
+import { deadUrl } from '../_util/listen.ts';
 
 let sim: Simulator & { url: string };
 let client: CallTrackingClient;

@@ -1,11 +1,11 @@
 // Service dates: `+0300` offsets, project-local `from`/`to`, days across DST switches.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatServiceTime, parseCalldate } from '../../server/src/calltracking/datetime.js';
-import { localDay, startOfLocalDay, startOfNextLocalDay } from '../../server/src/time/zoned.js';
-import { dayPieces } from '../../server/src/calltracking/calls-list.js';
-import { parseCsvLines, parseCsvRecords, CsvError } from '../../server/src/calltracking/csv.js';
-import { callRecordSchema } from '../../server/src/calltracking/call-fields.js';
+import { formatServiceTime, parseCalldate } from '../../server/src/calltracking/datetime.ts';
+import { localDay, startOfLocalDay, startOfNextLocalDay } from '../../server/src/time/zoned.ts';
+import { dayPieces } from '../../server/src/calltracking/calls-list.ts';
+import { parseCsvLines, parseCsvRecords, CsvError } from '../../server/src/calltracking/csv.ts';
+import { callRecordSchema } from '../../server/src/calltracking/call-fields.ts';
 
 const TZ = 'Europe/Kyiv';
 

@@ -3,10 +3,10 @@
 // A small real HTTP server stands in for that service variant.
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCallTrackingClient } from '../../server/src/calltracking/client.js';
-import { MAX_ROWS_PER_REQUEST } from '../../server/src/calltracking/calls-list.js';
-import { formatServiceTime } from '../../server/src/calltracking/datetime.js';
-import { listen, type Listening } from '../_util/listen.js';
+import { createCallTrackingClient } from '../../server/src/calltracking/client.ts';
+import { MAX_ROWS_PER_REQUEST } from '../../server/src/calltracking/calls-list.ts';
+import { formatServiceTime } from '../../server/src/calltracking/datetime.ts';
+import { listen, type Listening } from '../_util/listen.ts';
 
 const TZ = 'Europe/Kyiv';
 const dayStart = new Date('2024-06-01T21:00:00Z'); // 2024-06-02 00:00:00 in Kyiv

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
-import { clientIp } from '../../server/src/http/client-ip.js';
-import { parseCidrList } from '../../server/src/http/cidr.js';
+import { clientIp } from '../../server/src/http/client-ip.ts';
+import { parseCidrList } from '../../server/src/http/cidr.ts';
 
 const req = (peer: string, xff?: string) =>
   ({ socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }) as unknown as IncomingMessage;

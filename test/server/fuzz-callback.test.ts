@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Pool } from 'undici';
-import { errorStatus, type ErrorCode } from '../../server/src/contract.js';
-import { callbackCalls, startSystem, type System } from '../_util/system.js';
+import { errorStatus, type ErrorCode } from '../../server/src/contract.ts';
+import { callbackCalls, startSystem, type System } from '../_util/system.ts';
 
 const ORIGIN = 'https://shop.example';
 let s: System;

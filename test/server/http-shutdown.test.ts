@@ -2,8 +2,8 @@
 // requests it has (a callback being placed must get its answer: the call is real).
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { startSimulator } from '../../server/simulator/index.js';
-import { callbackCalls, QUICK_CALLS, startSystem } from '../_util/system.js';
+import { startSimulator } from '../../server/simulator/index.ts';
+import { callbackCalls, QUICK_CALLS, startSystem } from '../_util/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const children: ChildProcess[] = [];
@@ -36,7 +36,7 @@ describe('graceful shutdown', () => {
     const sim = await startSimulator({ port: 0, host: '127.0.0.1', timing: QUICK_CALLS });
     try {
       sim.faults.set('callback', { kind: 'delay', ms: 800 });
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      const child = spawn(process.execPath, ['server/src/main.ts'], {
         env: {
           PATH: process.env.PATH,
           HOME: process.env.HOME,

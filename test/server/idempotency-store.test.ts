@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createIdempotencyStore } from '../../server/src/protect/idempotency.js';
-import { RelayError } from '../../server/src/errors.js';
+import { createIdempotencyStore } from '../../server/src/protect/idempotency.ts';
+import { RelayError } from '../../server/src/errors.ts';
 
 const code = (f: () => unknown) => {
   try {

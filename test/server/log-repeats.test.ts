@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { systemPerTest, type System } from '../_util/system.js';
+import { systemPerTest, type System } from '../_util/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const WINDOW_MS = 300;

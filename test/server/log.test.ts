@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, maskPhone } from '../../server/src/log.js';
+import { createLogger, maskPhone } from '../../server/src/log.ts';
 
 describe('logger', () => {
   it('writes one JSON object per line with level, message and fields', () => {

@@ -8,7 +8,7 @@ afterEach(() => {
 });
 
 function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, ['server/src/main.ts'], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,7 +55,7 @@ describe('server/src/main.ts', () => {
   });
 
   it('runs against an external service (here the standalone simulator) with a base URL and a key', async () => {
-    const { startSimulator } = await import('../../server/simulator/index.js');
+    const { startSimulator } = await import('../../server/simulator/index.ts');
     const sim = await startSimulator({ port: 0, host: '127.0.0.1' });
     try {
       const proc = start({ PORT: '0', CALLTRACKING_BASE_URL: sim.url, CALLTRACKING_AUTH_KEY: sim.authKey, ALLOWED_ORIGINS: 'https://shop.example' });

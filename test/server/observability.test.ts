@@ -1,8 +1,8 @@
 // What an operator sees: /metrics in Prometheus text, /readyz backed by a cached probe, a request
 // id on every log line, and never the Auth-key, the hash secret or a full number anywhere.
 import { describe, expect, it } from 'vitest';
-import { QUICK_CALLS, systemPerTest, type System } from '../_util/system.js';
-import { createRegistry } from '../../server/src/metrics/registry.js';
+import { QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
+import { createRegistry } from '../../server/src/metrics/registry.ts';
 
 const ORIGIN = 'https://shop.example';
 const HASH_SECRET = 'observability-hash-secret-0123';

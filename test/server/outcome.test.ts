@@ -1,11 +1,11 @@
 // GET /api/callback/<requestId>: the visitor's call outcome, stepping through the simulator's call
 // lifecycle (tiny timings), with the shared, bounded polling of the service.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../_util/system.js';
-import type { CallbackProgress, CallOutcome } from '../../server/src/contract.js';
-import { liveOutcome, outcomeOfRow } from '../../server/src/outcome/call-outcome.js';
-import { createAcceptedCalls, sameNumber } from '../../server/src/outcome/accepted-calls.js';
-import type { CallTiming, SimulatorOptions } from '../../server/simulator/index.js';
+import { startSystem, type System } from '../_util/system.ts';
+import type { CallbackProgress, CallOutcome } from '../../server/src/contract.ts';
+import { liveOutcome, outcomeOfRow } from '../../server/src/outcome/call-outcome.ts';
+import { createAcceptedCalls, sameNumber } from '../../server/src/outcome/accepted-calls.ts';
+import type { CallTiming, SimulatorOptions } from '../../server/simulator/index.ts';
 
 const ORIGIN = 'https://shop.example';
 const OTHER = 'https://other.example';

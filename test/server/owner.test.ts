@@ -1,11 +1,11 @@
 // The owner view's server side: who may see it, what its JSON holds, and that neither the Auth-key
 // nor a full phone number ever leaves the relay.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../_util/system.js';
-import { createOwnerCalls, type OwnerCalls } from '../../server/src/owner/owner-calls.js';
-import { createAcceptedCalls } from '../../server/src/outcome/accepted-calls.js';
-import { createLogger } from '../../server/src/log.js';
-import type { CallsListQuery } from '../../server/src/calltracking/calls-list.js';
+import { startSystem, type System } from '../_util/system.ts';
+import { createOwnerCalls, type OwnerCalls } from '../../server/src/owner/owner-calls.ts';
+import { createAcceptedCalls } from '../../server/src/outcome/accepted-calls.ts';
+import { createLogger } from '../../server/src/log.ts';
+import type { CallsListQuery } from '../../server/src/calltracking/calls-list.ts';
 
 const OWNER_TOKEN = 'owner_0123456789abcdef';
 let system: System | null = null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDestination, maskInternational, normalizeTyped } from '../../server/src/protect/phone-policy.js';
-import { RelayError } from '../../server/src/errors.js';
+import { checkDestination, maskInternational, normalizeTyped } from '../../server/src/protect/phone-policy.ts';
+import { RelayError } from '../../server/src/errors.ts';
 
 const ua = { defaultCountry: 'UA', allowedCountries: ['UA', 'PL', 'DE', 'GB'] };
 

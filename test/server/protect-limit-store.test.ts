@@ -2,9 +2,9 @@
 // all-or-nothing consumption, refunds, and failing closed at capacity.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.js';
-import type { LimitCheck } from '../../server/src/protect/limit-store.js';
-import { clientKey, expandIPv6 } from '../../server/src/protect/client-key.js';
+import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.ts';
+import type { LimitCheck } from '../../server/src/protect/limit-store.ts';
+import { clientKey, expandIPv6 } from '../../server/src/protect/client-key.ts';
 
 const T0 = 1_700_000_000_000;
 const hex = (s: string) => createHash('sha256').update(s).digest('hex');

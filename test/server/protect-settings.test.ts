@@ -1,7 +1,7 @@
 // The protection settings as an operator writes them: defaults from design.md §6, every value
 // configurable, and a bad value stops startup naming its variable.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/src/config.js';
+import { ConfigError, loadConfig } from '../../server/src/config.ts';
 
 const sim = { baseUrl: 'http://127.0.0.1:9', authKey: 'sim-auth-key-0123456789', projectId: '1', caller: '380441112233' };
 

@@ -1,8 +1,8 @@
 // Refusal replies are made once per reason and wait, and are the same answer a thrown refusal gets.
 import { describe, expect, it } from 'vitest';
-import { createRefusalReplies } from '../../server/src/protect/refusal-replies.js';
-import { refusalError } from '../../server/src/protect/limits.js';
-import { relayErrorReply } from '../../server/src/http/reply.js';
+import { createRefusalReplies } from '../../server/src/protect/refusal-replies.ts';
+import { refusalError } from '../../server/src/protect/limits.ts';
+import { relayErrorReply } from '../../server/src/http/reply.ts';
 
 describe('refusal replies', () => {
   it('answer as the refusal error would, with the body already JSON', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTarget, plainPath } from '../../server/src/http/request-url.js';
+import { parseTarget, plainPath } from '../../server/src/http/request-url.ts';
 
 describe('request targets', () => {
   it('takes plain paths as they are', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseWorkingHours } from '../../server/src/schedule/working-hours.js';
-import { createOfficeHours, officeState } from '../../server/src/schedule/office-hours.js';
+import { parseWorkingHours } from '../../server/src/schedule/working-hours.ts';
+import { createOfficeHours, officeState } from '../../server/src/schedule/office-hours.ts';
 
 const week = parseWorkingHours('Mon-Fri 09:00-18:00; Sat 10:00-14:00');
 

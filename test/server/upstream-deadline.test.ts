@@ -2,9 +2,9 @@
 // single wait short: headers at once, then a body that trickles in forever.
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTransport } from '../../server/src/calltracking/transport.js';
-import { CallTrackingTimeoutError } from '../../server/src/calltracking/errors.js';
-import { listen, type Listening } from '../_util/listen.js';
+import { createTransport } from '../../server/src/calltracking/transport.ts';
+import { CallTrackingTimeoutError } from '../../server/src/calltracking/errors.ts';
+import { listen, type Listening } from '../_util/listen.ts';
 
 let trickle: Listening;
 const timers = new Set<NodeJS.Timeout>();

@@ -2,9 +2,9 @@
 // distinct public code within the time limit, the service is asked at most once (twice only when
 // the connection provably never opened), and its error text never reaches the visitor.
 import { describe, expect, it } from 'vitest';
-import type { Fault } from '../../server/simulator/index.js';
-import { deadUrl } from '../_util/listen.js';
-import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../_util/system.js';
+import type { Fault } from '../../server/simulator/index.ts';
+import { deadUrl } from '../_util/listen.ts';
+import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const TIMEOUT_MS = 800;

@@ -1,6 +1,6 @@
 // Shared by the simulator's contract tests: a simulator on 127.0.0.1:0 with tiny call timing, and
 // small request helpers that speak the service's API as the spec describes it (real HTTP via fetch).
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../server/simulator/index';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../server/simulator/index.ts';
 
 export type RunningSim = Simulator & { url: string };
 

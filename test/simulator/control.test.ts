@@ -2,9 +2,9 @@
 // behind the Auth-key, never faulted.
 import { createServer } from 'node:http';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SimCall } from '../../server/simulator/index';
-import { listen } from '../_util/listen';
-import { get, jsonOf, start, type RunningSim } from './_helpers';
+import type { SimCall } from '../../server/simulator/index.ts';
+import { listen } from '../_util/listen.ts';
+import { get, jsonOf, start, type RunningSim } from './_helpers.ts';
 
 let sim: RunningSim;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 // Fault switches: each kind, each target, `times`, `handled`, '*' and clear(). Faulted requests are
 // still recorded.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Fault, FaultTarget } from '../../server/simulator/index';
-import { callback, get, jsonOf, postJson, start, waitFor, type RunningSim } from './_helpers';
+import type { Fault, FaultTarget } from '../../server/simulator/index.ts';
+import { callback, get, jsonOf, postJson, start, waitFor, type RunningSim } from './_helpers.ts';
 
 let sim: RunningSim;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 // Calls live in time: the call-log row and /sipstatus/* follow a callback from IN PROGRESS through
 // agent speaking to its final disposition. Waits are on states, never on durations.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SimCall } from '../../server/simulator/index';
-import { callback, get, jsonOf, start, waitFor, type RunningSim } from './_helpers';
+import type { SimCall } from '../../server/simulator/index.ts';
+import { callback, get, jsonOf, start, waitFor, type RunningSim } from './_helpers.ts';
 
 let sim: RunningSim;
 beforeEach(async () => {

@@ -6,13 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 const children = new Set<ChildProcess>();
 /** Resolves with the exit code once the process ended AND its output streams closed. */
 const closed = new WeakMap<ChildProcess, Promise<number | null>>();
 
 function run(env: Record<string, string>): ChildProcess {
-  const child = spawn(TSX, ['server/simulator/main.ts'], {
+  const child = spawn(process.execPath, ['server/simulator/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,8 @@
 // Contract of POST /callback/outward_call (the simple callback): form-encoded or JSON bodies,
 // extension connected to the project, destination a number or SIP login, 400 error objects.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SimCall } from '../../server/simulator/index';
-import { jsonOf, postJson, start, waitFor, type RunningSim } from './_helpers';
+import type { SimCall } from '../../server/simulator/index.ts';
+import { jsonOf, postJson, start, waitFor, type RunningSim } from './_helpers.ts';
 
 let sim: RunningSim;
 beforeEach(async () => {

@@ -2,8 +2,8 @@
 // daylight-saving switches) and what counts as a phone number.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { internationalNumber, maskNumber } from '../../server/simulator/numbers';
-import { projectTime } from '../../server/simulator/project-time';
+import { internationalNumber, maskNumber } from '../../server/simulator/numbers.ts';
+import { projectTime } from '../../server/simulator/project-time.ts';
 
 const kyiv = projectTime('Europe/Kyiv');
 

@@ -2,9 +2,9 @@
 // import types, the named member, the reply timeout, and every bad reply skipping to the next step.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RouteMethod, RoutingScheme } from '../../server/simulator/index';
-import { deadUrl, listen, type Listening } from '../_util/listen';
-import { callback, get, jsonOf, start, waitFor, type RunningSim } from './_helpers';
+import type { RouteMethod, RoutingScheme } from '../../server/simulator/index.ts';
+import { deadUrl, listen, type Listening } from '../_util/listen.ts';
+import { callback, get, jsonOf, start, waitFor, type RunningSim } from './_helpers.ts';
 
 interface Received {
   method: string;

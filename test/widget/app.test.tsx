@@ -3,16 +3,16 @@
 // consent, status notices, the Idempotency-Key rules, and events that never carry the number.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { errorStatus, type ErrorCode } from '../../server/src/contract';
-import { createApi } from '../../widget/src/api';
-import { App } from '../../widget/src/ui/App';
-import { messages as en } from '../../widget/src/ui/i18n/en';
-import { messages as uk } from '../../widget/src/ui/i18n/uk';
-import type { Messages } from '../../widget/src/ui/i18n/types';
-import { startScriptedRelay, type ScriptedRelay } from './support/scripted-relay';
-import { fakeTurnstile, removeFakeTurnstile } from './support/turnstile';
-import { testConfig, testContext } from './support/ui-context';
-import type { WidgetConfig } from '../../widget/src/config';
+import { errorStatus, type ErrorCode } from '../../server/src/contract.ts';
+import { createApi } from '../../widget/src/api.ts';
+import { App } from '../../widget/src/ui/App.tsx';
+import { messages as en } from '../../widget/src/ui/i18n/en.ts';
+import { messages as uk } from '../../widget/src/ui/i18n/uk.ts';
+import type { Messages } from '../../widget/src/ui/i18n/types.ts';
+import { startScriptedRelay, type ScriptedRelay } from './support/scripted-relay.ts';
+import { fakeTurnstile, removeFakeTurnstile } from './support/turnstile.ts';
+import { testConfig, testContext } from './support/ui-context.ts';
+import type { WidgetConfig } from '../../widget/src/config.ts';
 
 let relay: ScriptedRelay;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // Attribution from the tracking cookies, with values as the call-tracking script and Google
 // Analytics really write them (spec/service-facts.md).
 import { afterEach, describe, expect, test } from 'vitest';
-import { gaClientId, readAttribution } from '../../widget/src/attribution';
+import { gaClientId, readAttribution } from '../../widget/src/attribution.ts';
 
 const page = 'https://shop.example/landing';
 

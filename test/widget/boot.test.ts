@@ -1,8 +1,8 @@
 // The script-tag entry at page load: the launcher in a shadow root, window.dialback with its queue,
 // data-dialback-open delegation, no double mount, and events for the page.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { boot } from '../../widget/src/boot';
-import { createEventHub } from '../../widget/src/events';
+import { boot } from '../../widget/src/boot.ts';
+import { createEventHub } from '../../widget/src/events.ts';
 
 type Win = Window & { dialback?: ((...args: unknown[]) => void) & { q?: unknown[][]; loaded?: true }; dataLayer?: unknown[] };
 const win = window as Win;

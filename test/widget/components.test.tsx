@@ -2,16 +2,16 @@
 // cycle, and the call-progress view in each outcome.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { Dialog } from '../../widget/src/ui/Dialog';
-import { messages as en } from '../../widget/src/ui/i18n/en';
-import { messages as pl } from '../../widget/src/ui/i18n/pl';
-import { CountrySelect } from '../../widget/src/ui/CountrySelect';
-import { CallProgress } from '../../widget/src/ui/progress/CallProgress';
-import type { CallProgressState } from '../../widget/src/ui/progress/track';
-import { StatusNotice } from '../../widget/src/ui/StatusNotice';
-import { Turnstile } from '../../widget/src/ui/Turnstile';
-import { fakeTurnstile, removeFakeTurnstile } from './support/turnstile';
-import { testConfig } from './support/ui-context';
+import { Dialog } from '../../widget/src/ui/Dialog.tsx';
+import { messages as en } from '../../widget/src/ui/i18n/en.ts';
+import { messages as pl } from '../../widget/src/ui/i18n/pl.ts';
+import { CountrySelect } from '../../widget/src/ui/CountrySelect.tsx';
+import { CallProgress } from '../../widget/src/ui/progress/CallProgress.tsx';
+import type { CallProgressState } from '../../widget/src/ui/progress/track.ts';
+import { StatusNotice } from '../../widget/src/ui/StatusNotice.tsx';
+import { Turnstile } from '../../widget/src/ui/Turnstile.tsx';
+import { fakeTurnstile, removeFakeTurnstile } from './support/turnstile.ts';
+import { testConfig } from './support/ui-context.ts';
 
 afterEach(() => {
   cleanup();

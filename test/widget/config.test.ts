@@ -1,8 +1,8 @@
 // The script tag's data-* attributes → configuration, with explicit defaults for every attribute
 // and no way for a typo to break the host page.
 import { beforeEach, describe, expect, test } from 'vitest';
-import { readConfig } from '../../widget/src/config';
-import { readDialogConfig } from '../../widget/src/ui/dialog-config';
+import { readConfig } from '../../widget/src/config.ts';
+import { readDialogConfig } from '../../widget/src/ui/dialog-config.ts';
 
 function script(attrs: Record<string, string>, src = 'https://calls.example.com/widget.js'): HTMLScriptElement {
   const el = document.createElement('script');

@@ -1,17 +1,17 @@
 // Every catalog has a sentence for every relay error code, every outcome and every state, and
 // plurals are right in each language (Intl.PluralRules picks the form).
 import { describe, expect, test } from 'vitest';
-import { errorStatus, callOutcomes } from '../../server/src/contract';
-import { messages as de } from '../../widget/src/ui/i18n/de';
-import { messages as en } from '../../widget/src/ui/i18n/en';
-import { fill, plural } from '../../widget/src/ui/i18n/format';
-import { formatOpening } from '../../widget/src/ui/i18n/opening';
-import { messages as pl } from '../../widget/src/ui/i18n/pl';
-import { messages as ru } from '../../widget/src/ui/i18n/ru';
-import { messages as uk } from '../../widget/src/ui/i18n/uk';
-import type { Messages, Plural } from '../../widget/src/ui/i18n/types';
-import { launcherText } from '../../widget/src/launcher-text';
-import { closedSentence, errorSentence, retrySentence, setOpeningFormatter } from '../../widget/src/ui/messages';
+import { errorStatus, callOutcomes } from '../../server/src/contract.ts';
+import { messages as de } from '../../widget/src/ui/i18n/de.ts';
+import { messages as en } from '../../widget/src/ui/i18n/en.ts';
+import { fill, plural } from '../../widget/src/ui/i18n/format.ts';
+import { formatOpening } from '../../widget/src/ui/i18n/opening.ts';
+import { messages as pl } from '../../widget/src/ui/i18n/pl.ts';
+import { messages as ru } from '../../widget/src/ui/i18n/ru.ts';
+import { messages as uk } from '../../widget/src/ui/i18n/uk.ts';
+import type { Messages, Plural } from '../../widget/src/ui/i18n/types.ts';
+import { launcherText } from '../../widget/src/launcher-text.ts';
+import { closedSentence, errorSentence, retrySentence, setOpeningFormatter } from '../../widget/src/ui/messages.ts';
 
 const catalogs: Record<string, Messages> = { en, uk, ru, pl, de };
 

@@ -1,8 +1,8 @@
 // The light phone handling in the browser: grouping as the visitor types, every common pasted form,
 // the read-back, and the light length check (the relay decides what is valid).
 import { describe, expect, test } from 'vitest';
-import { checkPhone, exampleNumber, formatInternational, formatTyping, parsePhone, toE164 } from '../../widget/src/ui/phone/parse';
-import { reformat } from '../../widget/src/ui/PhoneField';
+import { checkPhone, exampleNumber, formatInternational, formatTyping, parsePhone, toE164 } from '../../widget/src/ui/phone/parse.ts';
+import { reformat } from '../../widget/src/ui/PhoneField.tsx';
 
 describe('pasting any common form of a Ukrainian mobile number', () => {
   test.each([

@@ -2,9 +2,9 @@
 // "slow" and stops saying so, and when it stops following the call. (The real relay and the
 // progress view are exercised in app.test.tsx and test/e2e.)
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { CallbackProgress, CallOutcome } from '../../server/src/contract';
-import type { ApiResult, RelayApi } from '../../widget/src/api';
-import { trackCall, type CallProgressState } from '../../widget/src/ui/progress/track';
+import type { CallbackProgress, CallOutcome } from '../../server/src/contract.ts';
+import type { ApiResult, RelayApi } from '../../widget/src/api.ts';
+import { trackCall, type CallProgressState } from '../../widget/src/ui/progress/track.ts';
 
 const requestId = 'req-1';
 

@@ -6,7 +6,7 @@
 // (not set) are real values and pass unchanged. The cookies belong to someone else's script and may
 // be missing, blocked or truncated: nothing here may throw.
 import Cookies from 'js-cookie';
-import type { Attribution } from '../../server/src/contract';
+import type { Attribution } from '../../server/src/contract.ts';
 
 const utmFields = ['Source', 'Medium', 'Campaign', 'Content', 'Term'] as const;
 

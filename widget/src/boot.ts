@@ -1,13 +1,13 @@
 // Everything the script tag does at page load, and nothing more: read the config, capture the
 // attribution, draw the launcher, install window.dialback. No request is made here; the UI chunk
 // (Preact and the dialog; it then fetches one language's texts) is fetched on the visitor's first sign of intent.
-import { createDialback, type DialbackFunction } from './commands';
-import { readConfig } from './config';
-import type { WidgetContext, WidgetUi } from './context';
-import { adoptStyles, mountWidget, type MountedWidget } from './element';
-import { createEventHub } from './events';
-import { launcherText } from './launcher-text';
-import { report } from './report';
+import { createDialback, type DialbackFunction } from './commands.ts';
+import { readConfig } from './config.ts';
+import type { WidgetContext, WidgetUi } from './context.ts';
+import { adoptStyles, mountWidget, type MountedWidget } from './element.ts';
+import { createEventHub } from './events.ts';
+import { launcherText } from './launcher-text.ts';
+import { report } from './report.ts';
 
 const openSelector = '[data-dialback-open]';
 
@@ -35,7 +35,7 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   let mounted: Promise<MountedWidget>; // assigned below, once the actions it wires up exist
 
   const loadUi = (): Promise<WidgetUi> =>
-    (ui ??= Promise.all([mounted, import('./ui/mount')]).then(([m, module]) => {
+    (ui ??= Promise.all([mounted, import('./ui/mount.tsx')]).then(([m, module]) => {
       const context: WidgetContext = {
         config,
         script,

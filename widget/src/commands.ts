@@ -2,8 +2,8 @@
 // the usual stub, which only records the calls:
 //   window.dialback = window.dialback || function () { (dialback.q = dialback.q || []).push(arguments) };
 // When the entry runs it replaces the stub with the real function and replays what was recorded.
-import type { Handler } from './events';
-import { report } from './report';
+import type { Handler } from './events.ts';
+import { report } from './report.ts';
 
 export interface CommandActions {
   open(): void;

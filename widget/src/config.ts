@@ -1,7 +1,7 @@
 // Configuration of one embed, read once from the script tag's data-* attributes. Every attribute
 // is optional and every value is checked: a typo falls back to the documented default instead of
 // breaking the host page. Kept small: this runs in the 3 KB entry.
-import { countryOfLang, pickLang, type Lang } from './lang';
+import { countryOfLang, pickLang, type Lang } from './lang.ts';
 
 export type Position = 'bottom-right' | 'bottom-left';
 

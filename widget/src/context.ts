@@ -1,8 +1,8 @@
 // What the script-tag entry hands to the lazily loaded UI. The UI chunk imports *types* from the
 // entry's modules only: sharing runtime code would make the bundler turn the classic-script entry
 // into an ES module with exports, which a plain <script> tag cannot run.
-import type { EntryConfig } from './config';
-import type { EventDetail, EventName } from './events';
+import type { EntryConfig } from './config.ts';
+import type { EventDetail, EventName } from './events.ts';
 
 export interface WidgetContext {
   config: EntryConfig;

@@ -3,7 +3,7 @@
 // the host's <head> and the host's CSS cannot reach in. Built with plain DOM calls (no innerHTML)
 // so pages enforcing Trusted Types work too.
 import launcherCss from './styles/launcher.css?inline';
-import type { EntryConfig } from './config';
+import type { EntryConfig } from './config.ts';
 
 export const tagName = 'dialback-widget';
 

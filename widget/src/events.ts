@@ -1,7 +1,7 @@
 // What the widget tells the page: `dialback:<name>` CustomEvents on window, handlers registered with
 // dialback('on', name, fn), and a `dialback_<name>` dataLayer entry when Google Tag Manager is present.
 // Details never carry the phone number, not even masked: analytics tools must not collect it.
-import { report } from './report';
+import { report } from './report.ts';
 
 export type EventName = 'open' | 'close' | 'submit' | 'success' | 'error';
 export type EventDetail = Record<string, string | number | boolean>;

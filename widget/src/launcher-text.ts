@@ -1,6 +1,6 @@
 // The only texts the entry needs before the UI chunk (with the full catalogs) has arrived: the
 // launcher's label, and the sentence shown when the UI cannot be loaded at all (relay unreachable).
-import type { Lang } from './lang';
+import type { Lang } from './lang.ts';
 
 export const launcherText: Record<Lang, [label: string, unavailable: string]> = {
   en: ['Call me back', 'Call back is unavailable now.'],

@@ -4,11 +4,11 @@
 // order), filters (`field=value`, several joined by ',' or ';': all must match), order
 // (`calldate asc|desc`), merge (0|1|2, accepted and ignored: the simulator has no merged calls).
 // More than 6,500 matching rows answer 400: the client must split the period.
-import { DEFAULT_EXPORT_FIELDS, DEFAULT_ORDER, MAX_EXPORT_ROWS } from '../assumptions';
-import { exportRow, isExportField } from '../call-log';
-import type { SimContext, SimRequest } from '../context';
-import { json, methodNotAllowed, restError, text, type Reply } from '../http-kit';
-import type { SimCall } from '../types';
+import { DEFAULT_EXPORT_FIELDS, DEFAULT_ORDER, MAX_EXPORT_ROWS } from '../assumptions.ts';
+import { exportRow, isExportField } from '../call-log.ts';
+import type { SimContext, SimRequest } from '../context.ts';
+import { json, methodNotAllowed, restError, text, type Reply } from '../http-kit.ts';
+import type { SimCall } from '../types.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const KNOWN_PARAMS = new Set(['export_type', 'from', 'to', 'fields', 'filters', 'order', 'merge']);

@@ -11,10 +11,10 @@
 //   POST   /__sim/inbound                   {from, to?}: an inbound call through the routing scheme
 //   POST   /__sim/reset                     calls, requests, faults cleared
 import { z } from 'zod';
-import type { SimRequest } from '../context';
-import { json, methodNotAllowed, restError, type Reply } from '../http-kit';
-import { MAX_SEED } from '../seed';
-import type { Fault, FaultTarget, Simulator } from '../types';
+import type { SimRequest } from '../context.ts';
+import { json, methodNotAllowed, restError, type Reply } from '../http-kit.ts';
+import { MAX_SEED } from '../seed.ts';
+import type { Fault, FaultTarget, Simulator } from '../types.ts';
 
 const SeedBody = z.object({
   count: z.number().int().min(0).max(MAX_SEED),

@@ -9,12 +9,12 @@
 //   - refusals (outbound ban, a callback to that number already in progress) -> HTTP 200 + error object
 //   - success                                     -> HTTP 200 {"jsonrpc":"2.0","id":<id>,"result":{…}}
 import { isIP } from 'node:net';
-import { CALLBACK_METHOD, RPC, extendedCallbackResult } from '../assumptions';
-import { newCall } from '../call-log';
-import { isOutboundBanned, numberOrAgentLogin, type SimContext, type SimRequest } from '../context';
-import { authorized, json, methodNotAllowed, type Reply } from '../http-kit';
-import { maskNumber } from '../numbers';
-import type { SimCall } from '../types';
+import { CALLBACK_METHOD, RPC, extendedCallbackResult } from '../assumptions.ts';
+import { newCall } from '../call-log.ts';
+import { isOutboundBanned, numberOrAgentLogin, type SimContext, type SimRequest } from '../context.ts';
+import { authorized, json, methodNotAllowed, type Reply } from '../http-kit.ts';
+import { maskNumber } from '../numbers.ts';
+import type { SimCall } from '../types.ts';
 
 type RpcId = number | null;
 type RpcErrorKind = (typeof RPC)[keyof typeof RPC];

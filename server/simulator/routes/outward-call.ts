@@ -3,11 +3,11 @@
 // project (the office line or an agent's number); `destination` an international number or a SIP login.
 // The extension's side rings first: an agent's own number rings that agent, the office line rings the
 // next free online agent. Errors: 400 {"error":{"code","message"}}.
-import { outwardCallSuccess } from '../assumptions';
-import { newCall } from '../call-log';
-import { isOutboundBanned, numberOrAgentLogin, type SimContext, type SimRequest } from '../context';
-import { json, methodNotAllowed, parseFormOrJson, restError, type Reply } from '../http-kit';
-import { internationalNumber } from '../numbers';
+import { outwardCallSuccess } from '../assumptions.ts';
+import { newCall } from '../call-log.ts';
+import { isOutboundBanned, numberOrAgentLogin, type SimContext, type SimRequest } from '../context.ts';
+import { json, methodNotAllowed, parseFormOrJson, restError, type Reply } from '../http-kit.ts';
+import { internationalNumber } from '../numbers.ts';
 
 export function outwardCall(ctx: SimContext, request: SimRequest): Reply {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);

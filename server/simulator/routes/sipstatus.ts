@@ -1,6 +1,6 @@
 // GET /sipstatus/online and GET /sipstatus/speaking: JSON arrays of SIP logins, [] when none.
-import type { SimContext, SimRequest } from '../context';
-import { json, methodNotAllowed, type Reply } from '../http-kit';
+import type { SimContext, SimRequest } from '../context.ts';
+import { json, methodNotAllowed, type Reply } from '../http-kit.ts';
 
 export function sipStatus(ctx: SimContext, request: SimRequest, which: 'online' | 'speaking'): Reply {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);

@@ -4,7 +4,7 @@
 // `billsec`/`duration` arrive as integers but `waittime`, `duration_ms`, `has_recording` as strings),
 // and because the csv export makes every value a string anyway.
 import { z } from 'zod';
-import { parseCalldate } from './datetime.js';
+import { parseCalldate } from './datetime.ts';
 
 export const CALL_FIELDS = [
   'calldate',

@@ -5,13 +5,13 @@
 // Pieces are whole seconds and never overlap (the service treats both ends as inclusive), so no call
 // is counted twice. Requests go one after another: a long export must not flood the service.
 import { z } from 'zod';
-import { callRecordSchema, isCallField, type CallField, type CallRecord } from './call-fields.js';
-import { CsvError, parseCsvRecords } from './csv.js';
-import { formatServiceTime } from './datetime.js';
-import { startOfNextLocalDay } from '../time/zoned.js';
-import { CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.js';
-import { parseJson, throwUnlessOk } from './responses.js';
-import type { RawResponse, Transport } from './transport.js';
+import { callRecordSchema, isCallField, type CallField, type CallRecord } from './call-fields.ts';
+import { CsvError, parseCsvRecords } from './csv.ts';
+import { formatServiceTime } from './datetime.ts';
+import { startOfNextLocalDay } from '../time/zoned.ts';
+import { CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.ts';
+import { parseJson, throwUnlessOk } from './responses.ts';
+import type { RawResponse, Transport } from './transport.ts';
 
 /** Rows per request the service answers at most (facts: doc). */
 export const MAX_ROWS_PER_REQUEST = 6_500;

@@ -2,11 +2,11 @@
 // with an injectable dispatcher and timeout (after viem's rpc/http.ts). Methods return values or
 // throw one of calltracking/errors.ts; nothing else escapes.
 import { z } from 'zod';
-import { createTransport, type TransportOptions } from './transport.js';
-import { readJson, readRpcResult } from './responses.js';
-import { listCalls, type CallsListQuery } from './calls-list.js';
-import type { CallField, CallRecord } from './call-fields.js';
-import { readOutwardCall, type OutwardCallParams, type OutwardCallResult } from './outward-call.js';
+import { createTransport, type TransportOptions } from './transport.ts';
+import { readJson, readRpcResult } from './responses.ts';
+import { listCalls, type CallsListQuery } from './calls-list.ts';
+import type { CallField, CallRecord } from './call-fields.ts';
+import { readOutwardCall, type OutwardCallParams, type OutwardCallResult } from './outward-call.ts';
 
 /** Decoded method name; JSON.stringify doubles each backslash on the wire, as the spec requires. */
 export const CALLBACK_EXTERNAL_METHOD = 'Api\\V2\\Callback.external';

@@ -25,8 +25,11 @@ export class CallTrackingTransportError extends CallTrackingError {
 export class CallTrackingTimeoutError extends CallTrackingError {
   override readonly name = 'CallTrackingTimeoutError';
   readonly code = 'CT_TIMEOUT';
-  constructor(readonly timeoutMs: number) {
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
     super(`the service did not answer within ${timeoutMs} ms`);
+    this.timeoutMs = timeoutMs;
   }
 }
 
@@ -34,12 +37,14 @@ export class CallTrackingTimeoutError extends CallTrackingError {
 export class CallTrackingHttpError extends CallTrackingError {
   override readonly name = 'CallTrackingHttpError';
   readonly code = 'CT_HTTP_STATUS';
-  constructor(
-    readonly status: number,
-    /** Seconds from Retry-After, when the service sent one. */
-    readonly retryAfter?: number,
-  ) {
+  readonly status: number;
+  /** Seconds from Retry-After, when the service sent one. */
+  readonly retryAfter?: number;
+
+  constructor(status: number, retryAfter?: number) {
     super(`the service answered HTTP ${status}`);
+    this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -53,12 +58,15 @@ export class CallTrackingInvalidResponseError extends CallTrackingError {
 export class CallTrackingRejectedError extends CallTrackingError {
   override readonly name = 'CallTrackingRejectedError';
   readonly code = 'CT_REJECTED';
-  constructor(
-    readonly httpStatus: number,
-    readonly rpcCode: number | null,
-    /** The service's own text; for logs only, never for visitors. */
-    readonly serviceMessage: string,
-  ) {
+  readonly httpStatus: number;
+  readonly rpcCode: number | null;
+  /** The service's own text; for logs only, never for visitors. */
+  readonly serviceMessage: string;
+
+  constructor(httpStatus: number, rpcCode: number | null, serviceMessage: string) {
     super(`the service refused (HTTP ${httpStatus}${rpcCode === null ? '' : `, code ${rpcCode}`})`);
+    this.httpStatus = httpStatus;
+    this.rpcCode = rpcCode;
+    this.serviceMessage = serviceMessage;
   }
 }

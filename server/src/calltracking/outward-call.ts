@@ -3,9 +3,9 @@
 // it came (the simulator and, as integrations report, the service include an id of the call);
 // nothing may depend on its shape.
 import { z } from 'zod';
-import { CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.js';
-import { parseJson, throwUnlessOk } from './responses.js';
-import type { RawResponse } from './transport.js';
+import { CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.ts';
+import { parseJson, throwUnlessOk } from './responses.ts';
+import type { RawResponse } from './transport.ts';
 
 export interface OutwardCallParams {
   /** A number connected to the project, international format: it is called first. */

@@ -5,8 +5,8 @@ import {
   CallTrackingHttpError,
   CallTrackingInvalidResponseError,
   CallTrackingRejectedError,
-} from './errors.js';
-import type { RawResponse } from './transport.js';
+} from './errors.ts';
+import type { RawResponse } from './transport.ts';
 
 /** assume (facts, "Callbacks"): refusals carry a JSON-RPC error object, on HTTP 200 or the documented 400/403. */
 const RpcErrorObject = z.object({ code: z.number().int(), message: z.string().default('') });

@@ -8,7 +8,7 @@ import {
   CallTrackingError,
   CallTrackingTimeoutError,
   CallTrackingTransportError,
-} from './errors.js';
+} from './errors.ts';
 
 export interface TransportOptions {
   baseUrl: string;

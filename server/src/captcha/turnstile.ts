@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import { z } from 'zod';
-import { RelayError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { RelayError } from '../errors.ts';
+import type { Logger } from '../log.ts';
 
 /** Tokens live 300 s at Cloudflare; after that a replay fails there anyway. */
 const TOKEN_LIFETIME_MS = 300_000;

@@ -4,7 +4,7 @@
 // untrusted peer changes nothing.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { normalizeAddress, type CidrList } from './cidr.js';
+import { normalizeAddress, type CidrList } from './cidr.ts';
 
 export function clientIp(req: IncomingMessage, trusted: CidrList): string {
   const peer = normalizeAddress(req.socket.remoteAddress ?? '');

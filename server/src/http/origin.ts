@@ -2,7 +2,7 @@
 // what they may read, it stops nothing. Requests that place calls must carry an allowed Origin;
 // reads may come without one (same-origin GETs, health checks), but a foreign one is refused.
 import type { IncomingMessage } from 'node:http';
-import { RelayError } from '../errors.js';
+import { RelayError } from '../errors.ts';
 
 export interface OriginPolicy {
   /** The request's allowed origin as the allowlist writes it, or null when it sent none. Throws origin_not_allowed. */

@@ -2,8 +2,8 @@
 // code and message; anything else is logged and answered as a generic internal_error, so stack
 // traces and upstream bodies never reach a visitor.
 import type { ServerResponse } from 'node:http';
-import { RelayError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { RelayError } from '../errors.ts';
+import type { Logger } from '../log.ts';
 
 export interface Reply {
   status: number;

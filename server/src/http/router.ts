@@ -2,9 +2,9 @@
 // exists with another method answers 405 with Allow; an unknown path answers 404. HEAD is served by
 // the GET handler (node drops the body).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RelayError } from '../errors.js';
-import type { Fields, Logger } from '../log.js';
-import type { Reply } from './reply.js';
+import { RelayError } from '../errors.ts';
+import type { Fields, Logger } from '../log.ts';
+import type { Reply } from './reply.ts';
 
 export interface RequestContext {
   req: IncomingMessage;

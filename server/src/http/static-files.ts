@@ -6,7 +6,7 @@ import { join, relative, sep, extname } from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Reply } from './reply.js';
+import type { Reply } from './reply.ts';
 
 const contentTypes: Record<string, string> = {
   '.js': 'application/javascript; charset=utf-8',

@@ -1,8 +1,8 @@
 // Is the service answering? /readyz asks this, and load balancers ask /readyz often, so the probe
 // (GET /sipstatus/online, the cheapest authenticated call) is cached for READY_CACHE_MS and
 // single-flight: a flood of /readyz costs the service at most one request per period.
-import type { CallTrackingClient } from '../calltracking/client.js';
-import type { Logger } from '../log.js';
+import type { CallTrackingClient } from '../calltracking/client.ts';
+import type { Logger } from '../log.ts';
 
 export interface ReadinessState {
   ready: boolean;

@@ -1,7 +1,7 @@
 // The relay's metric families, created once per relay (tests build many relays, so nothing here is
 // global). Label values come from closed sets only: route patterns, status codes, outcome and
 // reason names. Never a path, an address or a number.
-import { createRegistry, type Counter, type Gauge, type Histogram, type Registry } from './registry.js';
+import { createRegistry, type Counter, type Gauge, type Histogram, type Registry } from './registry.ts';
 
 /** Seconds; the service normally answers in 0.1–1 s and UPSTREAM_TIMEOUT_MS caps it (8 s default). */
 const UPSTREAM_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 30];

@@ -1,7 +1,7 @@
 // Feeds the service round trips into the upstream latency histogram. Operations are named from a
 // closed list, so a path can never become a label value.
-import type { UpstreamEvent } from '../calltracking/transport.js';
-import type { RelayMetrics } from './relay-metrics.js';
+import type { UpstreamEvent } from '../calltracking/transport.ts';
+import type { RelayMetrics } from './relay-metrics.ts';
 
 function operation(path: string): string {
   if (path === '/a/v2') return 'callback';

@@ -1,9 +1,9 @@
 // One shared, bounded view of the recent call log for every visitor waiting on a callback. However
 // many widgets ask, the service gets at most one `/calls/list` request per OUTCOME_POLL_MS, and none
 // at all when nobody is waiting: the window only covers calls someone asked about recently.
-import type { CallTrackingClient } from '../calltracking/client.js';
-import type { CallRecord } from '../calltracking/call-fields.js';
-import type { Logger } from '../log.js';
+import type { CallTrackingClient } from '../calltracking/client.ts';
+import type { CallRecord } from '../calltracking/call-fields.ts';
+import type { Logger } from '../log.ts';
 
 export const WATCH_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'connected_with', 'uniqueid'] as const;
 export type WatchedRow = CallRecord<(typeof WATCH_FIELDS)[number]>;

@@ -4,9 +4,9 @@
 // header `X-Owner-Token` / `Authorization: Bearer` (the page's own requests). A wrong or missing token
 // is the same 404 as an unknown path, and the comparison takes constant time.
 import type { IncomingMessage } from 'node:http';
-import type { Config } from '../config.js';
-import { RelayError } from '../errors.js';
-import { secretMatcher } from '../util/secret.js';
+import type { Config } from '../config.ts';
+import { RelayError } from '../errors.ts';
+import { secretMatcher } from '../util/secret.ts';
 
 export interface OwnerAccess {
   /** False: no /owner routes at all. */

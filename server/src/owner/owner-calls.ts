@@ -2,12 +2,12 @@
 // `/calls/list`. The service is asked for one project-local day at a time; days that are over are
 // kept (they no longer change) and only today is asked again, at most once per refresh period,
 // however many owner tabs are open. Numbers leave this file masked: the page never gets a full one.
-import type { CallTrackingClient } from '../calltracking/client.js';
-import type { CallRecord } from '../calltracking/call-fields.js';
-import { localDay, startOfLocalDay, startOfNextLocalDay } from '../time/zoned.js';
-import type { Logger } from '../log.js';
-import { maskPhone } from '../log.js';
-import type { AcceptedCalls } from '../outcome/accepted-calls.js';
+import type { CallTrackingClient } from '../calltracking/client.ts';
+import type { CallRecord } from '../calltracking/call-fields.ts';
+import { localDay, startOfLocalDay, startOfNextLocalDay } from '../time/zoned.ts';
+import type { Logger } from '../log.ts';
+import { maskPhone } from '../log.ts';
+import type { AcceptedCalls } from '../outcome/accepted-calls.ts';
 
 const OWNER_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'duration', 'call_type', 'utm_source', 'utm_medium', 'client_id', 'uniqueid'] as const;
 type OwnerRow = CallRecord<(typeof OWNER_FIELDS)[number]>;

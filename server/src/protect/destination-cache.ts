@@ -2,9 +2,9 @@
 // flood repeats the same few inputs. A small bounded cache of verdicts (the Destination, or the
 // RelayError to throw again) keeps floods cheap. Keyed by the exact input, so nothing is shared
 // between different numbers; bounded, so hostile variety only evicts.
-import { RelayError } from '../errors.js';
-import { checkDestination, type Destination, type PhonePolicy } from './phone-policy.js';
-import { RecentCache } from '../util/recent-cache.js';
+import { RelayError } from '../errors.ts';
+import { checkDestination, type Destination, type PhonePolicy } from './phone-policy.ts';
+import { RecentCache } from '../util/recent-cache.ts';
 
 export function createDestinationCache(policy: PhonePolicy, size = 10_000) {
   const verdicts = new RecentCache<string, Destination | RelayError>(size);

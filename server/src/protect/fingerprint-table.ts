@@ -20,12 +20,15 @@ export class FingerprintTable {
   /** Occupied slots, live or expired. */
   private used = 0;
   private readonly maxCapacity: number;
+  readonly width: number;
+  readonly maxKeys: number;
+  private readonly expired: ExpiredTest;
 
-  constructor(
-    readonly width: number,
-    readonly maxKeys: number,
-    private readonly expired: ExpiredTest,
-  ) {
+  constructor(width: number, maxKeys: number, expired: ExpiredTest) {
+
+    this.width = width;
+    this.maxKeys = maxKeys;
+    this.expired = expired;
     let max = INITIAL_CAPACITY;
     while (max * MAX_LOAD < maxKeys) max *= 2;
     this.maxCapacity = max;

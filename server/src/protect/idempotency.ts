@@ -10,8 +10,8 @@
 // oldest finished entries make room (pending ones never do; if all are pending, the request is
 // refused: fail closed).
 import { createHash } from 'node:crypto';
-import { RelayError } from '../errors.js';
-import type { Reply } from '../http/reply.js';
+import { RelayError } from '../errors.ts';
+import type { Reply } from '../http/reply.ts';
 
 export interface StoredReply {
   status: number;

@@ -7,13 +7,13 @@
 // that collects LIMIT_CLIENT_REFUSALS of them in its rate window (a bot hammering a number on
 // cooldown) is refused outright, before its body is read, until the window has room again.
 import { createHmac, createSecretKey } from 'node:crypto';
-import { RelayError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { RelayMetrics } from '../metrics/relay-metrics.js';
-import { clientKey } from './client-key.js';
-import { RecentCache } from '../util/recent-cache.js';
-import type { CountRule, LimitCheck, LimitReason, LimitStore, Receipt, Refusal } from './limit-store.js';
-import type { LimitSettings } from './settings.js';
+import { RelayError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import type { RelayMetrics } from '../metrics/relay-metrics.ts';
+import { clientKey } from './client-key.ts';
+import { RecentCache } from '../util/recent-cache.ts';
+import type { CountRule, LimitCheck, LimitReason, LimitStore, Receipt, Refusal } from './limit-store.ts';
+import type { LimitSettings } from './settings.ts';
 
 const DAY = 86_400;
 const HOUR = 3_600;
@@ -76,9 +76,12 @@ const messages: Record<LimitReason, string> = {
 
 /** A refusal by a limit: the public error, plus which limit (for the request's log line only). */
 export class LimitRefusalError extends RelayError {
-  constructor(readonly refusal: Refusal) {
+  readonly refusal: Refusal;
+
+  constructor(refusal: Refusal) {
     const siteWide = refusal.reason in siteReasons || refusal.reason === 'limiter_full';
     super(siteWide ? 'temporarily_unavailable' : 'rate_limited', messages[refusal.reason], { retryAfter: refusal.retryAfter });
+    this.refusal = refusal;
   }
 }
 
@@ -97,11 +100,17 @@ export function refusalError(refusal: Refusal): LimitRefusalError {
 class NumberAdmission implements Admission {
   private released = false;
 
-  constructor(
-    private readonly store: LimitStore,
-    private readonly numberKey: string,
-    private readonly receipt: Receipt,
-  ) {}
+  private readonly store: LimitStore;
+  private readonly numberKey: string;
+  private readonly receipt: Receipt;
+
+  constructor(store: LimitStore, numberKey: string, receipt: Receipt) {
+
+    this.store = store;
+    this.numberKey = numberKey;
+    this.receipt = receipt;
+
+  }
 
   async release(): Promise<void> {
     if (this.released) return;

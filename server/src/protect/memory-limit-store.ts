@@ -6,8 +6,8 @@
 // (site caps, daily client caps) use a two-window weighted counter: 8 bytes whatever the limit,
 // approximate by design (it assumes the previous window's requests were spread evenly).
 // Timestamps are whole seconds since the store was created, so 0 can mean "empty".
-import { FingerprintTable, fingerprint } from './fingerprint-table.js';
-import type { CountRule, DistinctRule, LimitCheck, LimitDecision, LimitStore, Receipt, Refusal } from './limit-store.js';
+import { FingerprintTable, fingerprint } from './fingerprint-table.ts';
+import type { CountRule, DistinctRule, LimitCheck, LimitDecision, LimitStore, Receipt, Refusal } from './limit-store.ts';
 
 const LOG_MAX = 8;
 const COUNT_MAX = 0xffff;

@@ -3,8 +3,8 @@
 // types that cost money or reach no person (premium rate, shared cost, UAN, VoIP, pagers,
 // personal numbers). Each refusal has its own code, so the widget can say exactly what is wrong.
 import { parsePhoneNumberFromString, type CountryCode, type NumberType } from 'libphonenumber-js/max';
-import type { ErrorCode } from '../contract.js';
-import { RelayError } from '../errors.js';
+import type { ErrorCode } from '../contract.ts';
+import { RelayError } from '../errors.ts';
 
 export interface PhonePolicy {
   defaultCountry: string;

@@ -1,16 +1,16 @@
 // Builds the relay's protection pieces from the configuration: limits (with their store),
 // idempotency, the optional CAPTCHA and the readiness probe. createRelay spreads the result into
 // the AppContext; tests may build a relay with any of them replaced.
-import type { Config } from '../config.js';
-import type { CallTrackingClient } from '../calltracking/client.js';
-import type { Logger } from '../log.js';
-import type { RelayMetrics } from '../metrics/relay-metrics.js';
-import { createReadiness, type Readiness } from '../metrics/readiness.js';
-import { createTurnstile, type Captcha } from '../captcha/turnstile.js';
-import { createIdempotencyStore, type IdempotencyStore } from './idempotency.js';
-import { createLimiter, type Limiter } from './limits.js';
-import type { LimitStore } from './limit-store.js';
-import { createMemoryLimitStore } from './memory-limit-store.js';
+import type { Config } from '../config.ts';
+import type { CallTrackingClient } from '../calltracking/client.ts';
+import type { Logger } from '../log.ts';
+import type { RelayMetrics } from '../metrics/relay-metrics.ts';
+import { createReadiness, type Readiness } from '../metrics/readiness.ts';
+import { createTurnstile, type Captcha } from '../captcha/turnstile.ts';
+import { createIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
+import { createLimiter, type Limiter } from './limits.ts';
+import type { LimitStore } from './limit-store.ts';
+import { createMemoryLimitStore } from './memory-limit-store.ts';
 
 export interface Protection {
   metrics: RelayMetrics;

@@ -1,10 +1,10 @@
 // A flood is answered with the same few refusals over and over: one reason, and a Retry-After that
 // changes at most once a second. Each such reply is made, and its body written as JSON, once; the
 // reply objects are shared, so they are frozen (send only reads a reply).
-import { relayErrorReply, serialized, type Reply } from '../http/reply.js';
-import { RecentCache } from '../util/recent-cache.js';
-import type { Refusal } from './limit-store.js';
-import { refusalError } from './limits.js';
+import { relayErrorReply, serialized, type Reply } from '../http/reply.ts';
+import { RecentCache } from '../util/recent-cache.ts';
+import type { Refusal } from './limit-store.ts';
+import { refusalError } from './limits.ts';
 
 export function createRefusalReplies(size = 1_000): (refusal: Refusal) => Reply {
   const replies = new RecentCache<string, Reply>(size);

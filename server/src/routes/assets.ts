@@ -2,9 +2,9 @@
 // widget.js keeps one URL forever, so it is cached briefly and revalidated; chunks have content
 // hashes in their names and are cached for a year. Chunks are loaded with import(), a CORS fetch,
 // from the customers' pages: hence Access-Control-Allow-Origin: * (they are public files).
-import { RelayError } from '../errors.js';
-import type { Handler } from '../http/router.js';
-import type { StaticSet } from '../http/static-files.js';
+import { RelayError } from '../errors.ts';
+import type { Handler } from '../http/router.ts';
+import type { StaticSet } from '../http/static-files.ts';
 
 const shared = {
   'access-control-allow-origin': '*',

@@ -2,12 +2,12 @@
 // The widget polls it after the 202 and shows each step instead of a countdown. Read-only, so the
 // Origin is optional (as for /api/status) but a foreign one is refused; a call placed from one site
 // is invisible from another (the same 404 as an unknown id).
-import type { AppContext } from '../app-context.js';
-import { RelayError } from '../errors.js';
-import { json } from '../http/reply.js';
-import type { Handler, Route } from '../http/router.js';
-import { createCallLogWatch } from '../outcome/call-log-watch.js';
-import { createProgressTracker } from '../outcome/progress-tracker.js';
+import type { AppContext } from '../app-context.ts';
+import { RelayError } from '../errors.ts';
+import { json } from '../http/reply.ts';
+import type { Handler, Route } from '../http/router.ts';
+import { createCallLogWatch } from '../outcome/call-log-watch.ts';
+import { createProgressTracker } from '../outcome/progress-tracker.ts';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -13,22 +13,22 @@
 // Only a request that reached the service is remembered for its Idempotency-Key; one that provably
 // never did (connection never opened) gives back what it counted against the limits.
 import { randomUUID } from 'node:crypto';
-import { CallbackRequest, type CallbackAccepted } from '../contract.js';
-import type { AppContext } from '../app-context.js';
-import { RelayError } from '../errors.js';
-import { readJsonBody } from '../http/body.js';
-import { json, relayErrorReply, type Reply } from '../http/reply.js';
-import type { Handler, RequestContext } from '../http/router.js';
+import { CallbackRequest, type CallbackAccepted } from '../contract.ts';
+import type { AppContext } from '../app-context.ts';
+import { RelayError } from '../errors.ts';
+import { readJsonBody } from '../http/body.ts';
+import { json, relayErrorReply, type Reply } from '../http/reply.ts';
+import type { Handler, RequestContext } from '../http/router.ts';
 import type { IncomingMessage } from 'node:http';
-import { LimitRefusalError } from '../protect/limits.js';
-import { createRefusalReplies } from '../protect/refusal-replies.js';
-import { maskPhone } from '../log.js';
-import { maskInternational, type Destination } from '../protect/phone-policy.js';
-import { createDestinationCache } from '../protect/destination-cache.js';
-import { readIdempotencyKey, requestFingerprint, type IdempotencyTicket } from '../protect/idempotency.js';
-import { placeCallback } from '../callback/place-callback.js';
-import { refusesOurCredentials, toRelayError } from '../calltracking/to-relay-error.js';
-import { CallTrackingError } from '../calltracking/errors.js';
+import { LimitRefusalError } from '../protect/limits.ts';
+import { createRefusalReplies } from '../protect/refusal-replies.ts';
+import { maskPhone } from '../log.ts';
+import { maskInternational, type Destination } from '../protect/phone-policy.ts';
+import { createDestinationCache } from '../protect/destination-cache.ts';
+import { readIdempotencyKey, requestFingerprint, type IdempotencyTicket } from '../protect/idempotency.ts';
+import { placeCallback } from '../callback/place-callback.ts';
+import { refusesOurCredentials, toRelayError } from '../calltracking/to-relay-error.ts';
+import { CallTrackingError } from '../calltracking/errors.ts';
 
 const BODY_LIMIT_BYTES = 4096;
 /** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */

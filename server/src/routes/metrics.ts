@@ -1,9 +1,9 @@
 // GET /metrics in the Prometheus text format. With METRICS_TOKEN set it needs
 // `Authorization: Bearer <token>`; without, keep it away from the public (see README: nginx).
-import type { AppContext } from '../app-context.js';
-import { RelayError } from '../errors.js';
-import type { Handler } from '../http/router.js';
-import { secretMatcher } from '../util/secret.js';
+import type { AppContext } from '../app-context.ts';
+import { RelayError } from '../errors.ts';
+import type { Handler } from '../http/router.ts';
+import { secretMatcher } from '../util/secret.ts';
 
 export function metricsRoute(app: AppContext): Handler {
   const token = app.config.protect.metricsToken;

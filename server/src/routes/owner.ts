@@ -2,13 +2,13 @@
 // polls: `/owner/api/agents` (who is online, speaking, free) and `/owner/api/calls` (latest calls and
 // calls per day by utm source). Served in demo mode or with OWNER_TOKEN (owner-access.ts). Nothing
 // here reads the Auth-key: the page gets agents' logins, masked numbers and attribution only.
-import type { AppContext } from '../app-context.js';
-import { RelayError } from '../errors.js';
-import { json } from '../http/reply.js';
-import type { Handler, Route } from '../http/router.js';
-import type { StaticSet } from '../http/static-files.js';
-import { createOwnerAccess } from '../owner/owner-access.js';
-import { createOwnerCalls } from '../owner/owner-calls.js';
+import type { AppContext } from '../app-context.ts';
+import { RelayError } from '../errors.ts';
+import { json } from '../http/reply.ts';
+import type { Handler, Route } from '../http/router.ts';
+import type { StaticSet } from '../http/static-files.ts';
+import { createOwnerAccess } from '../owner/owner-access.ts';
+import { createOwnerCalls } from '../owner/owner-calls.ts';
 
 /** The page runs only its own script and talks only to this relay; nobody may frame it. */
 const PAGE_HEADERS = {

@@ -1,8 +1,8 @@
 // GET /readyz: 200 when the relay can do its job (the service answers and we are not shutting
 // down), 503 otherwise, so a balancer sends traffic elsewhere. Liveness is /healthz.
-import type { AppContext } from '../app-context.js';
-import { json } from '../http/reply.js';
-import type { Handler } from '../http/router.js';
+import type { AppContext } from '../app-context.ts';
+import { json } from '../http/reply.ts';
+import type { Handler } from '../http/router.ts';
 
 export function readyzRoute(app: AppContext): Handler {
   return async () => {

@@ -12,13 +12,13 @@
 // path pattern itself does the comparison, so the router cannot even answer 405 for it); no CORS and
 // no origin check (the caller is the service, not a browser); bodies are capped.
 import type { IncomingMessage } from 'node:http';
-import type { AppContext } from '../app-context.js';
-import type { AgentSnapshot } from '../agents/agent-status.js';
-import { RelayError } from '../errors.js';
-import { readBodyText } from '../http/body.js';
-import type { Reply } from '../http/reply.js';
-import type { Handler, PathMatcher, Route } from '../http/router.js';
-import { secretMatcher } from '../util/secret.js';
+import type { AppContext } from '../app-context.ts';
+import type { AgentSnapshot } from '../agents/agent-status.ts';
+import { RelayError } from '../errors.ts';
+import { readBodyText } from '../http/body.ts';
+import type { Reply } from '../http/reply.ts';
+import type { Handler, PathMatcher, Route } from '../http/router.ts';
+import { secretMatcher } from '../util/secret.ts';
 
 const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;
 const ROUTE_PREFIX = '/hooks/route/';

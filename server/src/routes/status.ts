@@ -1,10 +1,10 @@
 // GET /api/status: can anyone answer now? Agents from the cached SIP status, hours from the schedule.
-import type { StatusResponse } from '../contract.js';
-import type { AppContext } from '../app-context.js';
-import { json, serialized, type Reply } from '../http/reply.js';
-import type { Handler } from '../http/router.js';
-import type { AgentSnapshot } from '../agents/agent-status.js';
-import type { OfficeState } from '../schedule/office-hours.js';
+import type { StatusResponse } from '../contract.ts';
+import type { AppContext } from '../app-context.ts';
+import { json, serialized, type Reply } from '../http/reply.ts';
+import type { Handler } from '../http/router.ts';
+import type { AgentSnapshot } from '../agents/agent-status.ts';
+import type { OfficeState } from '../schedule/office-hours.ts';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });
 

@@ -1,19 +1,19 @@
 // The whole visitor experience, kept mounted after the first open so a call's progress keeps being
 // followed while the dialog is closed. The live region outside the dialog announces every state.
 import { useEffect, useState } from 'preact/hooks';
-import type { StatusResponse } from '../../../server/src/contract';
-import type { ApiResult, RelayApi } from '../api';
-import type { UiContext } from './ui-context';
-import { Dialog } from './Dialog';
-import { fill } from './i18n/format';
-import { closedSentence, errorSentence, setOpeningFormatter } from './messages';
-import { parsePhone } from './phone/parse';
-import { PhoneForm } from './PhoneForm';
-import { availability, StatusNotice } from './StatusNotice';
-import { useCallbackFlow, type FormValues } from './useCallbackFlow';
-import type { CallProgressState } from './progress';
+import type { StatusResponse } from '../../../server/src/contract.ts';
+import type { ApiResult, RelayApi } from '../api.ts';
+import type { UiContext } from './ui-context.ts';
+import { Dialog } from './Dialog.tsx';
+import { fill } from './i18n/format.ts';
+import { closedSentence, errorSentence, setOpeningFormatter } from './messages.ts';
+import { parsePhone } from './phone/parse.ts';
+import { PhoneForm } from './PhoneForm.tsx';
+import { availability, StatusNotice } from './StatusNotice.tsx';
+import { useCallbackFlow, type FormValues } from './useCallbackFlow.ts';
+import type { CallProgressState } from './progress/index.ts';
 
-type ProgressModule = typeof import('./progress');
+type ProgressModule = typeof import('./progress/index.ts');
 
 export interface AppProps {
   ctx: UiContext;
@@ -61,7 +61,7 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
 
   async function submit() {
     // The accepted view is a chunk of its own: fetch it while the request is on its way.
-    if (!progressModule) import('./progress').then((module) => setProgressModule(() => module), ctx.report);
+    if (!progressModule) import('./progress/index.ts').then((module) => setProgressModule(() => module), ctx.report);
     await flow.submit(values);
   }
 
@@ -71,7 +71,7 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   const needsOpening = closed || (phase.name === 'form' && phase.error?.code === 'closed');
   useEffect(() => {
     if (needsOpening)
-      import('./i18n/opening').then((module) => {
+      import('./i18n/opening.ts').then((module) => {
         setOpeningFormatter(module.formatOpening);
         setOpeningLoaded(true);
       }, ctx.report);

@@ -1,7 +1,7 @@
 // The country for national numbers, named in the visitor's language (Intl.DisplayNames, no data in
 // the bundle) with its calling code.
 import { useMemo } from 'preact/hooks';
-import { countries } from './phone/countries';
+import { countries } from './phone/countries.ts';
 
 export interface CountrySelectProps {
   lang: string;

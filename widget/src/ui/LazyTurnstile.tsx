@@ -2,12 +2,12 @@
 // fetched only by sites that turn it on.
 import { useEffect, useState } from 'preact/hooks';
 import type { FunctionComponent } from 'preact';
-import type { TurnstileProps } from './Turnstile';
+import type { TurnstileProps } from './Turnstile.tsx';
 
 export function LazyTurnstile(props: TurnstileProps) {
   const [Loaded, setLoaded] = useState<FunctionComponent<TurnstileProps> | null>(null);
   useEffect(() => {
-    import('./Turnstile').then((module) => setLoaded(() => module.Turnstile), props.onFailure);
+    import('./Turnstile.tsx').then((module) => setLoaded(() => module.Turnstile), props.onFailure);
   }, []);
   return Loaded ? <Loaded {...props} /> : null;
 }

@@ -1,7 +1,7 @@
 // The phone input: type=tel, autocomplete=tel, inputmode=tel; grouped as the visitor types, with the
 // caret kept after the same digit; the relay's or the light check's error shown right here.
 import type { JSX } from 'preact';
-import { formatTyping } from './phone/parse';
+import { formatTyping } from './phone/parse.ts';
 
 export interface PhoneFieldProps {
   label: string;

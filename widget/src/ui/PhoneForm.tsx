@@ -1,17 +1,17 @@
 // The request form: country, phone, consent (when configured), security check (when configured),
 // a global error above the button for everything that is not about the visitor's input.
-import type { WidgetConfig } from '../config';
-import type { ConsentField } from './ConsentField';
-import { CountrySelect } from './CountrySelect';
-import { CallUsLink } from './CallUsLink';
-import type { FlowError } from './fields';
-import { fill } from './i18n/format';
-import type { Messages } from './i18n/types';
-import { errorSentence } from './messages';
-import { exampleNumber } from './phone/parse';
-import { PhoneField } from './PhoneField';
-import { LazyTurnstile } from './LazyTurnstile';
-import type { FormValues } from './useCallbackFlow';
+import type { WidgetConfig } from '../config.ts';
+import type { ConsentField } from './ConsentField.tsx';
+import { CountrySelect } from './CountrySelect.tsx';
+import { CallUsLink } from './CallUsLink.tsx';
+import type { FlowError } from './fields.ts';
+import { fill } from './i18n/format.ts';
+import type { Messages } from './i18n/types.ts';
+import { errorSentence } from './messages.ts';
+import { exampleNumber } from './phone/parse.ts';
+import { PhoneField } from './PhoneField.tsx';
+import { LazyTurnstile } from './LazyTurnstile.tsx';
+import type { FormValues } from './useCallbackFlow.ts';
 
 export interface PhoneFormProps {
   config: WidgetConfig;

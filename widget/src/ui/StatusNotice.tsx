@@ -1,10 +1,10 @@
 // What /api/status said before the visitor typed: nobody free, or the office closed until a time
 // shown in the visitor's own time zone.
-import type { StatusResponse } from '../../../server/src/contract';
-import type { WidgetConfig } from '../config';
-import { CallUsLink } from './CallUsLink';
-import type { Messages } from './i18n/types';
-import { closedSentence } from './messages';
+import type { StatusResponse } from '../../../server/src/contract.ts';
+import type { WidgetConfig } from '../config.ts';
+import { CallUsLink } from './CallUsLink.tsx';
+import type { Messages } from './i18n/types.ts';
+import { closedSentence } from './messages.ts';
 
 type Availability = 'closed' | 'busy' | 'open';
 

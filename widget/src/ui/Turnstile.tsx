@@ -3,7 +3,7 @@
 // check first drops any token of the old one. A refusal in the browser (consent unticked) keeps the
 // form, and with it the unspent token.
 import { useEffect, useRef } from 'preact/hooks';
-import { loadTurnstile, type TurnstileApi } from './turnstile';
+import { loadTurnstile, type TurnstileApi } from './turnstile.ts';
 
 export interface TurnstileProps {
   siteKey: string;

@@ -1,6 +1,6 @@
 // The attributes only the dialog needs, read when the UI chunk loads rather than by the 3 KB entry.
 // (Its own few lines, not shared with config.ts: the entry and the chunks share no runtime code.)
-import type { DialogConfig } from '../config';
+import type { DialogConfig } from '../config.ts';
 
 export function readDialogConfig(script: Element | null): DialogConfig {
   const data = (name: string) => script?.getAttribute('data-' + name)?.trim() || null;

@@ -1,7 +1,7 @@
 // Where an error belongs: at the phone field, at the consent box, at the security check, or above
 // the submit button for everything that is not the visitor's input.
-import type { FailureCode } from '../api';
-import type { ClientErrorCode } from './i18n/types';
+import type { FailureCode } from '../api.ts';
+import type { ClientErrorCode } from './i18n/types.ts';
 
 export type ErrorCodeAny = FailureCode | ClientErrorCode;
 export type FieldName = 'phone' | 'consent' | 'captcha';

@@ -1,14 +1,14 @@
 // Sentences composed from catalog entries: an error with its retry time or opening time.
-import type { Messages } from './i18n/types';
-import { fill, plural } from './i18n/format';
-import type { formatOpening } from './i18n/opening';
+import type { Messages } from './i18n/types.ts';
+import { fill, plural } from './i18n/format.ts';
+import type { formatOpening } from './i18n/opening.ts';
 
 /** Set once ./i18n/opening has loaded; until then a closed office is "closed now", without the time. */
 let openingFormatter: typeof formatOpening | null = null;
 export function setOpeningFormatter(format: typeof formatOpening): void {
   openingFormatter = format;
 }
-import type { FlowError } from './fields';
+import type { FlowError } from './fields.ts';
 
 export function retrySentence(lang: string, m: Messages, seconds: number): string {
   return seconds >= 90 ? plural(lang, m.retryInMinutes, Math.ceil(seconds / 60)) : plural(lang, m.retryInSeconds, Math.max(1, Math.ceil(seconds)));

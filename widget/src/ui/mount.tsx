@@ -1,32 +1,32 @@
 // The UI chunk's entry: loaded on the visitor's first intent, handed everything it needs by the
 // script-tag entry (see ../context.ts), and rendering into the widget's shadow root.
 import { render } from 'preact';
-import type { ErrorCode, StatusResponse } from '../../../server/src/contract';
-import { createApi, type ApiResult } from '../api';
-import type { WidgetContext, WidgetUi } from '../context';
-import type { Lang } from '../lang';
-import type { Messages } from './i18n/types';
-import type { UiContext } from './ui-context';
-import { App } from './App';
-import { readDialogConfig } from './dialog-config';
-import { ErrorBoundary } from './ErrorBoundary';
+import type { ErrorCode, StatusResponse } from '../../../server/src/contract.ts';
+import { createApi, type ApiResult } from '../api.ts';
+import type { WidgetContext, WidgetUi } from '../context.ts';
+import type { Lang } from '../lang.ts';
+import type { Messages } from './i18n/types.ts';
+import type { UiContext } from './ui-context.ts';
+import { App } from './App.tsx';
+import { readDialogConfig } from './dialog-config.ts';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 import css from './dialog.css?inline';
 
 // One chunk per language: the visitor downloads only their own texts.
 const catalogs: Record<Lang, () => Promise<{ messages: Messages }>> = {
-  en: () => import('./i18n/en'),
-  uk: () => import('./i18n/uk'),
-  ru: () => import('./i18n/ru'),
-  pl: () => import('./i18n/pl'),
-  de: () => import('./i18n/de'),
+  en: () => import('./i18n/en.ts'),
+  uk: () => import('./i18n/uk.ts'),
+  ru: () => import('./i18n/ru.ts'),
+  pl: () => import('./i18n/pl.ts'),
+  de: () => import('./i18n/de.ts'),
 };
 
 export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
   const config = { ...entry.config, ...readDialogConfig(entry.script) };
   const [{ messages }, { readAttribution }, consent] = await Promise.all([
     catalogs[config.lang](),
-    import('../attribution'),
-    config.consentText ? import('./ConsentField') : null,
+    import('../attribution.ts'),
+    config.consentText ? import('./ConsentField.tsx') : null,
   ]);
   const ctx: UiContext = { ...entry, config, messages, readAttribution, ConsentField: consent?.ConsentField ?? null };
   ctx.adoptStyles(css);

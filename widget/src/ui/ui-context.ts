@@ -1,11 +1,11 @@
 // What the UI works with: the entry's context plus what the UI chunk loads for itself (the visitor's
 // language catalog, the attribution reader and optional parts, each a small chunk of its own
 // fetched in parallel).
-import type { Attribution } from '../../../server/src/contract';
-import type { WidgetConfig } from '../config';
-import type { WidgetContext } from '../context';
-import type { Messages } from './i18n/types';
-import type { ConsentField } from './ConsentField';
+import type { Attribution } from '../../../server/src/contract.ts';
+import type { WidgetConfig } from '../config.ts';
+import type { WidgetContext } from '../context.ts';
+import type { Messages } from './i18n/types.ts';
+import type { ConsentField } from './ConsentField.tsx';
 
 export interface UiContext extends WidgetContext {
   config: WidgetConfig;

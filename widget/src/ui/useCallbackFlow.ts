@@ -1,11 +1,11 @@
 // The honest state machine of one visitor's request: form → sending → accepted (then the call's
 // real progress, see progress/track.ts). Client checks run first; the relay's answer is authoritative.
 import { useRef, useState } from 'preact/hooks';
-import type { CallbackRequest } from '../../../server/src/contract';
-import { newIdempotencyKey, type RelayApi } from '../api';
-import type { UiContext } from './ui-context';
-import { fieldOf, outcomeUnknown, type ErrorCodeAny, type FlowError } from './fields';
-import { checkPhone, formatInternational, parsePhone, toE164 } from './phone/parse';
+import type { CallbackRequest } from '../../../server/src/contract.ts';
+import { newIdempotencyKey, type RelayApi } from '../api.ts';
+import type { UiContext } from './ui-context.ts';
+import { fieldOf, outcomeUnknown, type ErrorCodeAny, type FlowError } from './fields.ts';
+import { checkPhone, formatInternational, parsePhone, toE164 } from './phone/parse.ts';
 
 export interface FormValues {
   phone: string;

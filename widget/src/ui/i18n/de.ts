@@ -1,4 +1,4 @@
-import type { Messages } from './types';
+import type { Messages } from './types.ts';
 
 export const messages: Messages = {
   launcher: 'Rückruf anfordern',

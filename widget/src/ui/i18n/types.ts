@@ -1,6 +1,6 @@
 // The shape of a language catalog. Typed records make a missing sentence a compile error: every
 // error code of the relay (ErrorCode) and every call outcome has a text in every language.
-import type { CallOutcome, ErrorCode } from '../../../../server/src/contract';
+import type { CallOutcome, ErrorCode } from '../../../../server/src/contract.ts';
 
 /** Plural forms as Intl.PluralRules names them; `{n}` is replaced by the formatted number. */
 export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };

@@ -2,7 +2,7 @@
 // form: +380 50 123 45 67, 050-123-45-67, (050) 123 4567, 00380501234567, 380501234567, and the
 // "+380 0…" slip that the service's own widget also forgives. Only a typing aid and a light check;
 // the relay parses authoritatively.
-import { countries } from './countries';
+import { countries } from './countries.ts';
 
 export interface ParsedPhone {
   /** Typed with a country code (+…, 00…, or the country code without the plus). */

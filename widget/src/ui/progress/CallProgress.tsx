@@ -1,11 +1,11 @@
 // After the relay accepted: the number read back, an honest estimate, then the call's real steps.
 // "Missed" and "taking longer than expected" offer another try and the office's own number.
-import type { CallOutcome } from '../../../../server/src/contract';
-import type { WidgetConfig } from '../../config';
-import { CallUsLink } from '../CallUsLink';
-import { fill, plural } from '../i18n/format';
-import type { Messages } from '../i18n/types';
-import type { CallProgressState } from './track';
+import type { CallOutcome } from '../../../../server/src/contract.ts';
+import type { WidgetConfig } from '../../config.ts';
+import { CallUsLink } from '../CallUsLink.tsx';
+import { fill, plural } from '../i18n/format.ts';
+import type { Messages } from '../i18n/types.ts';
+import type { CallProgressState } from './track.ts';
 
 const steps: readonly CallOutcome[] = ['accepted', 'agent_ringing', 'ringing_you', 'connected'];
 

@@ -1,8 +1,8 @@
 // The real progress of an accepted call, polled from the relay at the pace it suggests, instead of
 // a countdown that knows nothing. Stops at a final outcome, or after a few minutes of not knowing.
 // Plain code rather than a hook, so the call keeps being followed while the dialog is closed.
-import type { CallOutcome } from '../../../../server/src/contract';
-import type { RelayApi } from '../../api';
+import type { CallOutcome } from '../../../../server/src/contract.ts';
+import type { RelayApi } from '../../api.ts';
 
 const finalOutcomes: ReadonlySet<CallOutcome> = new Set(['completed', 'missed']);
 const giveUpAfterMs = 4 * 60_000;
