@@ -1,14 +1,28 @@
-// What every route may use, built once by createRelay. Routes take this instead of reaching for
-// globals, so tests can build a relay with any piece replaced.
+// What every route may use, built once per relay. Routes take this instead of reaching for globals,
+// so tests can build a relay with any piece replaced (RelayDeps).
 import type { Config } from './config.ts';
-import type { CallTrackingClient } from './calltracking/client.ts';
+import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.ts';
 import type { Logger } from './log.ts';
-import type { OriginPolicy } from './http/origin.ts';
-import type { AgentStatus } from './agents/agent-status.ts';
-import type { ConsentLog } from './callback/consent-log.ts';
-import type { AcceptedCalls } from './outcome/accepted-calls.ts';
-import type { Protection } from './protect/protection.ts';
-import type { OfficeHours } from './schedule/office-hours.ts';
+import { createOriginPolicy, type OriginPolicy } from './http/origin.ts';
+import { createAgentStatus, type AgentStatus } from './agents/agent-status.ts';
+import { createConsentLog, type ConsentLog } from './callback/consent-log.ts';
+import { createAcceptedCalls, type AcceptedCalls } from './outcome/accepted-calls.ts';
+import { createProtection, type Protection } from './protect/protection.ts';
+import type { LimitStore } from './protect/limit-store.ts';
+import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
+import { createRelayMetrics } from './metrics/relay-metrics.ts';
+import { observeUpstream } from './metrics/upstream.ts';
+
+export interface AppDeps {
+  config: Config;
+  log: Logger;
+  /** Defaults to a client for config.calltracking. */
+  client?: CallTrackingClient;
+  consent?: ConsentLog;
+  now?: () => Date;
+  /** A limit store shared by several relays (e.g. Redis); the bounded memory store by default. */
+  limitStore?: LimitStore;
+}
 
 /** Protection adds: metrics, limiter, idempotency, captcha, readiness. */
 export interface AppContext extends Protection {
@@ -22,4 +36,37 @@ export interface AppContext extends Protection {
   /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
   office: OfficeHours;
   now: () => Date;
+}
+
+export function createAppContext(deps: AppDeps): AppContext {
+  const { config, log } = deps;
+  const metrics = createRelayMetrics();
+  const client =
+    deps.client ??
+    createCallTrackingClient({
+      baseUrl: config.calltracking.baseUrl,
+      authKey: config.calltracking.authKey,
+      timeoutMs: config.upstreamTimeoutMs,
+      observe: observeUpstream(metrics),
+      timeZone: config.calltracking.timeZone,
+    });
+  return {
+    config,
+    client,
+    log,
+    origins: createOriginPolicy(config.allowedOrigins, config.publicUrl),
+    agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
+    consent: deps.consent ?? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
+    accepted: createAcceptedCalls(),
+    office: createOfficeHours(config.schedule, config.timezone),
+    now: deps.now ?? (() => new Date()),
+    ...createProtection({
+      config,
+      log,
+      client,
+      metrics,
+      ...(deps.limitStore && { limitStore: deps.limitStore }),
+      ...(deps.now && { now: () => deps.now!().getTime() }),
+    }),
+  };
 }

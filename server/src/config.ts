@@ -180,6 +180,11 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
   if (!external && !simulator) throw new ConfigError('CALLTRACKING_BASE_URL: not set, and no simulator was started to stand in for the service');
 
   const demo = e.DEMO ?? !external;
+  // Demo mode opens the owner view without a token: with a real service behind it, that would show
+  // the business's real calls to anyone.
+  if (demo && external && e.OWNER_TOKEN === undefined) {
+    throw new ConfigError('OWNER_TOKEN: required when DEMO=true with a real service (CALLTRACKING_BASE_URL): without it the owner view would show real calls to anyone');
+  }
   const publicUrl = e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`;
   const allowedOrigins = e.ALLOWED_ORIGINS ?? (demo ? [new URL(publicUrl).origin] : undefined);
   if (!allowedOrigins) throw new ConfigError('ALLOWED_ORIGINS: required outside demo mode (comma-separated origins of the sites that embed the widget, e.g. https://shop.example.com)');

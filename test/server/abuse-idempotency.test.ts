@@ -74,7 +74,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('turns 1,000 parallel identical requests into exactly one call', async () => {
-    const s = await start({ MAX_CONNECTIONS: '5000' });
+    const s = await start({ MAX_CONNECTIONS: '5000', MAX_CONNECTIONS_PER_CLIENT: '5000' });
     // The service is slow, so every duplicate arrives while the first is still in progress.
     s.sim.faults.set('callback', { kind: 'delay', ms: 400, times: 1 });
     const pool = new Pool(s.relayUrl, { connections: 250 });

@@ -75,9 +75,14 @@ describe('/readyz', () => {
     s.sim.faults.set('sipstatus', { kind: 'status', status: 500 });
     const res = await fetch(`${s.relayUrl}/readyz`);
     expect(res.status).toBe(503);
-    expect(((await res.json()) as { status: string; reason: string })).toMatchObject({ status: 'not_ready', reason: 'CT_HTTP_STATUS' });
+    // Ready or not, never why: the reason is the operator's, in the log (once per change).
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'not_ready' });
+    expect(Object.keys(body).sort()).toEqual(['checkedAt', 'status']);
+    expect(s.logs.filter((l) => l.msg === 'not ready').map((l) => l.reason)).toEqual(['CT_HTTP_STATUS']);
     s.sim.faults.clear();
     expect((await fetch(`${s.relayUrl}/readyz`)).status).toBe(200);
+    expect(s.logs.filter((l) => l.msg === 'ready again')).toHaveLength(1);
   });
 });
 

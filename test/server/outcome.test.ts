@@ -153,7 +153,11 @@ describe('GET /api/callback/<requestId> refusals', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(ok.headers.get('cache-control')).toBe('no-store');
-    expect((await progressOf(sys, id, null)).status).toBe(200);
+    // Like every /api route that reads a visitor's own data, it needs an allowed Origin: without one
+    // it is refused, unless a browser says the request comes from the relay's own pages.
+    const bare = await progressOf(sys, id, null);
+    expect(bare.status).toBe(403);
+    expect(((await bare.json()) as { error: { code: string } }).error.code).toBe('origin_not_allowed');
   });
 
   it('never carries the phone number', async () => {

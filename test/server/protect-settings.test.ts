@@ -15,7 +15,7 @@ describe('protection settings', () => {
     });
     expect(protect.turnstile).toBeNull();
     expect(protect.metricsToken).toBeNull();
-    expect(protect.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 });
+    expect(protect.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, maxConnectionsPerClient: 100 });
     expect(protect.idempotency).toEqual({ ttlSec: 86_400, maxKeys: 100_000 });
   });
 

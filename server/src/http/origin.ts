@@ -1,6 +1,12 @@
 // The origin allowlist. The relay checks it itself before any side effect: CORS only tells browsers
-// what they may read, it stops nothing. Requests that place calls must carry an allowed Origin;
-// reads may come without one (same-origin GETs, health checks), but a foreign one is refused.
+// what they may read, it stops nothing. Each route says whether it needs an allowed Origin (the
+// route table, routes/index.ts); reads of public state may come without one (health checks), but a
+// foreign one is always refused.
+//
+// Browsers send no Origin with a same-origin GET. Such a request says where it comes from in
+// Sec-Fetch-Site instead: `same-origin` means the relay's own pages (PUBLIC_URL), which count as
+// that origin when the allowlist has it (the demo page polls its call's progress that way). Like
+// Origin itself, the header only binds browsers: it is a rule for pages, not a credential.
 import type { IncomingMessage } from 'node:http';
 import { RelayError } from '../errors.ts';
 
@@ -15,7 +21,7 @@ export interface OriginPolicy {
 
 const none: Readonly<Record<string, string>> = Object.freeze({});
 
-export function createOriginPolicy(allowed: readonly string[]): OriginPolicy {
+export function createOriginPolicy(allowed: readonly string[], publicUrl?: string): OriginPolicy {
   // Each allowed origin as config wrote it (already canonical: config keeps `url.origin`), found by
   // its lowercase form. `check` answers with that entry, never with the header as sent, so a case
   // variant is the same site everywhere: in the site caps, idempotency scopes and CORS headers.
@@ -38,10 +44,12 @@ export function createOriginPolicy(allowed: readonly string[]): OriginPolicy {
       }),
     );
   }
+  const ownOrigin = publicUrl === undefined ? undefined : canonical.get(new URL(publicUrl).origin.toLowerCase());
   return {
     check(req, { required }) {
       const origin = req.headers.origin;
       if (!origin || origin === 'null') {
+        if (ownOrigin !== undefined && origin === undefined && req.method === 'GET' && req.headers['sec-fetch-site'] === 'same-origin') return ownOrigin;
         if (required) throw new RelayError('origin_not_allowed', 'This request must come from a web page (no Origin header was sent).');
         return null;
       }

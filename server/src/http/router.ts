@@ -1,6 +1,13 @@
-// A small router: exact paths or patterns with named groups, one handler per method. A path that
-// exists with another method answers 405 with Allow; an unknown path answers 404. HEAD is served by
-// the GET handler (node drops the body).
+// The relay's router: exact paths, patterns with named groups, or matchers, one handler per method.
+// Each route also declares what the relay checks before its handler runs, so that no handler
+// checks it again:
+//   - `origin`: whether the request must carry an allowed Origin ('required': it has side effects
+//     or reads a visitor's own data), may carry one ('optional': a foreign one is still refused), or
+//     is not a browser's business at all ('none': no check and no CORS headers);
+//   - `access`: for a token-protected route, whether this request may know the route exists. Until
+//     it may, every method and sub-path answers the very same 404 as an unknown path, never 405.
+// An unknown method of a known route answers 405 with Allow. HEAD is served by the GET handler
+// (node drops the body).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RelayError } from '../errors.ts';
 import type { Fields, Logger } from '../log.ts';
@@ -11,7 +18,10 @@ export interface RequestContext {
   res: ServerResponse;
   url: URL;
   params: Record<string, string>;
+  /** The HTTP request's id (x-request-id, log lines). A callback has its own callbackId. */
   requestId: string;
+  /** The request's Origin as the allowlist writes it, or null when it sent none (routes with origin 'none': always null). */
+  origin: string | null;
   clientIp: string;
   log: Logger;
   /**
@@ -29,6 +39,7 @@ export interface RequestContext {
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS' | 'PATCH';
+export type OriginRule = 'required' | 'optional' | 'none';
 
 /** A path no pattern can state (one holding a secret, say): `match` decides, `label` names it in metrics. */
 export interface PathMatcher {
@@ -38,12 +49,15 @@ export interface PathMatcher {
 
 export interface Route {
   path: string | RegExp | PathMatcher;
+  origin: OriginRule;
+  /** Token-protected routes: false answers the unknown path's 404 for every method. */
+  access?: (req: IncomingMessage, url: URL) => boolean;
   methods: Partial<Record<Method, Handler>>;
 }
 
-export interface Match {
-  /** For an unknown path or method, a handler that throws the router's 404 or 405. */
-  handler: Handler;
+export interface RouteMatch {
+  /** null: no route has this path. */
+  route: Route | null;
   params: Record<string, string>;
   /** The route's name for metrics: its path, its pattern's source, or 'unmatched'. Never the requested path. */
   label: string;
@@ -51,31 +65,39 @@ export interface Match {
 
 const routeLabel = (route: Route) => (typeof route.path === 'string' ? route.path : route.path instanceof RegExp ? route.path.source : route.path.label);
 const noParams: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const unmatched: RouteMatch = Object.freeze({ route: null, params: noParams, label: 'unmatched' });
 
 export function createRouter(routes: readonly Route[]) {
+  const labels = new Map(routes.map((route) => [route, routeLabel(route)]));
   return {
-    /** The route for `pathname` and its handler for `method`; found once per request, the metric label with it. */
-    match(method: string, pathname: string): Match {
-      const m = method === 'HEAD' ? 'GET' : method;
+    /** The route for `pathname`, found once per request, the metric label with it. */
+    match(pathname: string): RouteMatch {
       for (const route of routes) {
         let params: Record<string, string> | null = null;
         if (typeof route.path === 'string') {
-          if (route.path === pathname) params = {};
+          if (route.path === pathname) params = noParams;
         } else if (route.path instanceof RegExp) {
           const found = route.path.exec(pathname);
-          if (found) params = { ...found.groups };
+          if (found) params = found.groups ? { ...found.groups } : noParams;
         } else {
           params = route.path.match(pathname);
         }
-        if (!params) continue;
-        const handler = route.methods[m as Method];
-        if (handler) return { handler, params, label: routeLabel(route) };
-        const allow = Object.keys(route.methods).join(', ');
-        const error = new RelayError('method_not_allowed', `${method} is not supported here; use ${allow}.`, { headers: { allow } });
-        return { handler: () => Promise.reject(error), params: noParams, label: routeLabel(route) };
+        if (params) return { route, params, label: labels.get(route)! };
       }
-      const error = new RelayError('not_found', `Nothing is served at ${pathname.length > 100 ? pathname.slice(0, 100) + '…' : pathname}.`);
-      return { handler: () => Promise.reject(error), params: noParams, label: 'unmatched' };
+      return unmatched;
     },
   };
+}
+
+/** The handler of `route` for `method`, or throws 405 with Allow. */
+export function handlerFor(route: Route, method: string): Handler {
+  const handler = route.methods[(method === 'HEAD' ? 'GET' : method) as Method];
+  if (handler) return handler;
+  const allow = Object.keys(route.methods).join(', ');
+  throw new RelayError('method_not_allowed', `${method.length > 20 ? method.slice(0, 20) : method} is not supported here; use ${allow}.`, { headers: { allow } });
+}
+
+/** The one answer for a path that does not exist, or that a request may not know exists. */
+export function notFound(pathname: string): RelayError {
+  return new RelayError('not_found', `Nothing is served at ${pathname.length > 100 ? pathname.slice(0, 100) + '…' : pathname}.`);
 }

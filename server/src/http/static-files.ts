@@ -32,8 +32,10 @@ export interface StaticSet {
   reply(req: IncomingMessage, path: string, headers: Record<string, string>): Reply | null;
 }
 
+/** Every file below `dir`, except dotfiles and dot-folders (.env, .git, editor files): never served. */
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
+    if (name.startsWith('.')) return [];
     const full = join(dir, name);
     return statSync(full).isDirectory() ? walk(full) : [full];
   });

@@ -30,6 +30,7 @@ export const protectEnv = {
   REQUEST_TIMEOUT_MS: whole(1_000, 300_000).default(15_000),
   KEEP_ALIVE_TIMEOUT_MS: whole(100, 120_000).default(5_000),
   MAX_CONNECTIONS: whole(1, 1_000_000).default(1_000),
+  MAX_CONNECTIONS_PER_CLIENT: whole(1, 1_000_000).default(100),
   READY_CACHE_MS: whole(0, 600_000).default(10_000),
   METRICS_TOKEN: z.string().min(16, 'expected a random token of at least 16 characters').optional(),
 } satisfies Record<string, z.ZodType>;
@@ -58,7 +59,7 @@ export interface ProtectSettings {
   idempotency: { ttlSec: number; maxKeys: number };
   /** null: no CAPTCHA (the default). */
   turnstile: { secret: string; verifyUrl: string } | null;
-  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number; maxConnectionsPerClient: number };
   readyCacheMs: number;
   metricsToken: string | null;
 }
@@ -91,6 +92,7 @@ export function protectSettings(e: ProtectEnv): ProtectSettings {
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: e.MAX_CONNECTIONS,
+      maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
     },
     readyCacheMs: e.READY_CACHE_MS,
     metricsToken: e.METRICS_TOKEN ?? null,

@@ -4,6 +4,7 @@
 // from the customers' pages: hence Access-Control-Allow-Origin: * (they are public files).
 import { RelayError } from '../errors.ts';
 import type { Handler } from '../http/router.ts';
+import type { RouteModule } from './index.ts';
 import type { StaticSet } from '../http/static-files.ts';
 
 const shared = {
@@ -15,7 +16,7 @@ function notBuilt(): RelayError {
   return new RelayError('temporarily_unavailable', 'The widget is not built on this server (run `npm run build`).');
 }
 
-export function widgetScriptRoute(widget: StaticSet): Handler {
+function widgetScript(widget: StaticSet): Handler {
   return (rc) => {
     const { req } = rc;
     // Every page view with the widget asks for it: under a flood, its lines may share a summary.
@@ -26,7 +27,7 @@ export function widgetScriptRoute(widget: StaticSet): Handler {
   };
 }
 
-export function widgetChunkRoute(widget: StaticSet): Handler {
+function widgetChunk(widget: StaticSet): Handler {
   return (rc) => {
     const { req, params } = rc;
     rc.repeatable = true;
@@ -35,3 +36,10 @@ export function widgetChunkRoute(widget: StaticSet): Handler {
     return reply;
   };
 }
+
+/** Public files for any page: no origin rule (they carry `Access-Control-Allow-Origin: *`). */
+export const assetRoutes: RouteModule = (_app, files) => [
+  { path: '/widget.js', origin: 'none', methods: { GET: widgetScript(files.widget) } },
+  // A chunk name is a file name of the build, never a dotfile or a path.
+  { path: /^\/chunks\/(?<file>\w[\w.-]*)$/, origin: 'none', methods: { GET: widgetChunk(files.widget) } },
+];

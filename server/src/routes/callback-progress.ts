@@ -1,13 +1,15 @@
 // GET /api/callback/<requestId>: what became of a callback the visitor requested (CallbackProgress).
-// The widget polls it after the 202 and shows each step instead of a countdown. Read-only, so the
-// Origin is optional (as for /api/status) but a foreign one is refused; a call placed from one site
-// is invisible from another (the same 404 as an unknown id).
+// The widget polls it after the 202 and shows each step instead of a countdown. It reads one
+// visitor's call, so like the request that placed it, it needs an allowed Origin (the relay's own
+// pages count through Sec-Fetch-Site, http/origin.ts); a call placed from one site is invisible
+// from another (the same 404 as an unknown id).
 import type { AppContext } from '../app-context.ts';
 import { RelayError } from '../errors.ts';
 import { json } from '../http/reply.ts';
-import type { Handler, Route } from '../http/router.ts';
+import type { Handler } from '../http/router.ts';
 import { createCallLogWatch } from '../outcome/call-log-watch.ts';
 import { createProgressTracker } from '../outcome/progress-tracker.ts';
+import type { RouteModule } from './index.ts';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,12 +28,11 @@ function callbackProgress(app: AppContext): Handler {
   });
 
   return async (rc) => {
-    const origin = app.origins.check(rc.req, { required: false });
     const requestId = rc.params.requestId ?? '';
     const notFound = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
     if (!UUID.test(requestId)) throw notFound();
     const call = app.accepted.get(requestId);
-    if (!call || (origin !== null && origin !== call.origin)) throw notFound();
+    if (!call || rc.origin !== call.origin) throw notFound();
     const progress = await tracker.progress(requestId);
     if (!progress) throw notFound();
     // The relay adds the CORS headers of an allowed origin to every /api answer.
@@ -39,6 +40,6 @@ function callbackProgress(app: AppContext): Handler {
   };
 }
 
-export function callbackProgressRoute(app: AppContext): Route {
-  return { path: /^\/api\/callback\/(?<requestId>[^/]{1,100})$/, methods: { GET: callbackProgress(app) } };
-}
+export const callbackProgressRoutes: RouteModule = (app) => [
+  { path: /^\/api\/callback\/(?<requestId>[^/]{1,100})$/, origin: 'required', methods: { GET: callbackProgress(app) } },
+];

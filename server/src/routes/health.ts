@@ -1,5 +1,8 @@
 // GET /healthz: the process is up and serving. (Readiness, which asks the service, is /readyz.)
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
+import type { RouteModule } from './index.ts';
 
-export const healthRoute: Handler = () => json(200, { status: 'ok' }, { 'cache-control': 'no-store' });
+const health: Handler = () => json(200, { status: 'ok' }, { 'cache-control': 'no-store' });
+
+export const healthRoutes: RouteModule = () => [{ path: '/healthz', origin: 'none', methods: { GET: health } }];

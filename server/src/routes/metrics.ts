@@ -1,23 +1,37 @@
-// GET /metrics in the Prometheus text format. With METRICS_TOKEN set it needs
-// `Authorization: Bearer <token>`; without, keep it away from the public (see README: nginx).
+// GET /metrics in the Prometheus text format. It shows call volumes, refusals and the breaker
+// opening, so it is never public: with METRICS_TOKEN set it needs `Authorization: Bearer <token>`;
+// without, only a client on this machine that talks to the relay directly may read it (a loopback
+// peer and no X-Forwarded-For/Forwarded: a proxy on the same host relays the public with a loopback
+// address, and adds those headers). Anyone else gets the very 404 of an unknown path.
+import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app-context.ts';
-import { RelayError } from '../errors.ts';
 import type { Handler } from '../http/router.ts';
 import { secretMatcher } from '../util/secret.ts';
+import type { RouteModule } from './index.ts';
 
-export function metricsRoute(app: AppContext): Handler {
-  const token = app.config.protect.metricsToken;
-  const isToken = token ? secretMatcher(token) : null;
-  return (rc) => {
-    if (isToken) {
-      const given = /^Bearer\s+(\S+)$/i.exec(rc.req.headers.authorization ?? '')?.[1];
-      // 404, not 401: without the token the endpoint does not announce itself.
-      if (!given || !isToken(given)) throw new RelayError('not_found', 'Nothing is served at /metrics.');
-    }
-    return {
-      status: 200,
-      body: app.metrics.registry.render(),
-      headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
-    };
+function metrics(app: AppContext): Handler {
+  return () => ({
+    status: 200,
+    body: app.metrics.registry.render(),
+    headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
+
+export function isDirectLoopback(req: IncomingMessage): boolean {
+  const peer = req.socket.remoteAddress ?? '';
+  const loopback = peer === '::1' || peer.startsWith('127.') || peer.startsWith('::ffff:127.');
+  return loopback && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
+}
+
+function metricsAccess(token: string | null): (req: IncomingMessage) => boolean {
+  if (token === null) return isDirectLoopback;
+  const isToken = secretMatcher(token);
+  return (req) => {
+    const given = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    return given !== undefined && isToken(given);
   };
 }
+
+export const metricsRoutes: RouteModule = (app) => [
+  { path: '/metrics', origin: 'none', access: metricsAccess(app.config.protect.metricsToken), methods: { GET: metrics(app) } },
+];

@@ -1,14 +1,16 @@
 // The owner view: `/owner` (the page), `/owner/<asset>` (its script and styles), and the JSON it
 // polls: `/owner/api/agents` (who is online, speaking, free) and `/owner/api/calls` (latest calls and
-// calls per day by utm source). Served in demo mode or with OWNER_TOKEN (owner-access.ts). Nothing
+// calls per day by utm source). Served in demo mode or with OWNER_TOKEN; who may see what is
+// owner/owner-access.ts, applied by the relay from each route's `access` before any handler. Nothing
 // here reads the Auth-key: the page gets agents' logins, masked numbers and attribution only.
 import type { AppContext } from '../app-context.ts';
 import { RelayError } from '../errors.ts';
 import { json } from '../http/reply.ts';
-import type { Handler, Route } from '../http/router.ts';
-import type { StaticSet } from '../http/static-files.ts';
+import type { Handler } from '../http/router.ts';
+import type { IncomingMessage } from 'node:http';
 import { createOwnerAccess } from '../owner/owner-access.ts';
 import { createOwnerCalls } from '../owner/owner-calls.ts';
+import type { RouteModule } from './index.ts';
 
 /** The page runs only its own script and talks only to this relay; nobody may frame it. */
 const PAGE_HEADERS = {
@@ -19,20 +21,14 @@ const PAGE_HEADERS = {
 };
 const API_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
-/** `demoFiles`: the demo folder, where owner.html and its script live (loaded once, shared with the demo pages). */
-export function ownerRoutes(app: AppContext, demoFiles: () => StaticSet): Route[] {
+/** The owner view lives in the demo folder (owner.html and its script), loaded once and shared with the demo pages. */
+export const ownerRoutes: RouteModule = (app, relayFiles) => {
   const access = createOwnerAccess(app.config);
   if (!access.enabled) return [];
-  const files = demoFiles();
+  const files = relayFiles.demo();
   if (!files.paths.includes('owner.html')) app.log.warn('owner view: owner.html not found; /owner will answer 404', { demoDir: app.config.demoDir });
   const calls = createOwnerCalls({ client: app.client, accepted: app.accepted, timeZone: app.config.calltracking.timeZone, log: app.log, now: app.now });
 
-  const guarded =
-    (handler: Handler): Handler =>
-    (rc) => {
-      access.check(rc.req, rc.url);
-      return handler(rc);
-    };
   const file = (name: string, headers: Record<string, string>): Handler => (rc) => {
     const reply = files.reply(rc.req, name, headers);
     if (!reply) throw new RelayError('not_found', 'The owner view is not installed (demo/owner.html is missing).');
@@ -59,11 +55,14 @@ export function ownerRoutes(app: AppContext, demoFiles: () => StaticSet): Route[
     );
   };
 
+  const pageHeaders = access.sessionCookie === null ? PAGE_HEADERS : { ...PAGE_HEADERS, 'set-cookie': access.sessionCookie };
+  const page = (req: IncomingMessage, url: URL) => access.page(req, url);
+  const resource = (req: IncomingMessage) => access.resource(req);
   return [
-    { path: '/owner', methods: { GET: guarded(file('owner.html', PAGE_HEADERS)) } },
-    // The script and styles hold no data and no secret; the page's <script src> cannot send a token.
-    { path: /^\/owner\/(?<file>owner\.(?:js|css))$/, methods: { GET: (rc) => file(rc.params.file!, { 'cache-control': 'no-cache' })(rc) } },
-    { path: '/owner/api/agents', methods: { GET: guarded(agents) } },
-    { path: '/owner/api/calls', methods: { GET: guarded(async () => json(200, await calls.get(), API_HEADERS)) } },
+    { path: '/owner', origin: 'none', access: page, methods: { GET: file('owner.html', pageHeaders) } },
+    { path: /^\/owner\/(?<file>owner\.(?:js|css))$/, origin: 'none', access: resource, methods: { GET: (rc) => file(rc.params.file!, { 'cache-control': 'no-store' })(rc) } },
+    { path: '/owner/api/agents', origin: 'none', access: resource, methods: { GET: agents } },
+    { path: '/owner/api/calls', origin: 'none', access: resource, methods: { GET: async () => json(200, await calls.get(), API_HEADERS) } },
+    // Any other path under /owner: the same 404 for every method, token or not.
   ];
-}
+};

@@ -17,8 +17,9 @@ import type { AgentSnapshot } from '../agents/agent-status.ts';
 import { RelayError } from '../errors.ts';
 import { readBodyText } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
-import type { Handler, PathMatcher, Route } from '../http/router.ts';
+import type { Handler, PathMatcher } from '../http/router.ts';
 import { secretMatcher } from '../util/secret.ts';
+import type { RouteModule } from './index.ts';
 
 const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;
 const ROUTE_PREFIX = '/hooks/route/';
@@ -68,7 +69,7 @@ async function readParameters(req: IncomingMessage, url: URL): Promise<{ callId:
   return { callId: typeof callId === 'string' || typeof callId === 'number' ? String(callId).slice(0, 80) : null };
 }
 
-export function routeWebhook(app: AppContext): Handler {
+function routeWebhook(app: AppContext): Handler {
   const { route } = app.config;
   const turns = createRoundRobin();
 
@@ -114,12 +115,12 @@ export function routeWebhook(app: AppContext): Handler {
   };
 }
 
-/** The route table entry; null when ROUTE_WEBHOOK_TOKEN is unset (the path then does not exist). */
-export function routeWebhookRoute(app: AppContext): Route | null {
-  if (!app.config.route.token) return null;
+/** No route when ROUTE_WEBHOOK_TOKEN is unset (the path then does not exist). The caller is the service, not a browser: no origin rule. */
+export const routeWebhookRoutes: RouteModule = (app) => {
+  if (!app.config.route.token) return [];
   const handler = routeWebhook(app);
-  return { path: secretPath(ROUTE_PREFIX, app.config.route.token), methods: { GET: handler, POST: handler, PUT: handler, DELETE: handler } };
-}
+  return [{ path: secretPath(ROUTE_PREFIX, app.config.route.token), origin: 'none', methods: { GET: handler, POST: handler, PUT: handler, DELETE: handler } }];
+};
 
 /** `/hooks/route/<anything>` → `/hooks/route/[token]`, for logs: right or wrong, a token is not logged. */
 export function redactWebhookToken(pathname: string): string {

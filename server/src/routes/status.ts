@@ -3,12 +3,13 @@ import type { StatusResponse } from '../contract.ts';
 import type { AppContext } from '../app-context.ts';
 import { json, serialized, type Reply } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
+import type { RouteModule } from './index.ts';
 import type { AgentSnapshot } from '../agents/agent-status.ts';
 import type { OfficeState } from '../schedule/office-hours.ts';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });
 
-export function statusRoute(app: AppContext): Handler {
+function statusHandler(app: AppContext): Handler {
   // Every page with the widget asks, and the answer changes only with a new agent snapshot (every
   // STATUS_CACHE_MS at most) or a new office state (a minute at most): the last reply is kept for
   // the pair it was made from, its body already JSON.
@@ -31,8 +32,6 @@ export function statusRoute(app: AppContext): Handler {
   };
 
   return (rc) => {
-    // A foreign origin is refused; the relay adds the CORS headers of an allowed one to every answer.
-    app.origins.check(rc.req, { required: false });
     rc.repeatable = true;
     const office = app.office.stateAt(app.now());
     const known = app.agents.peek();
@@ -40,3 +39,6 @@ export function statusRoute(app: AppContext): Handler {
     return known ? replyFor(known, office) : app.agents.get().then((agents) => replyFor(agents, office));
   };
 }
+
+/** Public state (open or not), read by every page with the widget: an Origin is optional, a foreign one refused. */
+export const statusRoutes: RouteModule = (app) => [{ path: '/api/status', origin: 'optional', methods: { GET: statusHandler(app) } }];

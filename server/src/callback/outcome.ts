@@ -1,0 +1,45 @@
+// What became of one callback request, and the public answer for it. The use-case returns an
+// outcome; routes/callback.ts sends its answer. The answer is also what an Idempotency-Key replays,
+// so it is made in one place only.
+import { type CallbackAccepted } from '../contract.ts';
+import type { RelayError } from '../errors.ts';
+import { json, relayErrorReply, type Reply } from '../http/reply.ts';
+import type { Refusal } from '../protect/limit-store.ts';
+import { createRefusalReplies } from '../protect/refusal-replies.ts';
+
+export type CallbackOutcome =
+  /** The service took the call. */
+  | { kind: 'accepted'; accepted: CallbackAccepted }
+  /** A repeat of an Idempotency-Key: the first request's answer, as it was. */
+  | { kind: 'replayed'; answer: Reply }
+  /** A limit refused it (before or after its body was read); `phone` is masked, for the log line. */
+  | { kind: 'refused'; refusal: Refusal; phone: string | null }
+  /** The CAPTCHA or the service refused it, or the service's answer is unknown. */
+  | { kind: 'failed'; error: RelayError };
+
+const noStore = Object.freeze({ 'cache-control': 'no-store' });
+
+export function createAnswers(): (outcome: CallbackOutcome) => Reply {
+  const refusalReply = createRefusalReplies();
+  return (outcome) => {
+    switch (outcome.kind) {
+      case 'accepted':
+        return json(202, outcome.accepted, noStore);
+      case 'replayed':
+        return outcome.answer;
+      case 'refused':
+        return refusalReply(outcome.refusal);
+      case 'failed':
+        return relayErrorReply(outcome.error);
+    }
+  };
+}
+
+/** The outcome's label in /metrics (callbacks_total{outcome}) for a request that reached the service. */
+export function metricOutcome(error: RelayError | null): string {
+  if (!error) return 'accepted';
+  if (error.code === 'upstream_rejected') return 'rejected';
+  if (error.code === 'upstream_unavailable') return 'unavailable';
+  if (error.code === 'upstream_timeout') return 'timeout';
+  return 'unknown';
+}
