@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.ts';
 import type { Logger } from './log.ts';
 import { createOriginPolicy, type OriginPolicy } from './http/origin.ts';
-import { createAgentStatus, type AgentStatus } from './agents/agent-status.ts';
+import { createAgentStatus, type AgentStatus } from './calltracking/agent-status.ts';
 import { createConsentLog, type ConsentLog } from './callback/consent-log.ts';
 import { createAcceptedCalls, type AcceptedCalls } from './outcome/accepted-calls.ts';
 import { createProtection, type Protection } from './protect/protection.ts';

@@ -7,7 +7,7 @@ import type { LogLevel } from './log.ts';
 import { parseWorkingHours, type WeeklySchedule } from './schedule/working-hours.ts';
 import { parseCidrList, type CidrList } from './http/cidr.ts';
 import { protectEnv, protectSettings, type ProtectSettings } from './protect/settings.ts';
-import { wholeNumber as integer } from './util/env-number.ts';
+import { wholeNumber as integer } from './env-number.ts';
 import { DEFAULT_PROJECT_TIME_ZONE } from './calltracking/client.ts';
 
 export class ConfigError extends Error {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formatServiceTime, parseCalldate } from '../../server/src/calltracking/datetime.ts';
-import { localDay, startOfLocalDay, startOfNextLocalDay } from '../../server/src/time/zoned.ts';
+import { localDay, startOfLocalDay, startOfNextLocalDay } from '../../server/src/schedule/zoned.ts';
 import { dayPieces } from '../../server/src/calltracking/calls-list.ts';
 import { parseCsvLines, parseCsvRecords, CsvError } from '../../server/src/calltracking/csv.ts';
 import { callRecordSchema } from '../../server/src/calltracking/call-fields.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RecentCache } from '../../server/src/util/recent-cache.ts';
-import { trimOldest } from '../../server/src/util/trim-oldest.ts';
+import { RecentCache } from '../../server/src/protect/recent-cache.ts';
+import { trimOldest } from '../../server/src/outcome/trim-oldest.ts';
 
 describe('RecentCache', () => {
   it('never holds more than its capacity, however many keys pass through', () => {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { callRecordSchema, isCallField, type CallField, type CallRecord } from './call-fields.ts';
 import { CsvError, parseCsvRecords } from './csv.ts';
 import { formatServiceTime } from './datetime.ts';
-import { startOfNextLocalDay } from '../time/zoned.ts';
+import { startOfNextLocalDay } from '../schedule/zoned.ts';
 import { CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.ts';
 import { parseJson, throwUnlessOk } from './responses.ts';
 import type { RawResponse, Transport } from './transport.ts';

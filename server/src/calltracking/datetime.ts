@@ -4,7 +4,7 @@
 // accept everywhere. Zones with daylight saving time have two offsets a year, so offsets are computed
 // per instant with Intl, never fixed.
 
-import { fromWallClock, pad, wallClock } from '../time/zoned.ts';
+import { fromWallClock, pad, wallClock } from '../schedule/zoned.ts';
 
 /** `2019-06-02 09:30:47`: the `from`/`to` format of `/calls/list`, in the project's zone. */
 export function formatServiceTime(date: Date, timeZone: string): string {

@@ -13,7 +13,7 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
-import { secretMatcher } from '../util/secret.ts';
+import { secretMatcher } from '../http/secret-match.ts';
 
 export const OWNER_COOKIE = 'dialback_owner';
 const SESSION_HOURS = 12;

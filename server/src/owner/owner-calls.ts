@@ -4,7 +4,7 @@
 // however many owner tabs are open. Numbers leave this file masked: the page never gets a full one.
 import type { CallTrackingClient } from '../calltracking/client.ts';
 import type { CallRecord } from '../calltracking/call-fields.ts';
-import { localDay, startOfLocalDay, startOfNextLocalDay } from '../time/zoned.ts';
+import { localDay, startOfLocalDay, startOfNextLocalDay } from '../schedule/zoned.ts';
 import type { Logger } from '../log.ts';
 import { maskPhone } from '../log.ts';
 import type { AcceptedCalls } from '../outcome/accepted-calls.ts';

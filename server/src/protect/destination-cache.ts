@@ -4,7 +4,7 @@
 // between different numbers; bounded, so hostile variety only evicts.
 import { RelayError } from '../errors.ts';
 import { checkDestination, type Destination, type PhonePolicy } from './phone-policy.ts';
-import { RecentCache } from '../util/recent-cache.ts';
+import { RecentCache } from './recent-cache.ts';
 
 export function createDestinationCache(policy: PhonePolicy, size = 10_000) {
   const verdicts = new RecentCache<string, Destination | RelayError>(size);

@@ -11,7 +11,7 @@ import { RelayError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { RelayMetrics } from '../metrics/relay-metrics.ts';
 import { clientKey } from './client-key.ts';
-import { RecentCache } from '../util/recent-cache.ts';
+import { RecentCache } from './recent-cache.ts';
 import type { CountRule, LimitCheck, LimitReason, LimitStore, Receipt, Refusal } from './limit-store.ts';
 import type { LimitSettings } from './settings.ts';
 

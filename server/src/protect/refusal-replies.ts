@@ -2,7 +2,7 @@
 // changes at most once a second. Each such reply is made, and its body written as JSON, once; the
 // reply objects are shared, so they are frozen (send only reads a reply).
 import { relayErrorReply, serialized, type Reply } from '../http/reply.ts';
-import { RecentCache } from '../util/recent-cache.ts';
+import { RecentCache } from './recent-cache.ts';
 import type { Refusal } from './limit-store.ts';
 import { refusalError } from './limits.ts';
 

@@ -2,7 +2,7 @@
 // default (design.md §6). config.ts spreads `protectEnv` into its schema table, so a bad value
 // stops startup with the variable's name like every other setting.
 import { z } from 'zod';
-import { wholeNumber as whole } from '../util/env-number.ts';
+import { wholeNumber as whole } from '../env-number.ts';
 
 export const protectEnv = {
   LIMIT_NUMBER_COOLDOWN_SECONDS: whole(0, 86_400).default(120),

@@ -13,12 +13,12 @@
 // no origin check (the caller is the service, not a browser); bodies are capped.
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app-context.ts';
-import type { AgentSnapshot } from '../agents/agent-status.ts';
+import type { AgentSnapshot } from '../calltracking/agent-status.ts';
 import { RelayError } from '../errors.ts';
 import { readBodyText } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import type { Handler, PathMatcher } from '../http/router.ts';
-import { secretMatcher } from '../util/secret.ts';
+import { secretMatcher } from '../http/secret-match.ts';
 import type { RouteModule } from './index.ts';
 
 const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;

@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { json, serialized, type Reply } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import type { RouteModule } from './index.ts';
-import type { AgentSnapshot } from '../agents/agent-status.ts';
+import type { AgentSnapshot } from '../calltracking/agent-status.ts';
 import type { OfficeState } from '../schedule/office-hours.ts';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });

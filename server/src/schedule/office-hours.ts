@@ -1,7 +1,7 @@
 // Is the office open at an instant, and when does it next open? Wall-clock rules are evaluated in
-// TIMEZONE (time/zoned.ts), so daylight-saving changes are handled by the platform's tz database.
+// TIMEZONE (zoned.ts), so daylight-saving changes are handled by the platform's tz database.
 import type { WeeklySchedule } from './working-hours.ts';
-import { fromWallClock, wallClock } from '../time/zoned.ts';
+import { fromWallClock, wallClock } from './zoned.ts';
 
 export interface OfficeState {
   openNow: boolean;

@@ -2,7 +2,7 @@
 // seconds and single-flight, so a page full of visitors (or a flood) costs the service at most two
 // requests per cache period, failures included. When the service fails, the last good answer is
 // served as "cached"; with none, the answer is "unknown" rather than a guess.
-import type { CallTrackingClient } from '../calltracking/client.ts';
+import type { CallTrackingClient } from './client.ts';
 import type { Logger } from '../log.ts';
 
 export interface AgentSnapshot {
