@@ -32,7 +32,7 @@ describe('consent records', () => {
     expect(lines[0]).not.toContain('501234567');
     expect(JSON.parse(lines[0]!)).toEqual({
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      requestId,
+      callbackId: requestId,
       origin: ORIGIN,
       textSha256: createHash('sha256').update(TEXT).digest('hex'),
       numberHmac: createHmac('sha256', SECRET).update('+380501234567').digest('hex'),
@@ -51,6 +51,6 @@ describe('consent records', () => {
     const accepted = await post({ phone: '050 765 43 21', consent: true, consentText: TEXT });
     expect(accepted.status).toBe(202);
     const { requestId } = await accepted.json();
-    expect(system.relay.app.consent.recent().map((r) => r.requestId)).toEqual([requestId]);
+    expect(system.relay.app.consent.recent().map((r) => r.callbackId)).toEqual([requestId]);
   });
 });

@@ -196,10 +196,10 @@ describe('outcome pieces', () => {
     expect(sameNumber('380501234567', '380501234568')).toBe(false);
     expect(sameNumber('1234', '1234567891234')).toBe(false);
     const accepted = createAcceptedCalls(2);
-    accepted.add({ requestId: 'a', digits: '380501234567', acceptedAt: new Date(), origin: ORIGIN });
+    accepted.add({ callbackId: 'a', digits: '380501234567', acceptedAt: new Date(), origin: ORIGIN });
     expect(accepted.hasNumber('0501234567')).toBe(true);
-    accepted.add({ requestId: 'b', digits: '380501111111', acceptedAt: new Date(), origin: ORIGIN });
-    accepted.add({ requestId: 'c', digits: '380502222222', acceptedAt: new Date(), origin: ORIGIN });
+    accepted.add({ callbackId: 'b', digits: '380501111111', acceptedAt: new Date(), origin: ORIGIN });
+    accepted.add({ callbackId: 'c', digits: '380502222222', acceptedAt: new Date(), origin: ORIGIN });
     expect(accepted.size).toBe(2);
     expect(accepted.hasNumber('380501234567')).toBe(false);
   });

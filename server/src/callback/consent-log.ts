@@ -6,14 +6,14 @@ import { createHash, createHmac } from 'node:crypto';
 
 export interface ConsentRecord {
   at: string;
-  requestId: string;
+  callbackId: string;
   origin: string;
   textSha256: string | null;
   numberHmac: string;
 }
 
 export interface ConsentLog {
-  record(input: { at: Date; requestId: string; origin: string; text: string | undefined; e164: string }): Promise<ConsentRecord>;
+  record(input: { at: Date; callbackId: string; origin: string; text: string | undefined; e164: string }): Promise<ConsentRecord>;
   recent(): readonly ConsentRecord[];
 }
 
@@ -22,10 +22,10 @@ const memoryLimit = 10_000;
 export function createConsentLog(options: { hashSecret: string; path: string | null }): ConsentLog {
   const memory: ConsentRecord[] = [];
   return {
-    async record({ at, requestId, origin, text, e164 }) {
+    async record({ at, callbackId, origin, text, e164 }) {
       const entry: ConsentRecord = {
         at: at.toISOString(),
-        requestId,
+        callbackId,
         origin,
         textSha256: text ? createHash('sha256').update(text, 'utf8').digest('hex') : null,
         numberHmac: createHmac('sha256', options.hashSecret).update(e164).digest('hex'),

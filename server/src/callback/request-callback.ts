@@ -131,7 +131,7 @@ export function createCallbacks(app: AppContext): Callbacks {
 
     if (input.request.consent) {
       await app.consent
-        .record({ at: app.now(), requestId: callbackId, origin: input.origin, text: input.request.consentText, e164: destination.e164 })
+        .record({ at: app.now(), callbackId, origin: input.origin, text: input.request.consentText, e164: destination.e164 })
         .catch((err) => log.error('consent record not written', { err }));
     }
     return {
@@ -161,7 +161,7 @@ export function createCallbacks(app: AppContext): Callbacks {
         log,
       );
       log.info('callback accepted', { attempts, origin: input.origin, utmSource: attribution.utmSource });
-      app.accepted.add({ requestId: callbackId, digits: destination.digits, acceptedAt: app.now(), origin: input.origin });
+      app.accepted.add({ callbackId, digits: destination.digits, acceptedAt: app.now(), origin: input.origin });
       return { failure: null };
     } catch (err) {
       const failure = toRelayError(err);

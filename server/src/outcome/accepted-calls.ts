@@ -1,11 +1,11 @@
-// Callbacks the relay placed, by requestId, so `GET /api/callback/<requestId>` can later tell the
+// Callbacks the relay placed, by callbackId, so `GET /api/callback/<callbackId>` can later tell the
 // visitor what became of theirs, and the owner view can mark the widget's calls in the call log.
 // Bounded: the oldest entries go first; an entry is only useful for the minutes a visitor watches
 // the widget (and for marking the owner's recent calls).
 import { trimOldest } from './trim-oldest.ts';
 
 export interface AcceptedCall {
-  requestId: string;
+  callbackId: string;
   /** Digits in international format, as sent to the service (the call log's `dst`). */
   digits: string;
   acceptedAt: Date;
@@ -14,7 +14,7 @@ export interface AcceptedCall {
 
 export interface AcceptedCalls {
   add(call: AcceptedCall): void;
-  get(requestId: string): AcceptedCall | undefined;
+  get(callbackId: string): AcceptedCall | undefined;
   /** True when some remembered callback went to this number (see sameNumber). */
   hasNumber(digitsOrNumber: string): boolean;
   /** Called after each add (the outcome tracker notes who was speaking when the call was accepted). */
@@ -54,14 +54,14 @@ export function createAcceptedCalls(limit = 50_000): AcceptedCalls {
 
   return {
     add(call) {
-      const previous = calls.get(call.requestId);
+      const previous = calls.get(call.callbackId);
       if (previous) forget(previous);
-      calls.set(call.requestId, call);
+      calls.set(call.callbackId, call);
       bySuffix.set(suffix(call.digits), (bySuffix.get(suffix(call.digits)) ?? 0) + 1);
       trimOldest(calls, limit, (_id, oldest) => forget(oldest));
       for (const listener of listeners) listener(call);
     },
-    get: (requestId) => calls.get(requestId),
+    get: (callbackId) => calls.get(callbackId),
     hasNumber(number) {
       const key = suffix(number);
       return key.length >= 9 ? bySuffix.has(key) : false;

@@ -31,7 +31,7 @@ interface Tracked {
 
 export interface ProgressTracker {
   /** null: no such request (never accepted here, or long forgotten). */
-  progress(requestId: string): Promise<CallbackProgress | null>;
+  progress(callbackId: string): Promise<CallbackProgress | null>;
 }
 
 export function createProgressTracker(deps: {
@@ -47,13 +47,13 @@ export function createProgressTracker(deps: {
   const tracked = new Map<string, Tracked>();
   /** The tracked calls not yet settled, the only ones assignAgents looks at: settled ones stay in `tracked` for their answer. */
   const unsettled = new Set<Tracked>();
-  const claimedRows = new Map<string, string>(); // row key → requestId
+  const claimedRows = new Map<string, string>(); // row key → callbackId
 
   function track(call: AcceptedCall): Tracked {
-    let t = tracked.get(call.requestId);
+    let t = tracked.get(call.callbackId);
     if (!t) {
       t = { call, baseline: null, agent: null, agentSpeakingSince: null, agentGoneAt: null, rowKey: null, observed: false, outcome: 'accepted', final: false };
-      tracked.set(call.requestId, t);
+      tracked.set(call.callbackId, t);
       unsettled.add(t);
       trimOldest(tracked, MAX_TRACKED, (_id, dropped) => unsettled.delete(dropped));
     }
@@ -83,7 +83,7 @@ export function createProgressTracker(deps: {
     const row = candidates[0] ?? null;
     if (row) {
       t.rowKey = rowKey(row);
-      claimedRows.set(t.rowKey, t.call.requestId);
+      claimedRows.set(t.rowKey, t.call.callbackId);
       // Calls forgotten before they settled leave their claim behind; keep the map bounded anyway.
       trimOldest(claimedRows, MAX_TRACKED);
     }
@@ -110,12 +110,12 @@ export function createProgressTracker(deps: {
   }
 
   function reply(t: Tracked): CallbackProgress {
-    return t.final ? { requestId: t.call.requestId, outcome: t.outcome } : { requestId: t.call.requestId, outcome: t.outcome, pollAfterMs: deps.pollMs };
+    return t.final ? { requestId: t.call.callbackId, outcome: t.outcome } : { requestId: t.call.callbackId, outcome: t.outcome, pollAfterMs: deps.pollMs };
   }
 
   return {
-    async progress(requestId) {
-      const call = deps.accepted.get(requestId);
+    async progress(callbackId) {
+      const call = deps.accepted.get(callbackId);
       if (!call) return null;
       const t = track(call);
       if (t.final) return reply(t);
@@ -147,7 +147,7 @@ export function createProgressTracker(deps: {
       }
 
       if (now - call.acceptedAt.getTime() > GIVE_UP_MS || (t.agentGoneAt !== null && now - t.agentGoneAt > ROW_GRACE_MS)) {
-        deps.log.info('call outcome not found in the call log; reporting unknown', { requestId });
+        deps.log.info('call outcome not found in the call log; reporting unknown', { callbackId });
         settle(t, 'unknown');
         return reply(t);
       }

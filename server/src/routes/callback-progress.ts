@@ -28,12 +28,13 @@ function callbackProgress(app: AppContext): Handler {
   });
 
   return async (rc) => {
-    const requestId = rc.params.requestId ?? '';
+    // The public contract calls a callback's id `requestId`; inside the relay it is the callbackId.
+    const callbackId = rc.params.requestId ?? '';
     const notFound = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
-    if (!UUID.test(requestId)) throw notFound();
-    const call = app.accepted.get(requestId);
+    if (!UUID.test(callbackId)) throw notFound();
+    const call = app.accepted.get(callbackId);
     if (!call || rc.origin !== call.origin) throw notFound();
-    const progress = await tracker.progress(requestId);
+    const progress = await tracker.progress(callbackId);
     if (!progress) throw notFound();
     // The relay adds the CORS headers of an allowed origin to every /api answer.
     return json(200, progress, noStore);
