@@ -1,6 +1,11 @@
 // The relay's entry point as an operator runs it: a real process, real environment variables.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { QUICK_CALLS } from '../_util/system.ts';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -70,6 +75,53 @@ describe('server/src/main.ts', () => {
       expect(res.status).toBe(202);
       expect(sim.calls).toHaveLength(1);
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('starts in production exactly as the README says (node server/src/main.ts), places a callback, and loads neither the simulator nor a devDependency', async () => {
+    const { startSimulator } = await import('../../server/simulator/index.ts');
+    const sim = await startSimulator({ port: 0, host: '127.0.0.1', timing: QUICK_CALLS });
+    const loaded = join(mkdtempSync(join(tmpdir(), 'dialback-modules-')), 'loaded.txt');
+    try {
+      // The README's production environment, pointed at a standalone simulator; the preload only records module URLs.
+      const proc = start({
+        NODE_OPTIONS: `--import ${new URL('../support/record-loaded-modules.ts', import.meta.url).href}`,
+        DIALBACK_LOADED_MODULES: loaded,
+        PORT: '0',
+        CALLTRACKING_BASE_URL: sim.url,
+        CALLTRACKING_AUTH_KEY: sim.authKey,
+        CALLTRACKING_PROJECT_ID: sim.projectId,
+        CALLBACK_CALLER: sim.officeLine,
+        ALLOWED_ORIGINS: 'https://shop.example.com',
+        PUBLIC_URL: 'https://calls.example.com',
+        HASH_SECRET: 'production-hash-secret-0123456789abcdef',
+      });
+      const port = await waitFor(() => /"msg":"relay listening".*"port":(\d+)/.exec(proc.out())?.[1], 'the relay to listen');
+      expect(proc.out()).not.toContain('is not set');
+      const res = await fetch(`http://127.0.0.1:${port}/api/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://shop.example.com' },
+        body: JSON.stringify({ phone: '050 123 45 67', consent: true }),
+      });
+      expect(res.status).toBe(202);
+      expect(sim.calls).toHaveLength(1);
+      expect(sim.requests.filter((r) => r.path === '/a/v2')).toHaveLength(1);
+      expect((await fetch(`http://127.0.0.1:${port}/widget.js`)).status).toBe(200);
+      proc.child.kill('SIGTERM');
+      expect(await proc.exited).toBe(0);
+
+      const urls = readFileSync(loaded, 'utf8').trim().split('\n');
+      const root = new URL('../../', import.meta.url).href;
+      const ours = urls.filter((u) => u.startsWith(root) && !u.includes('/node_modules/')).map((u) => u.slice(root.length));
+      expect(ours).toContain('server/src/main.ts');
+      expect(ours.filter((u) => !u.startsWith('server/src/'))).toEqual([]);
+      // Every package the relay loads is a runtime dependency or one of theirs (npm prune --omit=dev keeps those).
+      const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { devDependencies: Record<string, string> };
+      const packages = new Set(urls.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter((p): p is string => p !== undefined));
+      expect(packages.size).toBeGreaterThan(0);
+      expect([...packages].filter((p) => p in pkg.devDependencies)).toEqual([]);
     } finally {
       await sim.close();
     }
