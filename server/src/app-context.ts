@@ -58,7 +58,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
     consent: deps.consent ?? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
     accepted: createAcceptedCalls(),
-    office: createOfficeHours(config.schedule, config.timezone),
+    office: createOfficeHours(config.schedule, config.timezone, config.scheduleMaxDays),
     now: deps.now ?? (() => new Date()),
     ...createProtection({
       config,

@@ -62,6 +62,8 @@ export interface Config {
   logRepeatWindowMs: number;
   schedule: WeeklySchedule | null;
   timezone: string;
+  /** How far ahead a visitor may book a call (SCHEDULE_MAX_DAYS). */
+  scheduleMaxDays: number;
   requireConsent: boolean;
   consentLogPath: string | null;
   /** Key for hashing phone numbers (limiter keys, consent records). */
@@ -117,6 +119,7 @@ const env = {
   LOG_REPEAT_WINDOW_MS: integer(0, 60_000).default(1000),
   WORKING_HOURS: z.string().optional(),
   TIMEZONE: z.string().default('UTC'),
+  SCHEDULE_MAX_DAYS: integer(1, 60).default(7),
   REQUIRE_CONSENT: bool.default(false),
   CONSENT_LOG_PATH: z.string().min(1).optional(),
   HASH_SECRET: z.string().min(16, 'expected a random secret of at least 16 characters').optional(),
@@ -250,6 +253,7 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
     logRepeatWindowMs: e.LOG_REPEAT_WINDOW_MS,
     schedule,
     timezone: e.TIMEZONE,
+    scheduleMaxDays: e.SCHEDULE_MAX_DAYS,
     requireConsent: e.REQUIRE_CONSENT,
     consentLogPath: e.CONSENT_LOG_PATH ?? null,
     hashSecret: e.HASH_SECRET ?? randomBytes(32).toString('hex'),

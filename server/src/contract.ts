@@ -33,6 +33,8 @@ export const CallbackRequest = z
     locale: z.string().max(35).optional(),
     /** Cloudflare Turnstile token, when the site enables it. */
     turnstileToken: z.string().max(4096).optional(),
+    /** "Call me later": an ISO 8601 instant with its offset, inside office hours, at most SCHEDULE_MAX_DAYS ahead. */
+    scheduledFor: z.string().max(40).optional(),
   })
   .strict();
 export type CallbackRequest = z.infer<typeof CallbackRequest>;
@@ -45,6 +47,19 @@ export interface CallbackAccepted {
   phoneMasked: string;
   /** Honest estimate of when the visitor's phone rings, in seconds from now. */
   estimateSeconds: number;
+}
+
+/**
+ * `202` answer of `POST /api/callback` with `scheduledFor`: the relay keeps the request and places
+ * the call at that time. `cancelToken` lets the visitor cancel it (DELETE /api/callback/<requestId>).
+ */
+export interface CallbackScheduled {
+  status: 'scheduled';
+  requestId: string;
+  /** The instant the call will be placed, ISO 8601 (UTC). */
+  scheduledFor: string;
+  cancelToken: string;
+  phoneMasked: string;
 }
 
 /** What the relay knows about an accepted callback (`GET /api/callback/<requestId>`). */
@@ -67,6 +82,8 @@ export interface StatusResponse {
   nextOpenAt: string | null;
   /** Where the status came from: fresh service answer, a cached one, or unknown (service unreachable). */
   source: 'live' | 'cached' | 'unknown';
+  /** The office's open windows from now to SCHEDULE_MAX_DAYS ahead (ISO 8601 instants), for the time picker. */
+  windows: Array<{ opensAt: string; closesAt: string }>;
 }
 
 /**
@@ -91,6 +108,9 @@ export const errorStatus = {
   method_not_allowed: 405,
   request_timeout: 408,
   closed: 409,
+  scheduled_in_past: 400,
+  scheduled_too_far: 400,
+  scheduled_outside_hours: 400,
   idempotency_in_progress: 409,
   idempotency_key_reused: 422,
   payload_too_large: 413,

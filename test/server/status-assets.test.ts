@@ -18,7 +18,8 @@ describe('GET /api/status', () => {
     const res = await fetch(`${system.relayUrl}/api/status`, { headers: { origin: ORIGIN } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(await res.json()).toEqual({ available: true, agentsOnline: online, agentsFree: online, openNow: true, nextOpenAt: null, source: 'live' });
+    // Always open (no WORKING_HOURS): one window, from the current minute to SCHEDULE_MAX_DAYS (7) ahead.
+    expect(await res.json()).toEqual({ available: true, agentsOnline: online, agentsFree: online, openNow: true, nextOpenAt: null, source: 'live', windows: [{ opensAt: expect.any(String), closesAt: expect.any(String) }] });
 
     const before = system.sim.requests.length;
     const again = await Promise.all([1, 2, 3].map(() => fetch(`${system.relayUrl}/api/status`).then((r) => r.json())));

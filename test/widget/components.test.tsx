@@ -132,7 +132,7 @@ describe('CallProgress', () => {
 
 describe('StatusNotice', () => {
   const config = testConfig();
-  const status = { available: true, agentsOnline: 2, agentsFree: 1, openNow: true, nextOpenAt: null, source: 'live' as const };
+  const status = { available: true, agentsOnline: 2, agentsFree: 1, openNow: true, nextOpenAt: null, source: 'live' as const, windows: [] };
 
   test('nothing to say when someone can answer or the status is unknown', () => {
     const { container } = render(<StatusNotice status={status} config={config} messages={en} />);

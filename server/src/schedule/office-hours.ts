@@ -1,5 +1,6 @@
 // Is the office open at an instant, and when does it next open? Wall-clock rules are evaluated in
 // TIMEZONE (zoned.ts), so daylight-saving changes are handled by the platform's tz database.
+import { openWindows, type OpenWindow } from './open-windows.ts';
 import type { WeeklySchedule } from './working-hours.ts';
 import { fromWallClock, wallClock } from './zoned.ts';
 
@@ -39,6 +40,8 @@ export function officeState(schedule: WeeklySchedule | null, timeZone: string, a
 export interface OfficeHours {
   /** officeState for this schedule and zone, worked out at most once per minute. */
   stateAt(at: Date): OfficeState;
+  /** The open windows from `at` to `maxDays` ahead (open-windows.ts), worked out at most once per minute. */
+  windowsAt(at: Date): readonly OpenWindow[];
 }
 
 const MINUTE_MS = 60_000;
@@ -50,10 +53,22 @@ const MINUTE_MS = 60_000;
  * offset since 1972 is a whole number of minutes, so a daylight-saving change also falls on a
  * minute boundary. One entry: time moves forward, and a minute that comes back is recomputed.
  */
-export function createOfficeHours(schedule: WeeklySchedule | null, timeZone: string): OfficeHours {
+export function createOfficeHours(schedule: WeeklySchedule | null, timeZone: string, maxDays = 7): OfficeHours {
   let minute = Number.NaN;
   let state: OfficeState = { openNow: true, nextOpenAt: null };
+  let windowsMinute = Number.NaN;
+  let windows: readonly OpenWindow[] = [];
   return {
+    windowsAt(at) {
+      const m = Math.floor(at.getTime() / MINUTE_MS);
+      if (m !== windowsMinute) {
+        // From the start of this minute, so every request of the minute shares one answer.
+        const from = new Date(m * MINUTE_MS);
+        windows = Object.freeze(openWindows(schedule, timeZone, from, new Date(from.getTime() + maxDays * 86_400_000)));
+        windowsMinute = m;
+      }
+      return windows;
+    },
     stateAt(at) {
       if (!schedule) return state;
       const m = Math.floor(at.getTime() / MINUTE_MS);
