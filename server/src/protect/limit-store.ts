@@ -26,6 +26,12 @@ export interface CountRule {
   reason: LimitReason;
   limit: number;
   windowSec: number;
+  /**
+   * Must be counted exactly (a sliding log), even where a store approximates large limits (the
+   * memory store's weighted counters). For documented guarantees such as "at most 20 an hour from
+   * one network"; the limiter keeps such limits at most 64.
+   */
+  exact?: boolean;
 }
 
 /** At most `limit` distinct members per `windowSec` (window anchored at the first member). */
