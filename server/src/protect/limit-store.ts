@@ -17,6 +17,11 @@ export type LimitReason =
   | 'client_numbers'
   | 'client_refusals'
   | 'prefix_rate'
+  | 'network_rate'
+  | 'network_daily'
+  | 'network_refusals'
+  | 'site_surge'
+  | 'surge_network'
   | 'site_hourly_cap'
   | 'site_daily_cap'
   | 'limiter_full';
@@ -44,7 +49,11 @@ export interface DistinctRule {
 }
 
 export interface LimitCheck {
-  /** Which family of keys: 'number', 'client', 'client_numbers', 'client_refusals', 'prefix', 'site'. */
+  /**
+   * Which family of keys: 'number', 'client', 'client_numbers', 'client_refusals', 'prefix', 'site',
+   * 'network_ipv4_24', 'network_ipv6_56', 'network_ipv6_48', 'network_refusals', 'surge_site',
+   * 'surge_network'.
+   */
   table: string;
   /** Keyed hash of the subject, hex (at least 16 digits). */
   key: string;
