@@ -98,6 +98,16 @@ describe('failed CAPTCHAs cost the client', () => {
     }
   });
 
+  it('a token Cloudflare could not judge is not spent: the retry with it is verified, not refused as a replay', async () => {
+    const s = await startAt();
+    good.add('retry-me');
+    down = true;
+    expect(await post(s, '198.51.100.11', 'retry-me')).toMatchObject({ status: 503, code: 'temporarily_unavailable' });
+    down = false;
+    expect(await post(s, '198.51.100.11', 'retry-me')).toMatchObject({ status: 202 });
+    expect(verifyCalls).toBe(2);
+  });
+
   it('bad tokens sent all at once: no more reach Cloudflare than the strike limit', async () => {
     const s = await startAt({ LIMIT_CLIENT_REFUSALS: '5' });
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => post(s, '198.51.100.10', `burst-${i}`)));
@@ -114,6 +124,16 @@ describe('failed CAPTCHAs cost the client', () => {
     // Another network is untouched.
     good.add('ok-2');
     expect(await post(s, '203.0.113.5', 'ok-2')).toMatchObject({ status: 202 });
+  });
+});
+
+describe('strikes are a cost, never a limit of their own', () => {
+  it('with the strike tables full of a flood\'s keys, a new visitor\'s CAPTCHA is still checked and the call placed', async () => {
+    const s = await startAt({ LIMITER_MAX_KEYS: '1000' });
+    for (let i = 0; i < 1000; i++) await post(s, `10.${i >> 8}.${i & 255}.1`, `flood-${i}`);
+    expect((await (await fetch(`${s.relayUrl}/metrics`)).text()).match(/dialback_limiter_keys\{table="client_refusals"\} (\d+)/)?.[1]).toBe('1000');
+    good.add('ok-4');
+    expect(await post(s, '203.0.113.5', 'ok-4')).toMatchObject({ status: 202 });
   });
 });
 

@@ -35,6 +35,9 @@ export function createStrikes(store: LimitStore, plan: LimitPlan) {
      */
     async charge(k: ClientKeys, at: number): Promise<StrikeCharge> {
       const decision = await store.consume(plan.strikeChecks(k), at);
+      // A strike table full of a flood's keys must not refuse every new visitor's check: strikes
+      // are a cost, never a limit of their own, so without room the check runs uncharged.
+      if (!decision.ok && decision.refusals.every((r) => r.reason === 'limiter_full')) return { ok: true, refund: async () => undefined };
       if (!decision.ok) return decision;
       return { ok: true, refund: () => store.refund(decision.receipt) };
     },
