@@ -6,7 +6,6 @@ import { isIP } from 'node:net';
 import { expandIPv6, mappedIPv4 } from './client-key.ts';
 
 export type NetworkSize = 'ipv4_24' | 'ipv6_56' | 'ipv6_48';
-export const networkSizes: readonly NetworkSize[] = ['ipv4_24', 'ipv6_56', 'ipv6_48'];
 
 export interface Network {
   size: NetworkSize;
