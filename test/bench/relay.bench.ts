@@ -309,7 +309,7 @@ async function main() {
   // the clients are neighbours (256 to a /24), so the /24 limit and the surge defence are off too.
   const open = relayFor({
     TRUSTED_PROXIES: '127.0.0.1', SITE_HOURLY_CAP: '65000', SITE_DAILY_CAP: '65000', STATUS_CACHE_MS: '600000',
-    LIMIT_NETWORK_IPV4_24_HOURLY: '0', LIMIT_NETWORK_IPV4_24_DAILY: '0', SURGE_CALLS: '0',
+    LIMIT_NETWORK_IPV4_24_HOURLY: '0', LIMIT_NETWORK_IPV4_24_DAILY: '0', SURGE_CALLS: '0', SURGE_CAP_PERCENT: '0',
   });
   // Default limits: one client flooding one number is refused by the number's cooldown, and after
   // LIMIT_CLIENT_REFUSALS of those, as a client, body unread.

@@ -150,4 +150,20 @@ describe('TURNSTILE_REQUIRED=surge', () => {
     clock += 301_000;
     expect(await post(s, '2001:db8:10::1', undefined)).toMatchObject({ status: 202 });
   });
+
+  it('a flood too slow for the fast trigger surges at half the hourly cap, before the breaker: tokenless calls stop there', async () => {
+    const s = await startAt({ TURNSTILE_REQUIRED: 'surge' });
+    // A call every 20 s, each from a fresh /48: 15 in 5 minutes, under SURGE_CALLS (20), yet a
+    // pace that reaches SITE_HOURLY_CAP (100) in 33 minutes.
+    const statuses = [];
+    for (let i = 0; i < 100; i++) {
+      clock += 20_000;
+      statuses.push((await post(s, `2001:db8:${1000 + i}::1`, undefined)).status);
+    }
+    expect(statuses.filter((x) => x === 202)).toHaveLength(50);
+    expect(statuses.slice(50).every((x) => x === 400)).toBe(true);
+    good.add('ok-5');
+    expect(await post(s, '203.0.113.5', 'ok-5')).toMatchObject({ status: 202 });
+    expect(s.logs.some((l) => String(l.msg).startsWith('ALERT site callback cap'))).toBe(false);
+  });
 });

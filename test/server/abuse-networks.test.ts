@@ -165,8 +165,8 @@ describe('a surge is met network by network before the site breaker', () => {
     expect(s.logs.some((l) => l.msg === 'site callback surge over')).toBe(true);
   });
 
-  it('SURGE_CALLS=0 turns the defence off: the same flood reaches the cap and the breaker refuses everyone', async () => {
-    const s = await startAt({ SURGE_CALLS: '0' });
+  it('SURGE_CALLS=0 and SURGE_CAP_PERCENT=0 turn the defence off: the same flood reaches the cap and the breaker refuses everyone', async () => {
+    const s = await startAt({ SURGE_CALLS: '0', SURGE_CAP_PERCENT: '0' });
     const statuses = await distributedFlood(s);
     expect(statuses.filter((x) => x === 202)).toHaveLength(100);
     expect(await post(s, '203.0.113.5')).toBe(503);

@@ -33,6 +33,7 @@ beforeAll(async () => {
       LIMIT_NETWORK_IPV4_24_DAILY: '0',
       LIMIT_NETWORK_REFUSALS: '65000',
       SURGE_CALLS: '0',
+      SURGE_CAP_PERCENT: '0',
     },
     { simulator: { timing: { agentAnswerMs: 1, visitorRingMs: 1, talkMs: 1 } } },
   );

@@ -52,7 +52,7 @@ export interface LimitCheck {
   /**
    * Which family of keys: 'number', 'client', 'client_numbers', 'client_refusals', 'prefix', 'site',
    * 'network_ipv4_24', 'network_ipv6_56', 'network_ipv6_48', 'network_refusals', 'surge_site',
-   * 'surge_network'.
+   * 'surge_site_hourly', 'surge_network'.
    */
   table: string;
   /** Keyed hash of the subject, hex (at least 16 digits). */

@@ -24,9 +24,12 @@ export const protectEnv = {
   LIMIT_NETWORK_IPV6_48_HOURLY: whole(0, 64).default(20),
   LIMIT_NETWORK_IPV6_48_DAILY: whole(0, 65_000).default(60),
   LIMIT_NETWORK_REFUSALS: whole(1, 65_000).default(100),
-  // A surge (surge.ts): SURGE_CALLS accepted calls of one site within SURGE_WINDOW_SECONDS. Unset:
-  // a fifth of SITE_HOURLY_CAP, at least 5 — a pace that would use the hourly cap up in 25 minutes.
+  // A surge (surge.ts): SURGE_CALLS accepted calls of one site within SURGE_WINDOW_SECONDS (unset:
+  // a fifth of SITE_HOURLY_CAP, at least 5 — a pace that would use the hourly cap up in 25
+  // minutes), or SURGE_CAP_PERCENT of SITE_HOURLY_CAP within the hour (at least 5 calls), so a
+  // slower flood meets the surge defence before the breaker too. 0 turns a trigger off.
   SURGE_CALLS: whole(0, 65_000).optional(),
+  SURGE_CAP_PERCENT: whole(0, 100).default(50),
   SURGE_WINDOW_SECONDS: whole(60, 3_600).default(300),
   SURGE_NETWORK_CALLS: whole(1, 8).default(2),
   LIMIT_PREFIX_WINDOW_SECONDS: whole(1, 86_400).default(600),
@@ -78,6 +81,8 @@ export interface SurgeSettings {
   /** Accepted calls of one site within `windowSec` that make a surge; 0: never. */
   calls: number;
   windowSec: number;
+  /** Accepted calls of one site within the hour that make a surge too; 0: never. */
+  hourlyCalls: number;
   /** While surging, a network (IPv4 /24, IPv6 /48) with this many accepted calls in the window is refused. */
   networkCalls: number;
 }
@@ -124,6 +129,7 @@ export function protectSettings(e: ProtectEnv): ProtectSettings {
       surge: {
         calls: e.SURGE_CALLS ?? Math.max(5, Math.ceil(e.SITE_HOURLY_CAP / 5)),
         windowSec: e.SURGE_WINDOW_SECONDS,
+        hourlyCalls: e.SURGE_CAP_PERCENT === 0 ? 0 : Math.max(5, Math.ceil((e.SITE_HOURLY_CAP * e.SURGE_CAP_PERCENT) / 100)),
         networkCalls: e.SURGE_NETWORK_CALLS,
       },
     },
