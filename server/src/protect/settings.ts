@@ -15,6 +15,7 @@ export const protectEnv = {
   LIMIT_CLIENT_NUMBERS_DAILY: whole(1, 32).default(2),
   LIMIT_CLIENT_REFUSALS: whole(1, 65_000).default(20),
   LIMIT_PREFIX_RATE: whole(1, 65_000).default(5),
+  LIMIT_PREFIX_WINDOW_SECONDS: whole(1, 86_400).default(600),
   // The networks a visitor can rotate through (networks.ts). Hourly limits are counted exactly
   // (a sliding log, so at most 64); daily ones by the weighted counter. 0 turns a limit off.
   LIMIT_NETWORK_IPV4_24_HOURLY: whole(0, 64).default(20),
@@ -32,7 +33,6 @@ export const protectEnv = {
   SURGE_CAP_PERCENT: whole(0, 100).default(50),
   SURGE_WINDOW_SECONDS: whole(60, 3_600).default(300),
   SURGE_NETWORK_CALLS: whole(1, 8).default(2),
-  LIMIT_PREFIX_WINDOW_SECONDS: whole(1, 86_400).default(600),
   SITE_HOURLY_CAP: whole(1, 65_000).default(100),
   SITE_DAILY_CAP: whole(1, 65_000).default(500),
   LIMITER_MAX_KEYS: whole(1_000, 10_000_000).default(1_000_000),
