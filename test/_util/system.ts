@@ -22,6 +22,8 @@ export interface System {
 
 export interface SystemOptions {
   simulator?: SimulatorOptions;
+  /** The relay's clock (limits, idempotency, office hours), for tests that move time on. */
+  now?: () => Date;
 }
 
 /** Simulator timing for tests that need a call placed, not watched: every call ends within milliseconds. */
@@ -59,7 +61,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
     await sim.close();
     throw err;
   }
-  const relay = createRelay({ config, log });
+  const relay = createRelay({ config, log, ...(options.now && { now: options.now }) });
   const listening = await listen(relay.server);
   return {
     relayUrl: listening.url,

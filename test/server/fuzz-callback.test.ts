@@ -28,6 +28,12 @@ beforeAll(async () => {
       LIMIT_CLIENT_NUMBERS_DAILY: '32',
       LIMIT_CLIENT_REFUSALS: '65000',
       LIMIT_PREFIX_RATE: '65000',
+      // Every request comes from 127.0.0.1: its /24 and the surge defence would refuse it too.
+      LIMIT_NETWORK_IPV4_24_HOURLY: '0',
+      LIMIT_NETWORK_IPV4_24_DAILY: '0',
+      LIMIT_NETWORK_REFUSALS: '65000',
+      SURGE_CALLS: '0',
+      SURGE_CAP_PERCENT: '0',
     },
     { simulator: { timing: { agentAnswerMs: 1, visitorRingMs: 1, talkMs: 1 } } },
   );

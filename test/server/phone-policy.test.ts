@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkDestination, maskInternational, normalizeTyped } from '../../server/src/protect/phone-policy.ts';
+import { neverCallOf, settingDigits } from '../../server/src/protect/never-call.ts';
 import { RelayError } from '../../server/src/errors.ts';
 
 const ua = { defaultCountry: 'UA', allowedCountries: ['UA', 'PL', 'DE', 'GB'] };
@@ -50,13 +51,40 @@ describe('checkDestination', () => {
     ['+380 89 123 4567', 'voip_number_not_allowed'],
     ['+44 7640 123456', 'pager_number_not_allowed'],
     ['+44 70 1234 5678', 'personal_number_not_allowed'],
+    // Toll-free: whoever owns the line pays for each call, so the widget must not flood it.
+    ['+44 800 123 4567', 'toll_free_number_not_allowed'],
+    ['+380 800 50 1234', 'toll_free_number_not_allowed'],
+    ['+48 800 123 456', 'toll_free_number_not_allowed'],
+    ['+49 800 1234567', 'toll_free_number_not_allowed'],
+    ['+49 160 131 234 567', 'voicemail_number_not_allowed'],
   ])('refuses %s with %s', (number, code) => {
-    expect(refusal(number, undefined, { defaultCountry: 'UA', allowedCountries: ['GB', 'PL', 'UA'] })).toBe(code);
+    expect(refusal(number, undefined, { defaultCountry: 'UA', allowedCountries: ['GB', 'PL', 'UA', 'DE'] })).toBe(code);
   });
 
-  it('allows toll-free, mobile and landline numbers', () => {
-    expect(checkDestination('+44 800 123 4567', undefined, ua).type).toBe('TOLL_FREE');
+  it('allows mobile and landline numbers', () => {
+    expect(checkDestination('+44 7400 123456', undefined, ua).type).toBe('MOBILE');
     expect(checkDestination('+44 20 7946 0958', undefined, ua).type).toBe('FIXED_LINE');
+  });
+
+  it('refuses the project\'s own lines, however they are typed, without repeating the number', () => {
+    const policy = { ...ua, neverCall: neverCallOf({ defaultCountry: 'UA', callback: { caller: '380441112233', callerType: 'default' }, route: { fallback: '+380 67 123 45 67' } }) };
+    for (const typed of ['+380 44 111 22 33', '044 111 22 33', '00380441112233']) expect(refusal(typed, undefined, policy)).toBe('office_number_not_allowed');
+    expect(refusal('067 123 45 67', undefined, policy)).toBe('fallback_number_not_allowed');
+    let message = '';
+    try {
+      checkDestination('0441112233', undefined, policy);
+    } catch (err) {
+      message = (err as RelayError).message;
+    }
+    expect(message).toMatch(/our own office number/);
+    expect(message).not.toMatch(/\d{3}/);
+    expect(checkDestination('+380 44 111 22 34', undefined, policy).digits).toBe('380441112234');
+  });
+
+  it('compares only settings that are phone numbers: a SIP login or a scheme is no number', () => {
+    expect(settingDigits('agent01', 'UA')).toBeNull();
+    expect(settingDigits('0441112233', 'UA')).toBe('380441112233');
+    expect(neverCallOf({ defaultCountry: 'UA', callback: { caller: '380441112233', callerType: 'scheme' }, route: { fallback: 'sip-fallback' } })).toEqual([]);
   });
 
   it('normalises typing habits without guessing digits', () => {

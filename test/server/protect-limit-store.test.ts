@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck } from '../../server/src/protect/limit-store.ts';
 import { clientKey, expandIPv6 } from '../../server/src/protect/client-key.ts';
+import { networksOf } from '../../server/src/protect/networks.ts';
 
 const T0 = 1_700_000_000_000;
 const hex = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -165,6 +166,26 @@ describe('memory limit store', () => {
     expect(store.sizes().number).toBe(1);
   });
 
+  it('counts an exact rule with a sliding log whatever its limit; the same limit without it is a weighted counter', async () => {
+    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const exact: LimitCheck = { table: 'network_exact', key: hex('n'), counts: [{ reason: 'network_rate', limit: 20, windowSec: 3600, exact: true }] };
+    const approx: LimitCheck = { table: 'network_approx', key: hex('n'), counts: [{ reason: 'network_rate', limit: 20, windowSec: 3600 }] };
+    // 20 at the very end of one counter window, then more just after it.
+    for (const check of [exact, approx]) for (let i = 0; i < 20; i++) expect((await store.consume([check], sec(3598))).ok).toBe(true);
+    const afterBoundary = async (check: LimitCheck) => {
+      let accepted = 0;
+      for (let i = 0; i < 20; i++) if ((await store.consume([check], sec(3600 + 1800))).ok) accepted++;
+      return accepted;
+    };
+    // The sliding log lets none through within the hour; the weighted counter, half the window on, lets some.
+    expect(await afterBoundary(exact)).toBe(0);
+    expect(await afterBoundary(approx)).toBeGreaterThan(0);
+    expect(await store.consume([exact], sec(3600 + 1800))).toEqual({ ok: false, refusals: [{ reason: 'network_rate', retryAfter: 3598 + 3600 - 5400 }] });
+    expect((await store.consume([exact], sec(3598 + 3600))).ok).toBe(true);
+    // Another rule set for the same table is refused, exactness included.
+    await expect(store.consume([{ ...exact, counts: [{ reason: 'network_rate', limit: 20, windowSec: 3600 }] }], sec(7200))).rejects.toThrow(/two different rule sets/);
+  });
+
   it('keeps limits exact across table growth (100,000 keys)', async () => {
     const store = createMemoryLimitStore({ maxKeysPerTable: 200_000, startMs: T0 });
     for (let i = 0; i < 100_000; i++) await store.consume([numberCheck(`n${i}`)], sec(0));
@@ -180,5 +201,23 @@ describe('client keys', () => {
     expect(clientKey('2001:db8:1:2::1')).not.toBe(clientKey('2001:db8:1:3::1'));
     expect(expandIPv6('::ffff:192.0.2.1')).toEqual(['0000', '0000', '0000', '0000', '0000', 'ffff', 'c000', '0201']);
     expect(expandIPv6('::')).toHaveLength(8);
+  });
+
+  it('takes an IPv4-mapped IPv6 address, in either form, for its IPv4 address', () => {
+    expect(clientKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(clientKey('::ffff:c000:201')).toBe('192.0.2.1');
+    expect(clientKey('::ffff:c000:202')).not.toBe(clientKey('::ffff:c000:201'));
+    expect(clientKey('::1')).toBe('0000:0000:0000:0000::/64');
+  });
+
+  it('names the networks an address can rotate through', () => {
+    expect(networksOf('198.51.100.77')).toEqual([{ size: 'ipv4_24', prefix: '198.51.100.0/24' }]);
+    expect(networksOf('::ffff:c633:644d')).toEqual([{ size: 'ipv4_24', prefix: '198.51.100.0/24' }]);
+    expect(networksOf('2001:db8:1:2345::9')).toEqual([
+      { size: 'ipv6_56', prefix: '2001:0db8:0001:2300::/56' },
+      { size: 'ipv6_48', prefix: '2001:0db8:0001::/48' },
+    ]);
+    expect(networksOf('2001:db8:1:23ff::9')[0]).toEqual(networksOf('2001:db8:1:2300::1')[0]);
+    expect(networksOf('not an address')).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The callback use-case: one visitor's request, from checks to the service and back. The order is
 // deliberate:
-//   0. (earlyRefusal, before the body is read) is this client already over its rate or daily
-//      limit, or its refusals (LIMIT_CLIENT_REFUSALS)? Then it is refused whatever it asks, so a
+//   0. (earlyRefusal, before the body is read) is this client, or one of its networks (IPv4 /24,
+//      IPv6 /56 and /48), already over its rate or daily limit, or its refusals
+//      (LIMIT_CLIENT_REFUSALS, LIMIT_NETWORK_REFUSALS)? Then it is refused whatever it asks, so a
 //      flood is answered without reading, parsing or checking a body. It counts nothing: it is no
 //      new limit, only an earlier answer. A repeat of a known Idempotency-Key skips it: the first
 //      answer it is owed comes from step 2;

@@ -74,7 +74,9 @@ export function createTurnstile(options: TurnstileOptions): Captcha {
         if (res.statusCode !== 200) throw new Error(`siteverify answered HTTP ${res.statusCode}`);
         answer = SiteverifyAnswer.parse(JSON.parse(text));
       } catch (err) {
-        // Fail closed: without a verdict there is no call.
+        // Fail closed: without a verdict there is no call. The token was never judged, so it is
+        // not spent: the visitor's retry with it must not be taken for a replay (a failed check).
+        used.delete(hash);
         log.error('CAPTCHA verification unavailable; refusing the callback', { err });
         throw new RelayError('temporarily_unavailable', 'We could not check the verification just now. Please try again in a minute.', { retryAfter: 30 });
       }

@@ -4,9 +4,12 @@
 // between different numbers; bounded, so hostile variety only evicts.
 import { RelayError } from '../errors.ts';
 import { checkDestination, type Destination, type PhonePolicy } from './phone-policy.ts';
+import { neverCallOf, type OwnLines } from './never-call.ts';
 import { RecentCache } from './recent-cache.ts';
 
-export function createDestinationCache(policy: PhonePolicy, size = 10_000) {
+/** The configuration (or a plain policy): its own lines (never-call.ts) are added to the policy. */
+export function createDestinationCache(settings: PhonePolicy & OwnLines, size = 10_000) {
+  const policy: PhonePolicy = { defaultCountry: settings.defaultCountry, allowedCountries: settings.allowedCountries, neverCall: [...(settings.neverCall ?? []), ...neverCallOf(settings)] };
   const verdicts = new RecentCache<string, Destination | RelayError>(size);
   return (typed: string, country: string | undefined): Destination => {
     const key = `${country ?? ''}|${typed}`;

@@ -17,6 +17,11 @@ export type LimitReason =
   | 'client_numbers'
   | 'client_refusals'
   | 'prefix_rate'
+  | 'network_rate'
+  | 'network_daily'
+  | 'network_refusals'
+  | 'site_surge'
+  | 'surge_network'
   | 'site_hourly_cap'
   | 'site_daily_cap'
   | 'limiter_full';
@@ -26,6 +31,12 @@ export interface CountRule {
   reason: LimitReason;
   limit: number;
   windowSec: number;
+  /**
+   * Must be counted exactly (a sliding log), even where a store approximates large limits (the
+   * memory store's weighted counters). For documented guarantees such as "at most 20 an hour from
+   * one network"; the limiter keeps such limits at most 64.
+   */
+  exact?: boolean;
 }
 
 /** At most `limit` distinct members per `windowSec` (window anchored at the first member). */
@@ -38,7 +49,11 @@ export interface DistinctRule {
 }
 
 export interface LimitCheck {
-  /** Which family of keys: 'number', 'client', 'client_numbers', 'client_refusals', 'prefix', 'site'. */
+  /**
+   * Which family of keys: 'number', 'client', 'client_numbers', 'client_refusals', 'prefix', 'site',
+   * 'network_ipv4_24', 'network_ipv6_56', 'network_ipv6_48', 'network_refusals', 'surge_site',
+   * 'surge_site_hourly', 'surge_network'.
+   */
   table: string;
   /** Keyed hash of the subject, hex (at least 16 digits). */
   key: string;

@@ -1,7 +1,9 @@
 // Destination policy, the first guard before anything else is spent on a request: parse what the
-// visitor typed into E.164 with full metadata, then refuse countries we do not call and number
-// types that cost money or reach no person (premium rate, shared cost, UAN, VoIP, pagers,
-// personal numbers). Each refusal has its own code, so the widget can say exactly what is wrong.
+// visitor typed into E.164 with full metadata, then refuse countries we do not call, number types
+// that cost money or reach no person (premium rate, shared cost, UAN, VoIP, pagers, personal
+// numbers, voicemail access), toll-free numbers (their owner pays for every call: a widget must
+// not be a way to flood someone's paid inbound line), and the project's own lines (never-call.ts).
+// Each refusal has its own code, so the widget can say exactly what is wrong.
 import { parsePhoneNumberFromString, type CountryCode, type NumberType } from 'libphonenumber-js/max';
 import type { ErrorCode } from '../contract.ts';
 import { RelayError } from '../errors.ts';
@@ -9,6 +11,15 @@ import { RelayError } from '../errors.ts';
 export interface PhonePolicy {
   defaultCountry: string;
   allowedCountries: readonly string[];
+  /** Numbers refused whatever their type (never-call.ts), by international digits. */
+  neverCall?: readonly NeverCall[];
+}
+
+/** A number that must never be called back, and the refusal that says why. */
+export interface NeverCall {
+  digits: string;
+  code: ErrorCode;
+  message: string;
 }
 
 export interface Destination {
@@ -30,6 +41,8 @@ const deniedTypes: Partial<Record<NonNullable<NumberType>, { code: ErrorCode; wh
   VOIP: { code: 'voip_number_not_allowed', what: 'an internet (VoIP) number' },
   PAGER: { code: 'pager_number_not_allowed', what: 'a pager number' },
   PERSONAL_NUMBER: { code: 'personal_number_not_allowed', what: 'a personal forwarding number' },
+  TOLL_FREE: { code: 'toll_free_number_not_allowed', what: 'a toll-free number' },
+  VOICEMAIL: { code: 'voicemail_number_not_allowed', what: 'a voicemail access number' },
 };
 
 /**
@@ -76,10 +89,14 @@ export function checkDestination(typed: string, requestedCountry: string | undef
   }
   const denied = type ? deniedTypes[type] : undefined;
   if (denied) throw new RelayError(denied.code, `We cannot call ${denied.what}. Please enter a mobile or landline number.`, { field: 'phone' });
+  const digits = parsed.number.slice(1);
+  // The sentence never repeats the number: a refusal is a public response.
+  const never = policy.neverCall?.find((n) => n.digits === digits);
+  if (never) throw new RelayError(never.code, never.message, { field: 'phone' });
 
   return {
     e164: parsed.number,
-    digits: parsed.number.slice(1),
+    digits,
     country: parsed.country,
     type,
     international: parsed.formatInternational(),

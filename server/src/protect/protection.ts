@@ -7,6 +7,7 @@ import type { Logger } from '../log.ts';
 import type { RelayMetrics } from '../metrics/relay-metrics.ts';
 import { createReadiness, type Readiness } from '../metrics/readiness.ts';
 import { createTurnstile, type Captcha } from '../captcha/turnstile.ts';
+import { createCaptchaGate } from '../captcha/captcha-gate.ts';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { createLimiter, type Limiter } from './limits.ts';
 import type { LimitStore } from './limit-store.ts';
@@ -34,23 +35,27 @@ export interface ProtectionDeps {
 export function createProtection(deps: ProtectionDeps): Protection {
   const { config, log, metrics } = deps;
   const p = config.protect;
-  const store = deps.limitStore ?? createMemoryLimitStore({ maxKeysPerTable: p.limits.maxKeys });
+  // The store's time origin follows the relay's clock, so a test clock may start anywhere.
+  const store = deps.limitStore ?? createMemoryLimitStore({ maxKeysPerTable: p.limits.maxKeys, ...(deps.now && { startMs: deps.now() }) });
   const idempotency = createIdempotencyStore({ ttlSec: p.idempotency.ttlSec, maxKeys: p.idempotency.maxKeys, ...(deps.now && { now: deps.now }) });
   metrics.registry.onCollect(() => metrics.idempotencyKeys.set(idempotency.size));
+  const limiter = createLimiter({
+    settings: p.limits,
+    store,
+    hashSecret: config.hashSecret,
+    log,
+    metrics,
+    // A placed call holds its number at most this long, even if a release were lost.
+    inFlightTtlMs: config.upstreamTimeoutMs * 2 + 5_000,
+    ...(deps.now && { now: deps.now }),
+  });
   return {
     metrics,
-    limiter: createLimiter({
-      settings: p.limits,
-      store,
-      hashSecret: config.hashSecret,
-      log,
-      metrics,
-      // A placed call holds its number at most this long, even if a release were lost.
-      inFlightTtlMs: config.upstreamTimeoutMs * 2 + 5_000,
-      ...(deps.now && { now: deps.now }),
-    }),
+    limiter,
     idempotency,
-    captcha: p.turnstile ? createTurnstile({ secret: p.turnstile.secret, verifyUrl: p.turnstile.verifyUrl }) : null,
+    captcha: p.turnstile
+      ? createCaptchaGate({ check: createTurnstile({ secret: p.turnstile.secret, verifyUrl: p.turnstile.verifyUrl }), required: p.turnstile.required, limiter })
+      : null,
     readiness: createReadiness(deps.client, { cacheMs: p.readyCacheMs, log }),
   };
 }

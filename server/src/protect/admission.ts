@@ -1,0 +1,35 @@
+// An admitted request's hold on its number: released once, whatever happens; refunded (everything
+// it counted given back) when the service provably never got it.
+import type { LimitStore, Receipt } from './limit-store.ts';
+
+export interface Admission {
+  /** The request is over, whatever its outcome: frees the number's in-flight slot. */
+  release(): Promise<void>;
+  /** The service provably never got the request: everything counted is given back. */
+  refund(): Promise<void>;
+}
+
+export class NumberAdmission implements Admission {
+  private released = false;
+
+  private readonly store: LimitStore;
+  private readonly numberKey: string;
+  private readonly receipt: Receipt;
+
+  constructor(store: LimitStore, numberKey: string, receipt: Receipt) {
+    this.store = store;
+    this.numberKey = numberKey;
+    this.receipt = receipt;
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await this.store.release(this.numberKey);
+  }
+
+  async refund(): Promise<void> {
+    await this.store.refund(this.receipt);
+    await this.release();
+  }
+}

@@ -1,0 +1,118 @@
+// The callback limiter: per number, per client, per network, per number prefix and site-wide
+// (limit-plan.ts), all checked and counted in one atomic step of the store, so a refused request
+// counts against nothing, and every refusal tells the visitor how long to wait (Retry-After).
+// Around that step: the site breaker (site-breaker.ts), strikes for refusals (strikes.ts) and the
+// surge defence (surge.ts), which refuses the networks a distributed flood comes from before the
+// site caps refuse everyone.
+import type { Logger } from '../log.ts';
+import type { RelayMetrics } from '../metrics/relay-metrics.ts';
+import { NumberAdmission, type Admission } from './admission.ts';
+import { createLimitKeys } from './limit-keys.ts';
+import { createLimitPlan, type AdmitInput, type ClientKeys } from './limit-plan.ts';
+import { refusalError, worstOf } from './limit-refusal.ts';
+import type { LimitStore, Refusal } from './limit-store.ts';
+import type { LimitSettings } from './settings.ts';
+import { createSiteBreaker } from './site-breaker.ts';
+import { createStrikes } from './strikes.ts';
+import { createSurge } from './surge.ts';
+
+export interface Limiter {
+  /** Counts the request or throws rate_limited / temporarily_unavailable. */
+  admit(input: AdmitInput): Promise<Admission>;
+  /**
+   * Read-only and O(1): the refusal a request from this client would meet whatever it asked for
+   * (its address or IPv6 /64, or one of its networks, is over its rate or daily limit, or has
+   * collected too many refusals), or null. Counts nothing, not even in /metrics: the caller
+   * counts the refusal it makes of it.
+   */
+  blockedClient(clientIp: string): Promise<Refusal | null>;
+  /** Whether the site surges now (surge.ts): the CAPTCHA is then required for everyone. */
+  surging(site: string): Promise<boolean>;
+  /**
+   * A strike taken up front for a check that costs us per try (the CAPTCHA): throws rate_limited
+   * when the client or a network of it is at its strike limit; `refund` when the check passed.
+   */
+  chargeStrike(clientIp: string): Promise<{ refund(): Promise<void> }>;
+}
+
+export interface LimiterDeps {
+  settings: LimitSettings;
+  store: LimitStore;
+  hashSecret: string;
+  log: Logger;
+  metrics: RelayMetrics;
+  /** How long an in-flight slot may be held at worst (a lost release must not block a number forever). */
+  inFlightTtlMs: number;
+  now?: () => number;
+}
+
+export function createLimiter(deps: LimiterDeps): Limiter {
+  const { settings: s, store, log, metrics } = deps;
+  const now = deps.now ?? Date.now;
+  const keys = createLimitKeys(deps.hashSecret);
+  const plan = createLimitPlan(s, keys);
+  const breaker = createSiteBreaker(s, log, metrics);
+  const strikes = createStrikes(store, plan);
+  const surge = createSurge(s.surge, store, keys, log);
+
+  metrics.registry.onCollect(() => {
+    for (const [table, size] of Object.entries(store.sizes())) metrics.limiterKeys.set(size, { table });
+  });
+
+  async function refuse(k: ClientKeys, refusal: Refusal, at: number): Promise<never> {
+    metrics.limiterRefusals.inc({ reason: refusal.reason });
+    await strikes.record(k, refusal.reason, at);
+    throw refusalError(refusal);
+  }
+
+  return {
+    async admit(input) {
+      const numberKey = plan.numberKey(input.digits);
+      const k = plan.keysOf(input.clientIp);
+      const at = now();
+      const surged = await surge.refusalFor(input.site, input.clientIp, at);
+      if (surged) return refuse(k, surged, at);
+      if (!(await store.acquire(numberKey, s.numberInFlight, deps.inFlightTtlMs, at))) {
+        return refuse(k, { reason: 'number_in_flight', retryAfter: Math.max(1, Math.ceil(deps.inFlightTtlMs / 2000)) }, at);
+      }
+      let decision;
+      try {
+        decision = await store.consume(plan.admitChecks(input, numberKey, k), at);
+      } catch (err) {
+        await store.release(numberKey);
+        throw err;
+      }
+      if (!decision.ok) {
+        await store.release(numberKey);
+        breaker.refused(input.site, decision.refusals);
+        return refuse(k, worstOf(decision.refusals), at);
+      }
+      breaker.admitted(input.site);
+      // Not given back by a refund: a call that never reached the service is rare, and counting
+      // it towards a surge only makes the defence start a little earlier.
+      await surge.record(input.site, input.clientIp, at);
+      return new NumberAdmission(store, numberKey, decision.receipt);
+    },
+
+    async blockedClient(clientIp) {
+      const k = plan.keysOf(clientIp);
+      const at = now();
+      const refusals: Refusal[] = [];
+      for (const check of plan.blockingChecks(k)) refusals.push(...(await store.peek(check, at)));
+      refusals.push(...(await strikes.reached(k, at)));
+      return refusals.length === 0 ? null : worstOf(refusals);
+    },
+
+    surging(site) {
+      return surge.active(site, now());
+    },
+
+    async chargeStrike(clientIp) {
+      const charge = await strikes.charge(plan.keysOf(clientIp), now());
+      if (charge.ok) return charge;
+      const worst = worstOf(charge.refusals);
+      metrics.limiterRefusals.inc({ reason: worst.reason });
+      throw refusalError(worst);
+    },
+  };
+}
