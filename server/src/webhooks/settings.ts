@@ -34,7 +34,7 @@ export const webhookEnv = {
     .optional(),
 } satisfies Record<string, z.ZodType>;
 
-type WebhookEnv = { [K in keyof typeof webhookEnv]: z.output<(typeof webhookEnv)[K]> };
+type WebhookEnv = { [K in keyof typeof webhookEnv]?: z.output<(typeof webhookEnv)[K]> };
 
 export interface WebhookSettings {
   url: string;
