@@ -6,14 +6,13 @@
 // to the requests already counted), in the same time origin (kept in `meta`), which makes the
 // replayed state the state before the restart.
 //
-// When writes reach the file:
-// - a consume that counts against any table not in `batchedTables` (an accepted request: the call
-//   is placed right after), and a refund, commit before they return, together with everything
-//   queued before them;
-// - everything else (the strikes of refused requests, which the limiter records in their own table,
-//   and in-flight slots taken and freed) is queued and committed once at the end of the event-loop
-//   turn, in one transaction. A slot taken for a call is in the file before the call is placed (the
-//   admitting consume commits it); a crash loses at most one turn of strikes.
+// When writes reach the file: every change is queued and the queue is committed once at the end of
+// the event-loop turn, in one transaction (group commit). A consume that counts against any table
+// not in `batchedTables` (an accepted request: the call is placed right after) resolves only once
+// that commit is done, so what it counted is in the file before the call is placed; the in-flight
+// slot taken just before it goes in the same commit. Everything else (the strikes of refused
+// requests, which the limiter records in a table of its own, and freed slots) does not wait: a
+// crash loses at most the last turn of them. A refund commits before it returns.
 // A refund deletes the refunded request's events: replayed, the state is as if it never came.
 // Events older than twice a table's longest window can no longer change an answer and are pruned
 // (for a table with a distinct-members rule, per key once the key's newest event is that old, since
@@ -50,7 +49,8 @@ interface TableInfo {
   replayed: Promise<void> | undefined;
 }
 
-type Pending = { consumeId: number; table: string; key: string; member: string | null; atMs: number };
+/** One check of an accepted request; `rowIds` of its request are filled in when written. */
+type Pending = { table: string; key: string; member: string | null; atMs: number; rowIds: number[] };
 
 export function createSqliteLimitStore(options: SqliteLimitStoreOptions): SqliteLimitStore {
   const { db } = options;
@@ -63,8 +63,8 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
   const memory = createMemoryLimitStore({ maxKeysPerTable: options.maxKeysPerTable, startMs: origin });
 
   const sql = {
-    insertEvent: db.prepare('INSERT INTO limit_events (consume_id, tbl, key, member, at_ms) VALUES (?, ?, ?, ?, ?)'),
-    deleteConsume: db.prepare('DELETE FROM limit_events WHERE consume_id = ?'),
+    insertEvent: db.prepare('INSERT INTO limit_events (tbl, key, member, at_ms) VALUES (?, ?, ?, ?)'),
+    deleteEvent: db.prepare('DELETE FROM limit_events WHERE id = ?'),
     eventsOf: db.prepare('SELECT key, member, at_ms FROM limit_events WHERE tbl = ? ORDER BY id'),
     pruneTable: db.prepare('DELETE FROM limit_events WHERE tbl = ? AND at_ms < ?'),
     pruneIdleKeys: db.prepare('DELETE FROM limit_events WHERE tbl = ? AND key IN (SELECT key FROM limit_events WHERE tbl = ? GROUP BY key HAVING MAX(at_ms) < ?)'),
@@ -73,8 +73,6 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
     pruneInFlight: db.prepare('DELETE FROM limit_in_flight WHERE expires_ms <= ?'),
   } satisfies Record<string, StatementSync>;
 
-  let nextConsumeId = Number((db.prepare('SELECT COALESCE(MAX(consume_id), 0) AS m FROM limit_events').get() as { m: number }).m) + 1;
-
   // In-flight slots: the same semantics as the memory store's, kept here so they can be written.
   const inFlight = new Map<string, { count: number; expires: number }>();
   for (const row of db.prepare('SELECT key, count, expires_ms FROM limit_in_flight').all() as { key: string; count: number; expires_ms: number }[]) {
@@ -82,17 +80,18 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
   }
 
   const tables = new Map<string, TableInfo>();
-  const receipts = new WeakMap<Receipt, number>();
+  /** The rows each receipt's request wrote (filled in when written), for refunds. */
+  const receipts = new WeakMap<Receipt, number[]>();
   let pendingEvents: Pending[] = [];
   const dirtySlots = new Set<string>();
-  let flushScheduled = false;
+  let scheduled: Promise<void> | null = null;
 
   function flush(): void {
     if (pendingEvents.length === 0 && dirtySlots.size === 0) return;
     const events = pendingEvents;
     pendingEvents = [];
     transaction(db, () => {
-      for (const e of events) sql.insertEvent.run(e.consumeId, e.table, e.key, e.member, e.atMs);
+      for (const e of events) e.rowIds.push(Number(sql.insertEvent.run(e.table, e.key, e.member, e.atMs).lastInsertRowid));
       for (const key of dirtySlots) {
         const held = inFlight.get(key);
         if (held) sql.upsertInFlight.run(key, held.count, held.expires);
@@ -102,13 +101,27 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
     dirtySlots.clear();
   }
 
-  function flushLater(): void {
-    if (flushScheduled) return;
-    flushScheduled = true;
-    setImmediate(() => {
-      flushScheduled = false;
-      flush();
-    });
+  /**
+   * The commit at the end of this turn: every change queued in the turn goes in one transaction
+   * (group commit: under load many accepted requests share one commit instead of paying one each).
+   */
+  function flushSoon(): Promise<void> {
+    if (!scheduled) {
+      scheduled = new Promise<void>((resolve, reject) => {
+        setImmediate(() => {
+          scheduled = null;
+          try {
+            flush();
+            resolve();
+          } catch (err) {
+            reject(err);
+          }
+        });
+      });
+      // Callers that do not wait (strikes, slots) must not leave an unhandled rejection behind.
+      scheduled.catch(() => {});
+    }
+    return scheduled;
   }
 
   /** Replays a table's events into memory the first time it is used (with this use's rules). */
@@ -157,15 +170,15 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       }
       const decision = await memory.consume(checks, nowMs);
       if (!decision.ok) return decision;
-      const consumeId = nextConsumeId++;
-      receipts.set(decision.receipt, consumeId);
+      const rowIds: number[] = [];
+      receipts.set(decision.receipt, rowIds);
       let urgent = false;
       for (const check of checks) {
-        pendingEvents.push({ consumeId, table: check.table, key: check.key, member: check.distinct?.member ?? null, atMs: nowMs });
+        pendingEvents.push({ table: check.table, key: check.key, member: check.distinct?.member ?? null, atMs: nowMs, rowIds });
         if (!batched.has(check.table)) urgent = true;
       }
-      if (urgent) flush();
-      else flushLater();
+      const committed = flushSoon();
+      if (urgent) await committed;
       return decision;
     },
 
@@ -177,12 +190,14 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
 
     async refund(receipt) {
       await memory.refund(receipt);
-      const consumeId = receipts.get(receipt);
-      if (consumeId === undefined) return;
+      const rowIds = receipts.get(receipt);
+      if (rowIds === undefined) return;
       receipts.delete(receipt);
-      pendingEvents = pendingEvents.filter((e) => e.consumeId !== consumeId);
+      pendingEvents = pendingEvents.filter((e) => e.rowIds !== rowIds);
+      transaction(db, () => {
+        for (const id of rowIds) sql.deleteEvent.run(id);
+      });
       flush();
-      sql.deleteConsume.run(consumeId);
     },
 
     async acquire(key, max, ttlMs, nowMs) {
@@ -191,7 +206,7 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       const count = held && held.expires > nowMs ? held.count + 1 : 1;
       inFlight.set(key, { count, expires: nowMs + ttlMs });
       dirtySlots.add(key);
-      flushLater();
+      void flushSoon();
       return true;
     },
 
@@ -201,7 +216,7 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       if (held.count <= 1) inFlight.delete(key);
       else held.count--;
       dirtySlots.add(key);
-      flushLater();
+      void flushSoon();
     },
 
     sizes() {
