@@ -182,10 +182,11 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       return decision;
     },
 
-    async peek(check, nowMs) {
+    // Not async: once the table is replayed, the memory store's own promise is the answer (the
+    // hot path of a flood pays no extra promise).
+    peek(check, nowMs) {
       const replaying = ready(check);
-      if (replaying) await replaying;
-      return memory.peek(check, nowMs);
+      return replaying ? replaying.then(() => memory.peek(check, nowMs)) : memory.peek(check, nowMs);
     },
 
     async refund(receipt) {
