@@ -15,7 +15,7 @@ export type CallbackJobState = 'pending' | 'completed' | 'failed' | 'cancelled';
 
 /** The admitted request, as placing the call later needs it. */
 export interface CallbackCallRequest {
-  /** The destination, E.164 (+380501234567): kept only while the job is pending (purge.ts). */
+  /** The destination, E.164 (+380501234567): kept only while the job is pending (purge.ts), like clientIp and userAgent. */
   e164: string;
   attribution: Attribution;
   clientIp: string;
@@ -45,8 +45,8 @@ export interface CallbackJob {
   kind: CallbackJobKind;
   state: CallbackJobState;
   dueAt: number;
-  /** `e164` is null once purged (the job is over). */
-  request: Omit<CallbackCallRequest, 'e164'> & { e164: string | null };
+  /** `e164`, `clientIp` and `userAgent` are null once purged (the job is over). */
+  request: Omit<CallbackCallRequest, 'e164' | 'clientIp'> & { e164: string | null; clientIp: string | null };
   numberHash: string;
   maskedNumber: string;
   /** Claims so far (each claim is one attempt to place the call). */

@@ -25,7 +25,7 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 type Factory = (options: IdempotencyStoreOptions) => IdempotencyStore;
 const factories: [string, Factory][] = [
   ['memory', (o) => createMemoryIdempotencyStore(o)],
-  ['sqlite', (o) => createSqliteIdempotencyStore({ ...o, db: openDatabase({ dataDir: tempDataDir() }) })],
+  ['sqlite', (o) => createSqliteIdempotencyStore({ ...o, hashSecret: 'a-test-hash-secret-0123456789', db: openDatabase({ dataDir: tempDataDir() }) })],
 ];
 
 describe.each(factories)('idempotency store contract: %s', (_name, make) => {
@@ -96,7 +96,7 @@ describe.each(factories)('idempotency store contract: %s', (_name, make) => {
 });
 
 describe('sqlite idempotency store across restarts', () => {
-  const options = { ttlSec: crashIdempotency.ttlSec, maxKeys: crashIdempotency.maxKeys, now: () => T0 + 1000 };
+  const options = { ttlSec: crashIdempotency.ttlSec, maxKeys: crashIdempotency.maxKeys, hashSecret: crashIdempotency.hashSecret, now: () => T0 + 1000 };
 
   it('replays a finished key after a reopen', async () => {
     const dir = tempDataDir();
@@ -109,6 +109,18 @@ describe('sqlite idempotency store across restarts', () => {
     const b = createSqliteIdempotencyStore({ ...options, db: openDatabase({ dataDir: dir }) });
     expect(await b.begin(S, 'k', 'fp')).toMatchObject({ kind: 'replay', reply: { status: 202, body: accepted.body } });
     expect(await b.size()).toBe(1);
+  });
+
+  it('keeps only a keyed hash of the request fingerprint (a plain hash of a number-only body can be reversed)', async () => {
+    const db = openDatabase({ dataDir: tempDataDir() });
+    const store = createSqliteIdempotencyStore({ ...options, db });
+    await store.begin(S, 'k', 'plain-sha256-of-the-body');
+    const stored = db.prepare('SELECT fingerprint FROM idempotency').all().map((r) => r.fingerprint);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).not.toContain('plain-sha256');
+    // The same secret gives the same hash: a repeat still matches after a restart.
+    expect(await codeOf(createSqliteIdempotencyStore({ ...options, db }).begin(S, 'k', 'plain-sha256-of-the-body'))).toBe('idempotency_in_progress 409');
+    expect(await codeOf(createSqliteIdempotencyStore({ ...options, hashSecret: 'another-secret-0123456789', db }).begin(S, 'k', 'plain-sha256-of-the-body'))).toBe('idempotency_key_reused 422');
   });
 
   it('after SIGKILL: a completed key replays; a key that was running stays in progress until its TTL', async () => {

@@ -50,12 +50,12 @@ describe('privacy at rest', () => {
     expect(purge.run(T0 + 10)).toEqual({ jobNumbers: 3, webhookBodies: 2, deleted: 0 });
     for (const n of ['1', '2', '3']) {
       const job = (await jobs.get(`cb-${n}`))!;
-      expect(job.request.e164).toBeNull();
+      expect(job.request).toMatchObject({ e164: null, clientIp: null, userAgent: null, origin: 'https://shop.example', attribution: { utmSource: 'google' } });
       expect(job.numberHash).toMatch(/^[0-9a-f]{64}$/);
       expect(job.maskedNumber).toBe(`+380 50 *** **${n}${n}`);
       expect(fileHolds(dir, `38050${n.repeat(7)}`)).toBe(false);
     }
-    expect((await jobs.get('cb-4'))!.request.e164).toBe('+380504444444');
+    expect((await jobs.get('cb-4'))!.request).toMatchObject({ e164: '+380504444444', clientIp: '203.0.113.9', userAgent: 'Mozilla/5.0' });
     expect((await outbox.get(events[0]!.id))!.body).toBeNull();
     expect((await outbox.get(events[1]!.id))!).toMatchObject({ body: null, maskedNumber: '+380 50 *** **07' });
     expect((await outbox.get(events[2]!.id))!.body).toContain('+380500000007');

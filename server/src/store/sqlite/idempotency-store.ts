@@ -1,8 +1,10 @@
 // IdempotencyStore in the SQLite file: every begin, complete and abandon commits before it returns,
 // so a repeated key replays after a restart (kill -9 included) exactly as before it. Rows are keyed
-// by a hash of site and key. Expired rows are deleted at most once per EXPIRY_WALK_MS (lookups
+// by a hash of site and key. The request's fingerprint is a plain SHA-256 of its body, number
+// included; a body can be little more than a number, and numbers are few enough to try them all,
+// so the file keeps only a keyed hash of the fingerprint (HMAC with HASH_SECRET). Expired rows are deleted at most once per EXPIRY_WALK_MS (lookups
 // ignore them meanwhile); at the key limit a batch of the oldest finished rows makes room.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Reply } from '../../http/reply.ts';
 import { idempotencyErrors, replayed, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
@@ -17,8 +19,10 @@ interface Row {
 
 const idOf = (scope: string, key: string) => createHash('sha256').update(`${scope}\0${key}`).digest('base64url');
 
-export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & { db: DatabaseSync }): IdempotencyStore {
+export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & { db: DatabaseSync; hashSecret: string }): IdempotencyStore {
   const { db } = options;
+  const key = createSecretKey(options.hashSecret, 'utf8');
+  const keyed = (fingerprint: string) => createHmac('sha256', key).update(fingerprint).digest('base64url');
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlSec * 1000;
   const evictionBatch = Math.max(1, Math.floor(options.maxKeys / 100));
@@ -51,9 +55,10 @@ export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & 
   }
 
   return {
-    async begin(scope, key, fingerprint) {
+    async begin(scope, idempotencyKey, requestFingerprint) {
       const at = now();
-      const id = idOf(scope, key);
+      const id = idOf(scope, idempotencyKey);
+      const fingerprint = keyed(requestFingerprint);
       const createdMs = transaction(db, () => {
         expire(at);
         const found = sql.get.get(id) as Row | undefined;
@@ -92,8 +97,8 @@ export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & 
       };
     },
 
-    async has(scope, key) {
-      const found = sql.get.get(idOf(scope, key)) as Row | undefined;
+    async has(scope, idempotencyKey) {
+      const found = sql.get.get(idOf(scope, idempotencyKey)) as Row | undefined;
       return found !== undefined && found.expires_ms > now();
     },
 

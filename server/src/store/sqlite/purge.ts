@@ -1,6 +1,7 @@
 // Privacy at rest (docs/data-at-rest.md). A full number is kept only while a call may still be
 // placed (a pending callback job) or a webhook still delivered (a pending outbox entry). Once the
-// job is over (completed, failed, cancelled) its e164 is emptied; once the event is delivered or
+// job is over (completed, failed, cancelled) its e164 is emptied, and with it the visitor's address
+// and user agent (only placing the call needed them); once the event is delivered or
 // given up its body (which holds the number) is emptied. What stays — the keyed hash and the masked
 // form — is deleted with the rest of the record DATA_RETENTION_DAYS after the record was finished
 // (consent records: after they were made). Idempotency-Key records (no number: the replies carry
@@ -15,7 +16,7 @@ import { transaction } from './database.ts';
 const DAY_MS = 86_400_000;
 
 export interface PurgeCounts {
-  /** Finished jobs whose number was emptied. */
+  /** Finished jobs whose number (and address, user agent) was emptied. */
   jobNumbers: number;
   /** Finished outbox entries whose body was emptied. */
   webhookBodies: number;
@@ -35,7 +36,7 @@ export function createPurge(options: { db: DatabaseSync; retentionDays: number; 
   const now = options.now ?? Date.now;
   const retentionMs = options.retentionDays * DAY_MS;
   const sql = {
-    jobNumbers: db.prepare("UPDATE callback_jobs SET e164 = NULL WHERE state <> 'pending' AND e164 IS NOT NULL"),
+    jobNumbers: db.prepare("UPDATE callback_jobs SET e164 = NULL, request = json_set(request, '$.clientIp', NULL, '$.userAgent', NULL) WHERE state <> 'pending' AND e164 IS NOT NULL"),
     webhookBodies: db.prepare("UPDATE webhook_outbox SET body = NULL WHERE state <> 'pending' AND body IS NOT NULL"),
     oldJobs: db.prepare("DELETE FROM callback_jobs WHERE state <> 'pending' AND updated_ms < ?"),
     oldEvents: db.prepare("DELETE FROM webhook_outbox WHERE state <> 'pending' AND finished_ms < ?"),
