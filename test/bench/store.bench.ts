@@ -131,7 +131,7 @@ async function main() {
   for (let i = 0; i < JOBS; i++) {
     const e164 = `+38050${String(i).padStart(7, '0')}`;
     const request = { e164, attribution: { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'spring-sale', clientId: '1234567890.1700000000' }, clientIp: '203.0.113.9', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36', origin: 'https://shop.example.com', pageUrl: 'https://shop.example.com/catalog/item-123?utm_source=google&utm_medium=cpc', locale: 'uk' };
-    const numberHash = hex(e164) + hex(e164 + 'x');
+    const numberHash = hex(e164) + hex(`${e164}x`);
     await jobs.add({ callbackId: `cb-${i}`, kind: 'scheduled', dueAt: T0 + i, request, numberHash, maskedNumber: '+380 50 *** **67', cancelToken: `token-${i}` }, T0);
     await outbox.enqueue(buildLeadEvent({ type: 'callback.scheduled', callbackId: `cb-${i}`, occurredAt: T0, e164, maskedNumber: '+380 50 *** **67', numberHash, attribution: request.attribution, pageUrl: request.pageUrl, origin: request.origin, locale: 'uk', requestedAt: T0, scheduledFor: T0 + i }), T0);
   }
