@@ -4,9 +4,10 @@
 // synchronous=NORMAL (not FULL): in WAL mode a commit returns once its pages are written to the WAL
 // through the OS, so a killed process (kill -9, OOM, a crash) loses nothing committed; only a power
 // loss or kernel crash may drop the commits since the last checkpoint (the file stays consistent).
-// FULL would add an fsync to every commit: one per accepted call and one per batch of a flood's
-// strikes, milliseconds each on ordinary disks, on the event loop. Protecting against kill -9 is the
-// requirement; power loss also ends every call in progress.
+// FULL would add an fsync to every commit (each event-loop turn that accepted a call or counted a
+// flood's strikes), milliseconds each on an ordinary disk, on the event loop. Protecting against
+// kill -9 is the requirement; a power loss also ends every call in progress. The fsyncs NORMAL does
+// make (at checkpoints) run in a worker thread (checkpointer.ts).
 // busy_timeout: a second process (a backup, the sqlite3 shell) holding a lock makes us wait up to
 // 5 s instead of failing at once. Foreign keys are on for the tables that declare them.
 import { accessSync, constants, mkdirSync } from 'node:fs';

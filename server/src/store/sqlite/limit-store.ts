@@ -12,8 +12,8 @@
 // that commit is done, so what it counted is in the file before the call is placed; the in-flight
 // slot taken just before it goes in the same commit. Everything else (the strikes of refused
 // requests, which the limiter records in a table of its own, and freed slots) does not wait: a
-// crash loses at most the last turn of them. A refund commits before it returns.
-// A refund deletes the refunded request's events: replayed, the state is as if it never came.
+// crash loses at most the last turn of them. A refund commits before it returns: it deletes the
+// refunded request's events, so replayed, the state is as if the request never came.
 // Events older than twice a table's longest window can no longer change an answer and are pruned
 // (for a table with a distinct-members rule, per key once the key's newest event is that old, since
 // its window is anchored at the key's first member).
