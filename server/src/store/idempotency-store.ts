@@ -1,0 +1,46 @@
+// Idempotency-Key records behind an async interface, so a shared store (Redis) can hold them too.
+// The semantics are protect/idempotency.ts's: `begin` either replays the first answer to a key or
+// hands out a ticket; `complete` remembers the answer, `abandon` forgets the key; a key reused with
+// another request is refused (422), a key whose first request is still running is refused (409).
+// Entries expire after the TTL; at the key limit the oldest finished entries make room, running
+// ones never do (all running: refused, fail closed).
+//
+// After a crash a key whose request was running stays "in progress" until its TTL: the call may
+// have been placed, so a retry must never place it again (it is answered 409, never rung twice).
+import { RelayError } from '../errors.ts';
+import type { Reply } from '../http/reply.ts';
+
+export interface IdempotencyTicket {
+  /** Remember this outcome for repeats of the request (its body must be JSON). */
+  complete(reply: Reply): Promise<void>;
+  /** Forget the key: the request did nothing a repeat could duplicate. */
+  abandon(): Promise<void>;
+}
+
+export type IdempotencyBegin = { kind: 'new'; ticket: IdempotencyTicket } | { kind: 'replay'; reply: Reply };
+
+export interface IdempotencyStore {
+  /** Throws RelayError idempotency_key_reused, idempotency_in_progress or temporarily_unavailable. */
+  begin(scope: string, key: string, fingerprint: string): Promise<IdempotencyBegin>;
+  /** Whether a live entry (running or finished) holds this key: read-only. */
+  has(scope: string, key: string): Promise<boolean>;
+  /** Entries held (for /metrics). */
+  size(): Promise<number>;
+}
+
+export interface IdempotencyStoreOptions {
+  ttlSec: number;
+  maxKeys: number;
+  now?: () => number;
+}
+
+export const idempotencyErrors = {
+  reused: () => new RelayError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request. Use a new key for a new request.', { field: 'Idempotency-Key' }),
+  inProgress: () => new RelayError('idempotency_in_progress', 'The same request is still being processed. Please wait a moment.', { retryAfter: 1 }),
+  full: () => new RelayError('temporarily_unavailable', 'The callback service is too busy right now. Please try again in a minute.', { retryAfter: 30 }),
+};
+
+/** A stored answer as a repeat receives it. */
+export function replayed(reply: Reply): Reply {
+  return { status: reply.status, body: reply.body, headers: { ...reply.headers, 'idempotent-replayed': 'true' } };
+}

@@ -1,0 +1,70 @@
+// The embedded store's one SQLite file: DATA_DIR/dialback.sqlite, opened and migrated at startup.
+//
+// WAL: readers never wait for the writer, and a commit is one append to the -wal file.
+// synchronous=NORMAL (not FULL): in WAL mode a commit returns once its pages are written to the WAL
+// through the OS, so a killed process (kill -9, OOM, a crash) loses nothing committed; only a power
+// loss or kernel crash may drop the commits since the last checkpoint (the file stays consistent).
+// FULL would add an fsync to every commit (each event-loop turn that accepted a call or counted a
+// flood's strikes), milliseconds each on an ordinary disk, on the event loop. Protecting against
+// kill -9 is the requirement; a power loss also ends every call in progress. The fsyncs NORMAL does
+// make (at checkpoints) run in a worker thread (checkpointer.ts).
+// busy_timeout: a second process (a backup, the sqlite3 shell) holding a lock makes us wait up to
+// 5 s instead of failing at once. Foreign keys are on for the tables that declare them.
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { migrate, type Migration } from './migrations.ts';
+import { migrations as defaultMigrations } from './schema.ts';
+
+export const DATABASE_FILE = 'dialback.sqlite';
+const BUSY_TIMEOUT_MS = 5_000;
+
+export interface OpenDatabaseOptions {
+  /** DATA_DIR: created when missing. */
+  dataDir: string;
+  /** The schema steps; the relay's own by default (tests pass others). */
+  migrations?: readonly Migration[];
+}
+
+/** Opens (creating and migrating) the store; throws an Error with one clear sentence when it cannot. */
+export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
+  const dir = resolve(options.dataDir);
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    throw new Error(`DATA_DIR: cannot create or write the directory ${dir} (${(err as NodeJS.ErrnoException).code ?? String(err)}); set DATA_DIR to a writable directory`);
+  }
+  const path = join(dir, DATABASE_FILE);
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
+  } catch (err) {
+    throw new Error(`DATA_DIR: cannot open ${path}: ${(err as Error).message}`);
+  }
+  try {
+    const mode = db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode: string };
+    if (mode.journal_mode !== 'wal') throw new Error(`DATA_DIR: ${path} cannot use write-ahead logging (journal mode ${mode.journal_mode}); put DATA_DIR on a local file system`);
+    db.exec('PRAGMA synchronous = NORMAL');
+    // Freed cells are zeroed in their page: a purged number does not linger in the file (purge.ts).
+    db.exec('PRAGMA secure_delete = FAST');
+    migrate(db, options.migrations ?? defaultMigrations, path);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** Runs `fn` in one write transaction (BEGIN IMMEDIATE: the write lock is taken up front). */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}

@@ -1,0 +1,71 @@
+// Privacy at rest (docs/data-at-rest.md). A full number is kept only while a call may still be
+// placed (a pending callback job) or a webhook still delivered (a pending outbox entry). Once the
+// job is over (completed, failed, cancelled) its e164 is emptied, and with it the visitor's address
+// and user agent (only placing the call needed them); once the event is delivered or
+// given up its body (which holds the number) is emptied. What stays — the keyed hash and the masked
+// form — is deleted with the rest of the record DATA_RETENTION_DAYS after the record was finished
+// (consent records: after they were made). Idempotency-Key records (no number: the replies carry
+// only the masked form) are expired by their own store.
+//
+// Deleted and overwritten content must not linger in the file: the database runs with
+// secure_delete=FAST (freed cells are zeroed in their page), and after a purge that changed anything
+// the WAL is checkpointed and truncated, so older page images holding a number are gone from it.
+import type { DatabaseSync } from 'node:sqlite';
+import { transaction } from './database.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface PurgeCounts {
+  /** Finished jobs whose number (and address, user agent) was emptied. */
+  jobNumbers: number;
+  /** Finished outbox entries whose body was emptied. */
+  webhookBodies: number;
+  /** Records deleted for age (jobs, outbox entries, consent records). */
+  deleted: number;
+}
+
+export interface Purge {
+  run(nowMs: number): PurgeCounts;
+  /** Runs every `intervalMs` (and once now) until stop(). */
+  start(intervalMs: number): void;
+  stop(): void;
+}
+
+export function createPurge(options: { db: DatabaseSync; retentionDays: number; now?: () => number }): Purge {
+  const { db } = options;
+  const now = options.now ?? Date.now;
+  const retentionMs = options.retentionDays * DAY_MS;
+  const sql = {
+    jobNumbers: db.prepare("UPDATE callback_jobs SET e164 = NULL, request = json_set(request, '$.clientIp', NULL, '$.userAgent', NULL) WHERE state <> 'pending' AND e164 IS NOT NULL"),
+    webhookBodies: db.prepare("UPDATE webhook_outbox SET body = NULL WHERE state <> 'pending' AND body IS NOT NULL"),
+    oldJobs: db.prepare("DELETE FROM callback_jobs WHERE state <> 'pending' AND updated_ms < ?"),
+    oldEvents: db.prepare("DELETE FROM webhook_outbox WHERE state <> 'pending' AND finished_ms < ?"),
+    oldConsent: db.prepare('DELETE FROM consent WHERE at_ms < ?'),
+  };
+  let timer: NodeJS.Timeout | null = null;
+
+  function run(nowMs: number): PurgeCounts {
+    const cutoff = nowMs - retentionMs;
+    const counts = transaction(db, () => ({
+      jobNumbers: Number(sql.jobNumbers.run().changes),
+      webhookBodies: Number(sql.webhookBodies.run().changes),
+      deleted: [sql.oldJobs.run(cutoff), sql.oldEvents.run(cutoff), sql.oldConsent.run(cutoff)].reduce((n, r) => n + Number(r.changes), 0),
+    }));
+    if (counts.jobNumbers + counts.webhookBodies + counts.deleted > 0) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    return counts;
+  }
+
+  return {
+    run,
+    start(intervalMs) {
+      if (timer) return;
+      run(now());
+      timer = setInterval(() => run(now()), intervalMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// The lead webhook's events: what the owner's CRM learns about each callback, in the Standard
+// Webhooks payload shape ({type, timestamp, data}). Each carries the full number (a CRM needs it to
+// call back), the masked number, the attribution, the page and the times.
+//
+// An event's id is stable: a hash of the callback, the type and the occurrence (the second
+// 'callback.missed' of a re-dialled call is occurrence 1). Building the same event twice — a
+// producer that crashed after enqueueing and does its step again — gives the same id, the outbox
+// keeps one, and the receiver sees one `webhook-id` however many times it is delivered.
+import { createHash } from 'node:crypto';
+import type { Attribution } from '../contract.ts';
+
+export const leadEventTypes = ['callback.scheduled', 'callback.queued', 'callback.placed', 'callback.missed', 'callback.failed', 'callback.cancelled'] as const;
+export type LeadEventType = (typeof leadEventTypes)[number];
+
+export interface LeadEventInput {
+  type: LeadEventType;
+  callbackId: string;
+  /** 0 for the first event of this type for this callback, 1 for the next… */
+  occurrence?: number;
+  /** When it happened, ms since the epoch. */
+  occurredAt: number;
+  e164: string;
+  maskedNumber: string;
+  /** Keyed hash of the number: kept after the full number is purged. */
+  numberHash: string;
+  attribution: Attribution;
+  pageUrl: string | null;
+  origin: string;
+  locale: string | null;
+  /** When the visitor asked. */
+  requestedAt: number;
+  /** The booked time of a scheduled call. */
+  scheduledFor?: number | null;
+  /** failed: why (an error code such as upstream_rejected); missed: 'no_answer'. */
+  reason?: string | null;
+}
+
+export interface LeadEvent {
+  id: string;
+  type: LeadEventType;
+  callbackId: string;
+  numberHash: string;
+  maskedNumber: string;
+  /** The exact bytes delivered and signed, the same on every attempt. */
+  body: string;
+}
+
+export function leadEventId(callbackId: string, type: LeadEventType, occurrence = 0): string {
+  return `msg_${createHash('sha256').update(`${callbackId}\0${type}\0${occurrence}`).digest('base64url').slice(0, 32)}`;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function buildLeadEvent(input: LeadEventInput): LeadEvent {
+  const body = JSON.stringify({
+    type: input.type,
+    timestamp: iso(input.occurredAt),
+    data: {
+      callbackId: input.callbackId,
+      phone: input.e164,
+      phoneMasked: input.maskedNumber,
+      attribution: input.attribution,
+      pageUrl: input.pageUrl,
+      origin: input.origin,
+      locale: input.locale,
+      requestedAt: iso(input.requestedAt),
+      scheduledFor: input.scheduledFor == null ? null : iso(input.scheduledFor),
+      occurredAt: iso(input.occurredAt),
+      reason: input.reason ?? null,
+    },
+  });
+  return { id: leadEventId(input.callbackId, input.type, input.occurrence), type: input.type, callbackId: input.callbackId, numberHash: input.numberHash, maskedNumber: input.maskedNumber, body };
+}

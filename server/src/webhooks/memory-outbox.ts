@@ -1,0 +1,77 @@
+// WebhookOutbox in memory, for tests and benchmarks (the relay's default is the SQLite outbox).
+import type { OutboxEntry, WebhookOutbox } from './outbox.ts';
+
+interface Held {
+  entry: OutboxEntry;
+  leaseOwner: string | null;
+  leaseExpiresAt: number;
+}
+
+export function createMemoryWebhookOutbox(): WebhookOutbox {
+  const entries = new Map<string, Held>();
+  const held = (eventId: string, owner: string) => {
+    const h = entries.get(eventId);
+    return h && h.entry.state === 'pending' && h.leaseOwner === owner ? h : undefined;
+  };
+  const release = (h: Held) => {
+    h.leaseOwner = null;
+    h.leaseExpiresAt = 0;
+  };
+  return {
+    async enqueue(event, nowMs) {
+      if (entries.has(event.id)) return false;
+      entries.set(event.id, {
+        entry: { eventId: event.id, type: event.type, callbackId: event.callbackId, maskedNumber: event.maskedNumber, body: event.body, state: 'pending', attempts: 0, createdAt: nowMs, nextAttemptAt: nowMs, lastError: null, finishedAt: null },
+        leaseOwner: null,
+        leaseExpiresAt: 0,
+      });
+      return true;
+    },
+    async claimDue(owner, nowMs, leaseMs, limit) {
+      const due = [...entries.values()]
+        .filter((h) => h.entry.state === 'pending' && h.entry.nextAttemptAt <= nowMs && (h.leaseOwner === null || h.leaseExpiresAt <= nowMs))
+        .sort((a, b) => a.entry.nextAttemptAt - b.entry.nextAttemptAt)
+        .slice(0, limit);
+      for (const h of due) {
+        h.leaseOwner = owner;
+        h.leaseExpiresAt = nowMs + leaseMs;
+        h.entry.attempts++;
+      }
+      return due.map((h) => ({ ...h.entry }));
+    },
+    async delivered(eventId, owner, nowMs) {
+      const h = held(eventId, owner);
+      if (!h) return false;
+      Object.assign(h.entry, { state: 'delivered', finishedAt: nowMs });
+      release(h);
+      return true;
+    },
+    async retry(eventId, owner, nextAttemptAt, error) {
+      const h = held(eventId, owner);
+      if (!h) return false;
+      Object.assign(h.entry, { nextAttemptAt, lastError: error });
+      release(h);
+      return true;
+    },
+    async giveUp(eventId, owner, error, nowMs) {
+      const h = held(eventId, owner);
+      if (!h) return false;
+      Object.assign(h.entry, { state: 'gave_up', lastError: error, finishedAt: nowMs });
+      release(h);
+      return true;
+    },
+    async get(eventId) {
+      const h = entries.get(eventId);
+      return h && { ...h.entry };
+    },
+    async nextDueAt() {
+      let next: number | null = null;
+      for (const h of entries.values()) {
+        if (h.entry.state !== 'pending') continue;
+        const at = Math.max(h.entry.nextAttemptAt, h.leaseExpiresAt);
+        if (next === null || at < next) next = at;
+      }
+      return next;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// Shared by the store tests: a fresh DATA_DIR per test, removed afterwards, and a child process that
+// can be killed with SIGKILL in the middle of its work.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+
+const made: string[] = [];
+
+export function tempDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dialback-store-'));
+  made.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+export const T0 = 1_700_000_000_000;
+export const sec = (n: number) => T0 + n * 1000;
+
+const childScript = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));
+
+/**
+ * Runs fixtures/crash-child.ts with `scenario`, waits until it prints "ready" (its work is done and
+ * it idles), then kills it with SIGKILL: no exit handler, no flush, no close.
+ */
+export async function runAndKill(scenario: string, dataDir: string): Promise<string> {
+  const child = spawn(process.execPath, [childScript, scenario, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`child exited (${code}) before it was ready: ${err}`)));
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+  child.kill('SIGKILL');
+  const signal = await exited;
+  if (signal !== 'SIGKILL') throw new Error(`child ended by ${signal}, not SIGKILL`);
+  return out;
+}
