@@ -1,7 +1,7 @@
 // The embedded store's settings (design.md §5). config.ts spreads `storeEnv` into its schema table,
 // so a bad value stops startup with the variable's name like every other setting.
 import { z } from 'zod';
-import { wholeNumber } from '../util/env-number.ts';
+import { wholeNumber } from '../env-number.ts';
 
 export const storeEnv = {
   DATA_DIR: z.string().min(1, 'expected a directory for the SQLite file').default('./data'),

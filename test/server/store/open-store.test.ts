@@ -18,7 +18,7 @@ describe('the embedded store', () => {
     const begun = await a.idempotency.begin('https://shop.example', 'k', 'fp');
     if (begun.kind === 'new') await begun.ticket.complete({ status: 202, body: { ok: true } });
     await a.jobs.add(jobFor('cb-1', '1', T0 + 60_000), T0);
-    await a.consent.record({ at: new Date(T0), requestId: 'r', origin: 'https://shop.example', text: 'ok', e164: '+380501234567' });
+    await a.consent.record({ at: new Date(T0), callbackId: 'r', origin: 'https://shop.example', text: 'ok', e164: '+380501234567' });
     const event = await leadEventFor('cb-1', T0);
     await a.outbox.enqueue(event, T0);
     await a.close();
@@ -27,7 +27,7 @@ describe('the embedded store', () => {
     expect((await b.limits.peek(check, T0 + 1000)).map((r) => r.reason)).toEqual(['number_cooldown']);
     expect((await b.idempotency.begin('https://shop.example', 'k', 'fp')).kind).toBe('replay');
     expect((await b.jobs.listPending(10)).map((j) => j.callbackId)).toEqual(['cb-1']);
-    expect(b.consent.recent().map((r) => r.requestId)).toEqual(['r']);
+    expect(b.consent.recent().map((r) => r.callbackId)).toEqual(['r']);
     expect(await b.outbox.get(event.id)).toMatchObject({ state: 'pending' });
     await b.close();
   });

@@ -11,30 +11,30 @@ const RECENT = 10_000;
 
 interface Row {
   at_ms: number;
-  request_id: string;
+  callback_id: string;
   origin: string;
   text_sha256: string | null;
   number_hmac: string;
 }
 
-const toRecord = (r: Row): ConsentRecord => ({ at: new Date(r.at_ms).toISOString(), requestId: r.request_id, origin: r.origin, textSha256: r.text_sha256, numberHmac: r.number_hmac });
+const toRecord = (r: Row): ConsentRecord => ({ at: new Date(r.at_ms).toISOString(), callbackId: r.callback_id, origin: r.origin, textSha256: r.text_sha256, numberHmac: r.number_hmac });
 
 export function createSqliteConsentLog(options: { db: DatabaseSync; hashSecret: string }): ConsentLog {
   const { db } = options;
   const key = createSecretKey(options.hashSecret, 'utf8');
-  const insert = db.prepare('INSERT INTO consent (at_ms, request_id, origin, text_sha256, number_hmac) VALUES (?, ?, ?, ?, ?)');
-  const newest = db.prepare('SELECT at_ms, request_id, origin, text_sha256, number_hmac FROM consent ORDER BY id DESC LIMIT ?').all(RECENT) as unknown as Row[];
+  const insert = db.prepare('INSERT INTO consent (at_ms, callback_id, origin, text_sha256, number_hmac) VALUES (?, ?, ?, ?, ?)');
+  const newest = db.prepare('SELECT at_ms, callback_id, origin, text_sha256, number_hmac FROM consent ORDER BY id DESC LIMIT ?').all(RECENT) as unknown as Row[];
   const memory: ConsentRecord[] = newest.reverse().map(toRecord);
   return {
-    async record({ at, requestId, origin, text, e164 }) {
+    async record({ at, callbackId, origin, text, e164 }) {
       const entry: ConsentRecord = {
         at: at.toISOString(),
-        requestId,
+        callbackId,
         origin,
         textSha256: text ? createHash('sha256').update(text, 'utf8').digest('hex') : null,
         numberHmac: createHmac('sha256', key).update(e164).digest('hex'),
       };
-      insert.run(at.getTime(), requestId, origin, entry.textSha256, entry.numberHmac);
+      insert.run(at.getTime(), callbackId, origin, entry.textSha256, entry.numberHmac);
       memory.push(entry);
       if (memory.length > RECENT) memory.shift();
       return entry;

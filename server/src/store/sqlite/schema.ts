@@ -62,7 +62,7 @@ export const migrations: readonly Migration[] = [
       CREATE TABLE consent (
         id INTEGER PRIMARY KEY,
         at_ms INTEGER NOT NULL,
-        request_id TEXT NOT NULL,
+        callback_id TEXT NOT NULL,
         origin TEXT NOT NULL,
         text_sha256 TEXT,
         number_hmac TEXT NOT NULL
