@@ -76,8 +76,8 @@ describe('privacy at rest', () => {
     await outbox.claimDue('relay', T0, 30_000, 1);
     await outbox.delivered(old.id, 'relay', T0);
     await outbox.enqueue(pending, T0);
-    await consent.record({ at: new Date(T0), requestId: 'r-old', origin: 'https://shop.example', text: 'ok', e164: '+380501234567' });
-    await consent.record({ at: new Date(T0 + 20 * DAY), requestId: 'r-new', origin: 'https://shop.example', text: 'ok', e164: '+380501234567' });
+    await consent.record({ at: new Date(T0), callbackId: 'r-old', origin: 'https://shop.example', text: 'ok', e164: '+380501234567' });
+    await consent.record({ at: new Date(T0 + 20 * DAY), callbackId: 'r-new', origin: 'https://shop.example', text: 'ok', e164: '+380501234567' });
 
     expect(purge.run(T0 + 30 * DAY)).toMatchObject({ deleted: 0 });
     expect(await jobs.get('old-done')).toBeDefined();
