@@ -34,7 +34,7 @@ import { redactWebhookToken, routeWebhookRoute } from './routes/route-webhook.ts
 import { callbackProgressRoute } from './routes/callback-progress.ts';
 import { ownerRoutes } from './routes/owner.ts';
 import { createOfficeHours } from './schedule/office-hours.ts';
-import { createRepeatLines } from './http/repeat-lines.ts';
+import { createRepeatLines } from './log/repeat-lines.ts';
 
 export interface RelayDeps {
   config: Config;
@@ -159,7 +159,7 @@ export function createRelay(deps: RelayDeps): Relay {
     // Why an error answered: the refusal's reason, else the error's code.
     const refused = typeof extra?.refused === 'string' ? extra.refused : undefined;
     const errorCode = refused === undefined ? errorCodeOf(reply) : undefined;
-    // Cheap answers may share their kind's summary line (http/repeat-lines.ts): client errors and
+    // Cheap answers may share their kind's summary line (log/repeat-lines.ts): client errors and
     // refusals, and what a route marks repeatable (preflights are); never a line a route wants kept,
     // never a server error's.
     const marked = context?.repeatable ?? (req.method === 'OPTIONS' || undefined);

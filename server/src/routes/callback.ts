@@ -79,7 +79,7 @@ export function callbackRoute(app: AppContext): Handler {
     // The key is looked up only for a blocked client: most requests carry one, few are blocked.
     if (blocked && (idempotencyKey === undefined || !app.idempotency.has(origin, idempotencyKey))) {
       app.metrics.limiterRefusals.inc({ reason: blocked.reason });
-      // A refusal (4xx): under a flood its line shares its kind's summary (http/repeat-lines.ts).
+      // A refusal (4xx): under a flood its line shares its kind's summary (log/repeat-lines.ts).
       rc.logFields = { refused: blocked.reason, retryAfter: blocked.retryAfter };
       return unreadBodyReply(refusalReply(blocked), rc.req);
     }
