@@ -8,7 +8,7 @@ import { secretMatcher } from '../util/secret.ts';
 export function metricsRoute(app: AppContext): Handler {
   const token = app.config.protect.metricsToken;
   const isToken = token ? secretMatcher(token) : null;
-  return (rc) => {
+  return async (rc) => {
     if (isToken) {
       const given = /^Bearer\s+(\S+)$/i.exec(rc.req.headers.authorization ?? '')?.[1];
       // 404, not 401: without the token the endpoint does not announce itself.
@@ -16,8 +16,8 @@ export function metricsRoute(app: AppContext): Handler {
     }
     return {
       status: 200,
-      body: app.metrics.registry.render(),
-      headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+      body: await app.metrics.registry.render(),
+      headers: { 'content-type': app.metrics.registry.contentType, 'cache-control': 'no-store' },
     };
   };
 }
