@@ -33,24 +33,57 @@ export function maskPhone(phone: string): string {
   return (plus ? '+' : '') + digits.slice(0, head) + '*'.repeat(n - head - last) + digits.slice(n - last);
 }
 
-// What is left readable although it is made of digits: ISO dates and times (the line's own `time`
-// among them), UUIDs, and epoch milliseconds (13 digits from 1: no E.164 number is, since country
-// code 1 numbers have 11). Request ids are letters and IP addresses have at most 3 digits between
-// their dots or 4 hex digits between colons, so neither can look like a number below.
-const readable =
-  String.raw`(?<!\d)(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?(?!\d)` +
-  String.raw`|(?<![\dA-Fa-f])[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}(?![\dA-Fa-f])` +
-  String.raw`|(?<!\d)1\d{12}(?!\d)`;
 // A phone-shaped run: 7+ digits with the separators people type, wherever it stands (after a
-// letter, `_`, `.` or `=` too), except the fraction of a decimal number (`0.12345678`).
-const phoneRun = String.raw`(?<!\d|\d\.)\+?\d(?:[ ()-]{0,2}\d){6,}`;
-const digitsPattern = new RegExp(`(${readable})|${phoneRun}`, 'g');
+// letter, `_`, `.` or `=` too). One simple pattern, so the scan over each line stays cheap; what is
+// readable although made of digits is told apart only where a run is found.
+const phoneRun = /\+?\d(?:[ ()-]{0,2}\d){6,}/g;
+// Readable although made of digits: ISO dates and times (the line's own `time` among them),
+// epoch milliseconds (13 digits from 1: no E.164 number is, as country code 1 numbers have 11),
+// UUIDs, and the fraction of a decimal number (`0.12345678`). Request ids are letters, and IP
+// addresses have at most 3 digits between dots or 4 hex digits between colons: no run at all.
+const isoDateTime = /(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?(?!\d)/y;
+const epochMs = /1\d{12}(?!\d)/y;
+const uuid = /[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}(?![\dA-Fa-f])/y;
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isHex = (c: number) => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/** Where the readable token that the run at `start` belongs to ends, or -1 when it is none. */
+function readableEnd(line: string, start: number): number {
+  const before = line.charCodeAt(start - 1);
+  if (before === 46 /* . */ && isDigit(line.charCodeAt(start - 2))) return phoneRun.lastIndex; // a fraction
+  for (const pattern of [isoDateTime, epochMs]) {
+    pattern.lastIndex = start;
+    if (pattern.test(line)) return pattern.lastIndex;
+  }
+  // A UUID starts at most 35 characters before a run inside it, right after a non-hex character.
+  let from = start;
+  while (from > 0 && start - from < 36 && (isHex(line.charCodeAt(from - 1)) || line.charCodeAt(from - 1) === 45)) from--;
+  for (; from <= start; from++) {
+    if (from > 0 && isHex(line.charCodeAt(from - 1))) continue;
+    uuid.lastIndex = from;
+    if (uuid.test(line)) return uuid.lastIndex;
+  }
+  return -1;
+}
 
 /** A line with every configured secret replaced and every phone-shaped run masked. */
 export function maskLine(line: string, secrets: readonly string[]): string {
-  let out = line;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[secret]');
-  return out.replace(digitsPattern, (run: string, kept: string | undefined) => (kept === undefined ? maskPhone(run) : run));
+  let text = line;
+  for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join('[secret]');
+  let out = '';
+  let copied = 0;
+  phoneRun.lastIndex = 0;
+  for (let run = phoneRun.exec(text); run !== null; run = phoneRun.exec(text)) {
+    const end = readableEnd(text, run.index);
+    if (end >= 0) {
+      phoneRun.lastIndex = Math.max(end, run.index + 1);
+      continue;
+    }
+    out += text.slice(copied, run.index) + maskPhone(run[0]);
+    copied = phoneRun.lastIndex;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /**
