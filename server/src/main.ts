@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     force.unref();
     await relay.close();
     await simulator?.close();
+    await log.flush(); // log lines are written asynchronously: the last ones must not be lost
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

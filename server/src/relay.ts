@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { createAppContext, type AppContext, type AppDeps } from './app-context.ts';
 import { guardConnections } from './http/connection-guard.ts';
 import { createRequestHandler } from './http/handle-request.ts';
-import { createRepeatLines } from './http/repeat-lines.ts';
+import { createRepeatLines } from './log/repeat-lines.ts';
 import { createRequestLog } from './http/request-line.ts';
 import { loadStaticSet, type StaticSet } from './http/static-files.ts';
 import { routeTable } from './routes/index.ts';

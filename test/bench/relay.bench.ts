@@ -14,7 +14,6 @@
 //   memory growth after one million distinct limiter keys                       (goal ≤ 64 MB)
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { openSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { Pool } from 'undici';
@@ -273,11 +272,9 @@ async function main() {
 
   // Logging as an operator runs it: LOG_LEVEL=info and the default LOG_REPEAT_WINDOW_MS (a flood's
   // repeats of a cheap answer share a summary line per second), every line written, through the logger's
-  // production path (lines batched per event-loop turn, see log.ts). Production's sink is stdout,
-  // a pipe to the log collector, which node writes synchronously on Linux; here the same
-  // synchronous writes go to /dev/null, so the figures leave out only the collector's own work
-  // (and no terminal slows the relay down).
-  const devNull = openSync('/dev/null', 'w');
+  // production path (pino.destination, asynchronous writes, see log/logger.ts). Production writes to
+  // stdout, a pipe to the log collector; here the same writes go to /dev/null, so the figures leave
+  // out only the collector's own work (and no terminal slows the relay down).
   const configFor = (env: Record<string, string>) =>
     loadConfig({
       PORT: '0',
@@ -291,7 +288,7 @@ async function main() {
       MAX_CONNECTIONS: '10000',
       ...env,
     });
-  const logFor = (config: Config) => createLogger({ level: config.logLevel, secrets: secretsOf(config), sink: { write: (chunk: string) => writeSync(devNull, chunk) } });
+  const logFor = (config: Config) => createLogger({ level: config.logLevel, secrets: secretsOf(config), destination: '/dev/null' });
   const relayFor = (env: Record<string, string>) => {
     const config = configFor(env);
     return createRelay({ config, log: logFor(config) });

@@ -64,7 +64,8 @@ describe('server/src/main.ts', () => {
     const sim = await startSimulator({ port: 0, host: '127.0.0.1' });
     try {
       const proc = start({ PORT: '0', CALLTRACKING_BASE_URL: sim.url, CALLTRACKING_AUTH_KEY: sim.authKey, ALLOWED_ORIGINS: 'https://shop.example' });
-      const port = await waitFor(() => /"msg":"relay listening".*"port":(\d+)/.exec(proc.out())?.[1], 'the relay to listen');
+      const listening = () => proc.out().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg?: string; port?: number }).find((l) => l.msg === 'relay listening');
+      const port = await waitFor(() => listening()?.port, 'the relay to listen');
       expect(proc.out()).toContain('CALLTRACKING_PROJECT_ID is not set');
       expect(proc.out()).not.toContain('Dialback demo:');
       const res = await fetch(`http://127.0.0.1:${port}/api/callback`, {

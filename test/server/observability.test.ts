@@ -27,7 +27,8 @@ describe('/metrics', () => {
     expect(text).toContain('dialback_http_requests_total{route="unmatched",method="GET",status="404"} 1');
     expect(text).toContain('dialback_http_requests_total{route="/api/callback",method="GET",status="405"} 1');
     expect(text).toContain('dialback_upstream_request_duration_seconds_count{operation="callback",outcome="2xx"} 1');
-    expect(text).toMatch(/dialback_upstream_request_duration_seconds_bucket\{operation="callback",outcome="2xx",le="\+Inf"\} 1/);
+    // Label order carries no meaning in the format (prom-client writes `le` first).
+    expect(text).toMatch(/^dialback_upstream_request_duration_seconds_bucket\{(?=[^}]*\ble="\+Inf")(?=[^}]*\boperation="callback")(?=[^}]*\boutcome="2xx")[^}]*\} 1$/m);
     expect(text).toContain('dialback_limiter_refusals_total{reason="number_cooldown"} 1');
     expect(text).toContain('dialback_callbacks_total{outcome="accepted"} 1');
     expect(text).toContain('dialback_breaker_open{window="hourly"} 0');
@@ -35,8 +36,17 @@ describe('/metrics', () => {
     // Paths and numbers never become label values.
     expect(text).not.toContain('380501234567');
     expect(text).not.toContain('/nope');
-    // Every sample line is "name{labels} value".
-    for (const line of text.trim().split('\n').filter((l) => !l.startsWith('#'))) expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? -?[\d.e+]+$|^[a-z_]+(\{[^}]*\})? \+Inf$/);
+    // Every sample line is "name{labels} value" (empty lines are allowed between families; NaN and
+    // ±Inf are values too: the event-loop lag mean before its first sample, the last bucket's bound).
+    for (const line of text.trim().split('\n').filter((l) => l !== '' && !l.startsWith('#'))) {
+      expect(line).toMatch(/^[a-z_][a-z0-9_]*(\{[^}]*\})? (-?[\d.]+(e[+-]?\d+)?|[+-]Inf|NaN|Nan)$/);
+    }
+    // Node's process metrics come along (prom-client's defaults), behind the same token. GC pauses
+    // have samples only once a collection has run, so that family is checked by its TYPE line.
+    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
+      expect(text).toMatch(new RegExp(`^${name} [\\d.e+-]+$`, 'm'));
+    }
+    expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
   });
 
   it('needs the bearer token when METRICS_TOKEN is set', async () => {
@@ -46,15 +56,17 @@ describe('/metrics', () => {
     for (const near of ['metrics-token-012345678', 'metrics-token-0123456789x']) {
       expect((await fetch(`${s.relayUrl}/metrics`, { headers: { authorization: `Bearer ${near}` } })).status, near).toBe(404);
     }
-    expect((await fetch(`${s.relayUrl}/metrics`, { headers: { authorization: 'Bearer metrics-token-0123456789' } })).status).toBe(200);
+    const res = await fetch(`${s.relayUrl}/metrics`, { headers: { authorization: 'Bearer metrics-token-0123456789' } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('process_resident_memory_bytes');
   });
 
-  it('escapes label values and bounds the number of series', () => {
+  it('escapes label values and bounds the number of series', async () => {
     const registry = createRegistry();
-    const c = registry.counter('t_total', 'help');
+    const c = registry.counter('t_total', 'help', ['v']);
     c.inc({ v: 'a"b\\c\nd' });
     for (let i = 0; i < 10_000; i++) c.inc({ v: String(i) });
-    const text = registry.render();
+    const text = await registry.render();
     expect(text).toContain('t_total{v="a\\"b\\\\c\\nd"} 1');
     expect(text.split('\n').filter((l) => l.startsWith('t_total{')).length).toBeLessThanOrEqual(500);
   });

@@ -67,7 +67,7 @@ describe('owner view in demo mode', () => {
     expect(data.days.at(-1)!.bySource.newsletter).toBe(1);
     const ours = data.latest[0]!;
     expect(ours).toMatchObject({ utmSource: 'newsletter', utmMedium: 'email', clientId: '1907690628.1747750782', widget: true, placedHere: true, disposition: 'ANSWERED' });
-    expect(ours.number).toMatch(/^38050\*+67$/);
+    expect(ours.number).toMatch(/^380\*+67$/);
     expect(data.latest.filter((c) => c.widget).length).toBeGreaterThanOrEqual(1);
     for (const c of data.latest) expect(c.number).toMatch(/\*/);
   });

@@ -1,11 +1,11 @@
 // The one 'request' log line each answer gets: method, path, status, why an error answered, time,
 // plus what the handler added (RequestContext.logFields). Cheap answers may share their kind's
-// summary line under a flood (repeat-lines.ts): client errors and refusals, and what a route marks
+// summary line under a flood (log/repeat-lines.ts): client errors and refusals, and what a route marks
 // repeatable (preflights are); never a line a route wants kept, never a server error's.
 import type { IncomingMessage } from 'node:http';
 import type { ErrorBody } from '../contract.ts';
 import type { Fields, Logger } from '../log.ts';
-import type { RepeatLines } from './repeat-lines.ts';
+import type { RepeatLines } from '../log/repeat-lines.ts';
 import type { Reply } from './reply.ts';
 import type { RequestContext } from './router.ts';
 

@@ -30,7 +30,7 @@ export interface RequestContext {
    */
   logFields?: Fields;
   /**
-   * Whether, under a flood, this request's line may share a summary line (http/repeat-lines.ts).
+   * Whether, under a flood, this request's line may share a summary line (log/repeat-lines.ts).
    * Unset: yes for client errors and refusals, no otherwise. true: a cheap answer that says nothing
    * new when repeated (status, widget files). false: a line worth keeping each time.
    */

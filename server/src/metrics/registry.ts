@@ -1,29 +1,14 @@
-// A small Prometheus registry: counters, gauges and histograms with labels, rendered in the text
-// exposition format (version 0.0.4). Hand-written rather than a dependency because the relay needs
-// four metric families and the format is a dozen lines; what matters is that label values are
-// escaped and that the number of label combinations stays bounded (callers pass closed sets:
-// route patterns, status codes, reasons, never paths or addresses).
+// The relay's metrics registry on prom-client, which owns the text exposition format (escaping,
+// histograms, HELP and TYPE lines). Two things stay ours: every metric declares its label names,
+// and the number of label combinations per metric is capped, since a bug that put an unbounded
+// value (a path, an address) into a label must not grow memory without end; callers pass closed
+// sets (route patterns, status codes, reasons).
+import { Counter as PromCounter, Gauge as PromGauge, Histogram as PromHistogram, Registry as PromRegistry } from 'prom-client';
+
 export type Labels = Record<string, string>;
 
-interface Family {
-  name: string;
-  help: string;
-  type: 'counter' | 'gauge' | 'histogram';
-  render(out: string[]): void;
-}
-
-const needsEscape = /[\\\n"]/;
-const escapeLabel = (v: string) => (needsEscape.test(v) ? v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"') : v);
-/** `{a="1",b="2"}`, or '' without labels; counted on every request, so built without temporaries. */
-function labelText(labels: Labels): string {
-  let text = '';
-  for (const k in labels) text += `${text === '' ? '{' : ','}${k}="${escapeLabel(labels[k]!)}"`;
-  return text === '' ? '' : text + '}';
-}
-const num = (n: number) => (Number.isFinite(n) ? String(n) : n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN');
-
-/** Label sets are keyed by their rendered text, which is also what the output needs. */
-const MAX_SERIES_PER_FAMILY = 500;
+/** Label combinations a metric may hold; a new one beyond this is dropped. */
+const MAX_SERIES_PER_METRIC = 500;
 
 export interface Counter {
   inc(labels?: Labels): void;
@@ -36,100 +21,79 @@ export interface Histogram {
 }
 
 export interface Registry {
-  counter(name: string, help: string): Counter;
-  gauge(name: string, help: string): Gauge;
-  histogram(name: string, help: string, buckets: readonly number[]): Histogram;
+  counter(name: string, help: string, labelNames?: readonly string[]): Counter;
+  gauge(name: string, help: string, labelNames?: readonly string[]): Gauge;
+  histogram(name: string, help: string, buckets: readonly number[], labelNames?: readonly string[]): Histogram;
   /** Runs before every render, to refresh gauges that mirror state held elsewhere. */
-  onCollect(collect: () => void): void;
-  render(): string;
+  onCollect(collect: () => void | Promise<void>): void;
+  /** Registries whose metrics are rendered after this one's (the process metrics). */
+  append(other: PromRegistry): void;
+  render(): Promise<string>;
+  /** The exposition format's content type, for the /metrics answer. */
+  readonly contentType: string;
+}
+
+/** Whether a label set is one the metric may count: known already, or room for one more. */
+function seriesGate(labelNames: readonly string[]): (labels: Labels) => boolean {
+  const seen = new Set<string>();
+  return (labels) => {
+    let key = '';
+    for (const name of labelNames) key += labels[name] + '\u0000';
+    if (seen.has(key)) return true;
+    if (seen.size >= MAX_SERIES_PER_METRIC) return false;
+    seen.add(key);
+    return true;
+  };
 }
 
 export function createRegistry(): Registry {
-  const families: Family[] = [];
-  const collectors: Array<() => void> = [];
-
-  function series<T>(make: () => T) {
-    const map = new Map<string, T>();
-    return {
-      map,
-      get(labels: Labels = {}): T | undefined {
-        const key = labelText(labels);
-        let s = map.get(key);
-        if (!s) {
-          // A bug that put unbounded values into labels must not grow memory without end.
-          if (map.size >= MAX_SERIES_PER_FAMILY) return undefined;
-          s = make();
-          map.set(key, s);
-        }
-        return s;
-      },
-    };
-  }
+  const registry = new PromRegistry();
+  const collectors: Array<() => void | Promise<void>> = [];
+  const appended: PromRegistry[] = [];
+  const base = (name: string, help: string, labelNames: readonly string[]) => ({ name, help, labelNames: [...labelNames], registers: [registry] });
 
   return {
-    counter(name, help) {
-      const s = series(() => ({ v: 0 }));
-      families.push({ name, help, type: 'counter', render: (out) => s.map.forEach((c, k) => out.push(`${name}${k} ${num(c.v)}`)) });
+    counter(name, help, labelNames = []) {
+      const metric = new PromCounter(base(name, help, labelNames));
+      const admits = seriesGate(labelNames);
       return {
         inc(labels) {
-          const c = s.get(labels);
-          if (c) c.v++;
+          if (labels === undefined) metric.inc();
+          else if (admits(labels)) metric.inc(labels);
         },
       };
     },
-    gauge(name, help) {
-      const s = series(() => ({ v: 0 }));
-      families.push({ name, help, type: 'gauge', render: (out) => s.map.forEach((c, k) => out.push(`${name}${k} ${num(c.v)}`)) });
+    gauge(name, help, labelNames = []) {
+      const metric = new PromGauge(base(name, help, labelNames));
+      const admits = seriesGate(labelNames);
       return {
         set(value, labels) {
-          const c = s.get(labels);
-          if (c) c.v = value;
+          if (labels === undefined) metric.set(value);
+          else if (admits(labels)) metric.set(labels, value);
         },
       };
     },
-    histogram(name, help, buckets) {
-      const bounds = [...buckets].sort((a, b) => a - b);
-      const s = series(() => ({ counts: new Array<number>(bounds.length).fill(0), sum: 0, count: 0 }));
-      families.push({
-        name,
-        help,
-        type: 'histogram',
-        render(out) {
-          s.map.forEach((h, key) => {
-            const inner = key === '' ? '' : key.slice(1, -1) + ',';
-            let cumulative = 0;
-            bounds.forEach((b, i) => {
-              cumulative += h.counts[i]!;
-              out.push(`${name}_bucket{${inner}le="${num(b)}"} ${cumulative}`);
-            });
-            out.push(`${name}_bucket{${inner}le="+Inf"} ${h.count}`);
-            out.push(`${name}_sum${key} ${num(h.sum)}`);
-            out.push(`${name}_count${key} ${h.count}`);
-          });
-        },
-      });
+    histogram(name, help, buckets, labelNames = []) {
+      const metric = new PromHistogram({ ...base(name, help, labelNames), buckets: [...buckets] });
+      const admits = seriesGate(labelNames);
       return {
         observe(value, labels) {
-          const h = s.get(labels);
-          if (!h) return;
-          const i = bounds.findIndex((b) => value <= b);
-          if (i >= 0) h.counts[i]!++;
-          h.sum += value;
-          h.count++;
+          if (labels === undefined) metric.observe(value);
+          else if (admits(labels)) metric.observe(labels, value);
         },
       };
     },
     onCollect(collect) {
       collectors.push(collect);
     },
-    render() {
-      for (const collect of collectors) collect();
-      const out: string[] = [];
-      for (const f of families) {
-        out.push(`# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`, `# TYPE ${f.name} ${f.type}`);
-        f.render(out);
-      }
-      return out.join('\n') + '\n';
+    append(other) {
+      appended.push(other);
     },
+    async render() {
+      await Promise.all(collectors.map((collect) => collect()));
+      const texts = await Promise.all([registry, ...appended].map((r) => r.metrics()));
+      return texts.join('');
+    },
+    contentType: registry.contentType,
   };
 }

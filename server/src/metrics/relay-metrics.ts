@@ -1,6 +1,7 @@
 // The relay's metric families, created once per relay (tests build many relays, so nothing here is
 // global). Label values come from closed sets only: route patterns, status codes, outcome and
-// reason names. Never a path, an address or a number.
+// reason names. Never a path, an address or a number. Node's process metrics follow them.
+import { processMetrics } from './process.ts';
 import { createRegistry, type Counter, type Gauge, type Histogram, type Registry } from './registry.ts';
 
 /** Seconds; the service normally answers in 0.1–1 s and UPSTREAM_TIMEOUT_MS caps it (8 s default). */
@@ -21,18 +22,20 @@ export interface RelayMetrics {
 
 export function createRelayMetrics(): RelayMetrics {
   const registry = createRegistry();
+  registry.append(processMetrics());
   return {
     registry,
-    requests: registry.counter('dialback_http_requests_total', 'HTTP requests answered, by route pattern, method and status.'),
+    requests: registry.counter('dialback_http_requests_total', 'HTTP requests answered, by route pattern, method and status.', ['route', 'method', 'status']),
     upstreamSeconds: registry.histogram(
       'dialback_upstream_request_duration_seconds',
       'Time the call-tracking service took, by operation and outcome (ok, rejected, unavailable, timeout, unknown).',
       UPSTREAM_BUCKETS,
+      ['operation', 'outcome'],
     ),
-    callbacks: registry.counter('dialback_callbacks_total', 'Callback requests that reached the service, by outcome.'),
-    limiterRefusals: registry.counter('dialback_limiter_refusals_total', 'Callback requests refused by a limit, by reason.'),
-    breakerOpen: registry.gauge('dialback_breaker_open', 'Site-wide cap breaker: 1 while open (callbacks refused), by window.'),
-    limiterKeys: registry.gauge('dialback_limiter_keys', 'Keys held by the memory limit store, by table.'),
+    callbacks: registry.counter('dialback_callbacks_total', 'Callback requests that reached the service, by outcome.', ['outcome']),
+    limiterRefusals: registry.counter('dialback_limiter_refusals_total', 'Callback requests refused by a limit, by reason.', ['reason']),
+    breakerOpen: registry.gauge('dialback_breaker_open', 'Site-wide cap breaker: 1 while open (callbacks refused), by window.', ['window']),
+    limiterKeys: registry.gauge('dialback_limiter_keys', 'Keys held by the memory limit store, by table.', ['table']),
     idempotencyKeys: registry.gauge('dialback_idempotency_keys', 'Idempotency keys held in memory.'),
     openConnections: registry.gauge('dialback_open_connections', 'Client connections open now.'),
     ready: registry.gauge('dialback_ready', '1 when the last readiness probe of the service succeeded.'),

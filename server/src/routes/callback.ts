@@ -50,7 +50,7 @@ function requestCallback(app: AppContext): Handler {
     const idempotencyKey = readIdempotencyKey(rc.req.headers['idempotency-key']);
     const blocked = await callbacks.earlyRefusal(rc.clientIp, origin, idempotencyKey);
     if (blocked) {
-      // A refusal (4xx): under a flood its line shares its kind's summary (http/repeat-lines.ts).
+      // A refusal (4xx): under a flood its line shares its kind's summary (log/repeat-lines.ts).
       rc.logFields = { refused: blocked.reason, retryAfter: blocked.retryAfter };
       return unreadBodyReply(answerOf({ kind: 'refused', refusal: blocked, phone: null }), rc.req);
     }

@@ -10,10 +10,10 @@ import { secretMatcher } from '../http/secret-match.ts';
 import type { RouteModule } from './index.ts';
 
 function metrics(app: AppContext): Handler {
-  return () => ({
+  return async () => ({
     status: 200,
-    body: app.metrics.registry.render(),
-    headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+    body: await app.metrics.registry.render(),
+    headers: { 'content-type': app.metrics.registry.contentType, 'cache-control': 'no-store' },
   });
 }
 

@@ -5,7 +5,7 @@
 // those answers the first line of each kind (route, method, status, reason) in a window is written
 // as usual; the rest of the window are only counted, and one line with the count closes the window.
 // Metrics still count every request.
-import type { Logger } from '../log.ts';
+import type { Logger } from './logger.ts';
 
 export interface RepeatKind {
   route: string;
