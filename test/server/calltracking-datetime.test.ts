@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { formatServiceTime, parseCalldate } from '../../server/src/calltracking/datetime.ts';
 import { localDay, startOfLocalDay, startOfNextLocalDay } from '../../server/src/schedule/zoned.ts';
 import { dayPieces } from '../../server/src/calltracking/calls-list.ts';
-import { parseCsvLines, parseCsvRecords, CsvError } from '../../server/src/calltracking/csv.ts';
+import { parseCsvRecords, CsvError } from '../../server/src/calltracking/csv.ts';
 import { callRecordSchema } from '../../server/src/calltracking/call-fields.ts';
 
 const TZ = 'Europe/Kyiv';
@@ -71,7 +71,7 @@ describe('csv', () => {
       { a: '1', b: 'x;y', c: 'say "hi"' },
       { a: '2', b: 'two\nlines', c: '' },
     ]);
-    expect(parseCsvLines('a;b\n1;2')).toEqual([['a', 'b'], ['1', '2']]);
+    expect(parseCsvRecords('a;b\n1;2')).toEqual([{ a: '1', b: '2' }]);
   });
   it('a header only is no rows; a ragged or cut-off file is an error', () => {
     expect(parseCsvRecords('a;b\r\n')).toEqual([]);
