@@ -31,6 +31,10 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts it again on the same port with the same data directory. */
   restart(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): Promise<void>;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): Promise<void>;
 }
 
 export interface RedisServerOptions {
@@ -171,11 +175,18 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       // The same port: clients reconnect to the address they know.
       await launch(port);
     },
+    async pause() {
+      (child as ChildProcess | null)?.kill('SIGSTOP');
+    },
+    async resume() {
+      (child as ChildProcess | null)?.kill('SIGCONT');
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
-      const proc = child;
+      const proc = child as ChildProcess | null;
       if (proc && proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGCONT');
         proc.kill('SIGTERM');
         const timer = setTimeout(() => proc.kill('SIGKILL'), 3_000);
         await exited(proc);
