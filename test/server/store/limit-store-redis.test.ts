@@ -115,10 +115,10 @@ describe('Redis limit store', () => {
     expect(ttls.size).toBe(5);
     for (const [key, ttl] of ttls) expect(ttl, key).toBeGreaterThan(0);
     // The number: its daily log; the client: two windows of its daily counter; the in-flight slots: their TTL.
-    expect(days(ttls.get(`{${prefix}limits}:number:${hex('n')}`)!)).toBe(1);
-    expect(days(ttls.get(`{${prefix}limits}:client:${hex('c')}`)!)).toBe(2);
-    expect(days(ttls.get(`{${prefix}limits}:client_numbers:${hex('c')}`)!)).toBe(1);
-    expect(ttls.get(`{${prefix}limits}:in_flight:${hex('n')}`)!).toBeLessThanOrEqual(30_000);
+    expect(days(ttls.get(`{${prefix}limits}:number:${hex('n').slice(0, 16)}`)!)).toBe(1);
+    expect(days(ttls.get(`{${prefix}limits}:client:${hex('c').slice(0, 16)}`)!)).toBe(2);
+    expect(days(ttls.get(`{${prefix}limits}:client_numbers:${hex('c').slice(0, 16)}`)!)).toBe(1);
+    expect(ttls.get(`{${prefix}limits}:in_flight:${hex('n').slice(0, 16)}`)!).toBeLessThanOrEqual(30_000);
   });
 
   it('refuses with limiter_full when Redis is out of memory, and peeks and recovers', async () => {
@@ -143,9 +143,9 @@ describe('Redis limit store', () => {
     await store.consume([numberCheck('a'), site], sec(0));
     await store.consume([{ table: 'client_numbers', key: hex('c'), distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: 'abcdef0123456789' } }], sec(0));
     const s0 = T0 / 1000;
-    expect(await connection.client.get(`${prefix}{${prefix}limits}:number:${hex('a')}`)).toBe(`${s0}||`);
-    expect(await connection.client.get(`${prefix}{${prefix}limits}:site:${hex('s')}`)).toBe(`|3600:${Math.floor(s0 / 3600)}:0:1,86400:${Math.floor(s0 / 86_400)}:0:1|`);
-    expect(await connection.client.get(`${prefix}{${prefix}limits}:client_numbers:${hex('c')}`)).toBe(`||${s0}:abcdef01`);
+    expect(await connection.client.get(`${prefix}{${prefix}limits}:number:${hex('a').slice(0, 16)}`)).toBe(`${s0}||`);
+    expect(await connection.client.get(`${prefix}{${prefix}limits}:site:${hex('s').slice(0, 16)}`)).toBe(`|3600:${Math.floor(s0 / 3600)}:0:1,86400:${Math.floor(s0 / 86_400)}:0:1|`);
+    expect(await connection.client.get(`${prefix}{${prefix}limits}:client_numbers:${hex('c').slice(0, 16)}`)).toBe(`||${s0}:abcdef01`);
   });
 });
 
