@@ -1,13 +1,16 @@
 // The LimitStore contract (limit-store-cases.ts) against the memory store and against a real Redis,
 // started privately for this file; then what only Redis has: atomicity across clients, outages,
 // prefixes, TTLs, running out of memory, and the connection's log lines and metrics hooks.
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deadUrl } from '../../_util/listen.ts';
 import { createMemoryLimitStore } from '../../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck, LimitStore } from '../../../server/src/protect/limit-store.ts';
 import { StoreUnavailableError } from '../../../server/src/store/errors.ts';
 import { connectRedis, type CommandOutcome, type RedisConnection } from '../../../server/src/store/redis/connection.ts';
 import { createRedisLimitStore } from '../../../server/src/store/redis/limit-store.ts';
 import { readRedisSettings } from '../../../server/src/store/redis/settings.ts';
+import { createRedisMetrics } from '../../../server/src/store/redis/metrics.ts';
 import { createRefusalCache } from '../../../server/src/store/refusal-cache.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { hex, limitStoreCases, numberCheck, sec, T0 } from './limit-store-cases.ts';
@@ -210,6 +213,35 @@ describe('Redis outage', () => {
     expect(await store.peek(numberCheck('paused'), sec(0))).toEqual(expect.any(Array));
     expect(lines.filter((l) => l.msg.startsWith('ALERT redis unreachable'))).toHaveLength(1);
     expect(lines.filter((l) => l.msg === 'redis reachable again')).toHaveLength(1);
+  });
+});
+
+describe('Redis metrics', () => {
+  it('shows command latency, errors and reachability in /metrics, also for a Redis that is down from the start', async () => {
+    const registry = new Registry();
+    const live = connectRedis({ url: server.url, prefix: 'm1:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 }, { log: { info() {}, warn() {}, error() {} }, observer: createRedisMetrics(registry) });
+    connections.push(live);
+    expect(await live.waitReady(5_000)).toBe(true);
+    await createRedisLimitStore({ connection: live }).consume([numberCheck('m')], sec(0));
+    let text = await registry.metrics();
+    expect(text).toContain('dialback_redis_command_duration_seconds_count{operation="limits.consume",outcome="ok"} 1');
+    expect(text).toContain('dialback_redis_up 1');
+
+    const lines: Line[] = [];
+    const down = new Registry();
+    const dead = connectRedis(
+      { url: (await deadUrl()).replace('http:', 'redis:'), prefix: 'm2:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 },
+      { log: { info: () => {}, warn: (msg) => void lines.push({ level: 'warn', msg }), error: (msg) => void lines.push({ level: 'error', msg }) }, observer: createRedisMetrics(down) },
+    );
+    connections.push(dead);
+    expect(await dead.waitReady(300)).toBe(false);
+    const store = createRedisLimitStore({ connection: dead });
+    for (let i = 0; i < 5; i++) await expect(store.peek(numberCheck('m'), sec(0))).rejects.toMatchObject({ code: 'store_unavailable', reason: 'disconnected' });
+    text = await down.metrics();
+    expect(text).toContain('dialback_redis_errors_total{operation="limits.peek",outcome="offline"} 5');
+    expect(text).toContain('dialback_redis_up 0');
+    // Retrying all along, yet one line.
+    expect(lines.filter((l) => l.msg.startsWith('ALERT redis unreachable'))).toHaveLength(1);
   });
 });
 
