@@ -139,6 +139,27 @@ describe('Redis limit store', () => {
     expect((await store.consume([numberCheck('new')], sec(2))).ok).toBe(true);
   });
 
+  it('warns once at connection when Redis may evict keys (limits would fail open)', async () => {
+    const admin = connect();
+    expect(await admin.waitReady(5_000)).toBe(true);
+    await admin.client.configSet('maxmemory-policy', 'allkeys-lru');
+    try {
+      const lines: Line[] = [];
+      const connection = connect({ lines });
+      expect(await connection.waitReady(5_000)).toBe(true);
+      await expect.poll(() => lines.filter((l) => l.level === 'warn' && l.msg.includes('maxmemory-policy')).length).toBe(1);
+      expect(lines.find((l) => l.msg.includes('maxmemory-policy'))?.fields).toEqual({ policy: 'allkeys-lru' });
+    } finally {
+      await admin.client.configSet('maxmemory-policy', 'noeviction');
+    }
+    const quiet: Line[] = [];
+    const fine = connect({ lines: quiet });
+    expect(await fine.waitReady(5_000)).toBe(true);
+    // Replies on one connection come in order: after this PING the policy's answer has been handled.
+    await fine.ping();
+    expect(quiet.filter((l) => l.msg.includes('maxmemory-policy'))).toEqual([]);
+  });
+
   it('reads and writes records that a human can follow', async () => {
     const prefix = `fmt${++prefixes}:`;
     const { store, connection } = await redisStore(prefix);

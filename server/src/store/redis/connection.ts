@@ -128,7 +128,28 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
   client.on('ready', () => {
     suspect = false;
     setUp(true);
+    checkEvictionPolicy();
   });
+
+  let policyChecked = false;
+  /**
+   * Evicting keys under memory pressure would drop limits and Idempotency-Keys: the limits would
+   * fail open. With noeviction Redis refuses writes instead, and the stores fail closed. Managed
+   * services may forbid CONFIG: then nothing is said.
+   */
+  function checkEvictionPolicy(): void {
+    if (policyChecked) return;
+    policyChecked = true;
+    client
+      .configGet('maxmemory-policy')
+      .then((reply) => {
+        const policy = String((reply as Record<string, string>)['maxmemory-policy'] ?? '');
+        if (policy && policy !== 'noeviction') {
+          log.warn('redis maxmemory-policy is not noeviction: under memory pressure Redis may evict limit keys and the limits would fail open; set maxmemory-policy noeviction', { policy });
+        }
+      })
+      .catch(() => {});
+  }
   client.connect().catch(() => {
     // Only when closed while connecting: the reconnect strategy never gives up.
   });
