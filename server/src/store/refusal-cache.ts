@@ -1,4 +1,6 @@
-// A LimitStore decorator for floods: it remembers, in process memory, that a peek found a client
+// Two decorators for floods, one per layer; a relay uses either or both.
+//
+// `createRefusalCache` wraps a LimitStore: it remembers, in process memory, that a peek found a client
 // blocked, and answers the same refusal again until its wait is over (at most `maxHoldMs`), so a
 // blocked client hammering the relay costs no round trip to a shared store. Only refusals are
 // remembered, never "allowed", so it cannot let anything through that the store would refuse;
@@ -7,7 +9,9 @@
 //
 // Bounded: at most `maxEntries` keys (two generations, protect/recent-cache.ts), whatever a flood
 // of distinct clients sends.
+import { clientKey } from '../protect/client-key.ts';
 import type { LimitCheck, LimitStore, Refusal } from '../protect/limit-store.ts';
+import type { Limiter } from '../protect/limits.ts';
 import { RecentCache } from '../protect/recent-cache.ts';
 
 export interface RefusalCacheOptions {
@@ -75,5 +79,51 @@ export function createRefusalCache(store: LimitStore, options: RefusalCacheOptio
     release: (key) => store.release(key),
     sizes: () => store.sizes(),
     cachedRefusals: () => held.size,
+  };
+}
+
+export interface BlockedClientCacheOptions extends RefusalCacheOptions {
+  /** The limiter's clock (LimiterDeps.now). */
+  now?: () => number;
+}
+
+/**
+ * `cacheBlockedClients` wraps the Limiter: `blockedClient` (the check before a request's body is
+ * read, two peeks: the client's counts and its strikes) is answered from memory for a client found
+ * blocked, until its wait is over (at most `maxHoldMs`). A flood from one blocked address (or IPv6
+ * /64) then costs no store round trip at all, and is still refused while the store is down.
+ * A refunded admission forgets its client, as refunds give places back.
+ */
+export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCacheOptions = {}): Limiter {
+  const maxHoldMs = options.maxHoldMs ?? 3_000;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const now = options.now ?? Date.now;
+  const held = new RecentCache<string, { asked: number; until: number; reason: Refusal['reason']; endsAt: number }>(maxEntries);
+  // RecentCache has no delete: a forgotten entry is overwritten with one that has expired.
+  const forget = (key: string) => held.set(key, { asked: 0, until: 0, reason: 'client_rate', endsAt: 0 });
+
+  return {
+    async admit(input) {
+      const admission = await limiter.admit(input);
+      return {
+        release: () => admission.release(),
+        async refund() {
+          forget(clientKey(input.clientIp));
+          await admission.refund();
+        },
+      };
+    },
+    async blockedClient(clientIp) {
+      const key = clientKey(clientIp);
+      const at = now();
+      const hit = held.get(key);
+      if (hit && at < hit.until && at >= hit.asked) return { reason: hit.reason, retryAfter: Math.max(1, Math.ceil((hit.endsAt - at) / 1000)) };
+      const refusal = await limiter.blockedClient(clientIp);
+      if (refusal) {
+        const until = at + Math.min(maxHoldMs, (refusal.retryAfter - 1) * 1000);
+        if (until > at) held.set(key, { asked: at, until, reason: refusal.reason, endsAt: at + refusal.retryAfter * 1000 });
+      }
+      return refusal;
+    },
   };
 }
