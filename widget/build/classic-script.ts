@@ -76,7 +76,9 @@ export function classicScriptEntry(): Plugin {
         const helperName = /\b(?:const|let|var) (\w+)=e=>e\(\);/.exec(chunk.code)?.[1];
         if (helperName) {
           const unwrapped = unwrapPreloads(chunk.code, helperName);
-          if (unwrapped) chunk.code = unwrapped.replace(/\b(?:const|let|var) \w+=e=>e\(\);/, '');
+          // The helper goes only when nothing calls it any more (a local of the same name in some
+          // scope keeps it, which costs a few bytes and breaks nothing).
+          if (unwrapped) chunk.code = new RegExp(`[^\\w$.]${helperName}\\(`).test(unwrapped) ? unwrapped : unwrapped.replace(/\b(?:const|let|var) \w+=e=>e\(\);/, '');
         }
         if (!chunk.isEntry) continue;
         const problems = [

@@ -43,12 +43,11 @@ export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
     // The request itself is a chunk of its own (see send.ts); a chunk that cannot be fetched is the
     // network failing.
     setPhase({ name: 'sending' });
-    try {
-      const { send } = await import('./send.ts');
-      await send(ctx, api, values, { e164: toE164(parsed) ?? values.phone.replace(/[^\d+]/g, ''), readback: formatInternational(parsed) }, attempt, setPhase);
-    } catch {
-      setPhase({ name: 'form', error: { code: 'network_error', field: null } });
-    }
+    const phone = { e164: toE164(parsed) ?? values.phone.replace(/[^\d+]/g, ''), readback: formatInternational(parsed) };
+    await import('./send.ts').then(
+      (module) => module.send(ctx, api, values, phone, attempt, setPhase),
+      () => setPhase({ name: 'form', error: { code: 'network_error', field: null } }),
+    );
   }
 
   return {
