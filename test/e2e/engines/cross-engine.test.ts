@@ -95,8 +95,10 @@ for (const name of engineNames) {
           },
           15_000,
         );
-        // The steps the relay reported, not a countdown: at least two of them were on screen.
-        expect([...seen].filter((step) => ['Connecting an agent', 'Your phone is ringing', 'You are connected'].includes(step)).length).toBeGreaterThanOrEqual(2);
+        // The steps the relay reported, not a countdown: the first, then at least one the call reached
+        // (the widget polls at the relay's pace, so a short step can pass between two polls).
+        expect([...seen][0]).toBe('Request received');
+        expect([...seen].some((step) => ['Connecting an agent', 'Your phone is ringing', 'You are connected'].includes(step)), [...seen].join(' → ')).toBe(true);
         expect((await page.run(snapshot)).errors).toEqual([]);
       }), 40_000);
 
@@ -183,16 +185,17 @@ for (const name of engineNames) {
         await click(page, s.launcher, 'the launcher');
         s = await until(page, 'the dialog', opened);
         const sheet = s.dialog!;
-        expect([sheet.x, sheet.width, Math.round(sheet.y + sheet.height)]).toEqual([0, 375, 667]);
+        const [width, height] = s.client;
+        expect([sheet.x, sheet.width, Math.round(sheet.y + sheet.height)]).toEqual([0, width, height]);
         // A 300 px keyboard that shrinks only the visual viewport, as on iOS.
         await page.run(() => {
           const vv = window.visualViewport!;
           Object.defineProperty(vv, 'height', { configurable: true, get: () => innerHeight - 300 });
           vv.dispatchEvent(new Event('resize'));
         });
-        s = await until(page, 'the sheet to move above the keyboard', (x) => x.dialog && Math.round(x.dialog.y + x.dialog.height) === 367);
+        s = await until(page, 'the sheet to move above the keyboard', (x) => x.dialog && Math.round(x.dialog.y + x.dialog.height) === height - 300);
         expect(s.dialog!.y).toBeGreaterThanOrEqual(0);
-        expect(s.phone!.y + s.phone!.height).toBeLessThanOrEqual(367);
+        expect(s.phone!.y + s.phone!.height).toBeLessThanOrEqual(height - 300);
         expect(s.errors).toEqual([]);
       }), 30_000);
 

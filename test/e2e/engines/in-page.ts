@@ -29,6 +29,8 @@ export interface WidgetSnapshot {
   /** console.error calls, uncaught errors and unhandled rejections the page saw. */
   errors: string[];
   viewport: [number, number];
+  /** The viewport without the page's scrollbars (Firefox draws classic ones): where position: fixed lays out. */
+  client: [number, number];
 }
 
 /** Runs in the page. The widget's element is <dialback-widget>, or <dialback-widget-own> when the page defined that name. */
@@ -59,6 +61,7 @@ export function snapshot(): WidgetSnapshot {
     tel: tel?.getAttribute('href') ?? null,
     errors: (window as unknown as { __errors?: string[] }).__errors ?? [],
     viewport: [innerWidth, innerHeight],
+    client: [document.documentElement.clientWidth, document.documentElement.clientHeight],
   };
 }
 

@@ -73,12 +73,22 @@ export async function launchWebKitEngine(): Promise<Engine> {
       await fitViewport(d, url, width, height);
       const adapter: EnginePage = {
         async run(fn, arg) {
-          const result = (await d.executeAsyncScript(
+          // The result travels as one JSON string made in the page: WebKitWebDriver's own serializer
+          // walks objects with for…in and honours toJSON, so on the hostile pages (Object.prototype
+          // extended, Prototype.js's Array.prototype.toJSON) it fails. The page's toJSON methods are
+          // set aside while the string is made.
+          const json = (await d.executeAsyncScript(
             `const done = arguments[arguments.length - 1], source = arguments[0], arg = arguments[1];
-             Promise.resolve().then(() => (0, eval)(source)(arg)).then((v) => done({ v: v === undefined ? null : v }), (e) => done({ e: String((e && e.stack) || e) }));`,
+             const send = (result) => {
+               const saved = [Array.prototype, String.prototype].map((p) => [p, Object.getOwnPropertyDescriptor(p, 'toJSON')]);
+               for (const [p] of saved) delete p.toJSON;
+               try { done(JSON.stringify(result)); } finally { for (const [p, d] of saved) if (d) Object.defineProperty(p, 'toJSON', d); }
+             };
+             Promise.resolve().then(() => (0, eval)(source)(arg)).then((v) => send({ v: v === undefined ? null : v }), (e) => send({ e: String((e && e.stack) || e) }));`,
             callSource(fn),
             arg ?? null,
-          )) as { v?: unknown; e?: string };
+          )) as string;
+          const result = JSON.parse(json) as { v?: unknown; e?: string };
           if (result.e) throw new Error(result.e);
           return result.v as never;
         },
