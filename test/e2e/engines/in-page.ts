@@ -99,6 +99,10 @@ export async function axeViolations(page: EnginePage): Promise<string[]> {
     if (!('axe' in window)) (0, eval)(source);
   }, axeSource);
   return page.run(async () => {
+    // Let the dialog's fade-in end first: mid-fade its text really has less contrast (WebKit, slower
+    // here, was measured so). Its computed opacity follows the animation.
+    const dialog = document.querySelector('dialback-widget')?.shadowRoot?.querySelector('[role=dialog]');
+    for (let i = 0; i < 100 && dialog && getComputedStyle(dialog).opacity !== '1'; i++) await new Promise((r) => setTimeout(r, 20));
     const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
     const result = await axe.run(
       { include: [['dialback-widget']] },
