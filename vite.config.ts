@@ -18,10 +18,17 @@ export default defineConfig({
     modulePreload: false,
     rolldownOptions: {
       input: { widget: 'widget/src/loader.ts' },
+      // The entry must receive the UI chunk's own exports from import(): a chunk that also exports
+      // code shared with other chunks is handed over as a namespace object built with `for…in`,
+      // which dies on pages that add enumerable properties to Object.prototype. So the shared code
+      // lives in the 'runtime' chunk (Preact and the modules more than one chunk uses), and the
+      // bundler does not merge the UI chunk into its importers' loads.
+      experimental: { chunkOptimization: { avoidRedundantChunkLoads: false } },
       output: {
         entryFileNames: '[name].js',
         chunkFileNames: 'chunks/[name]-[hash].js',
         assetFileNames: 'chunks/[name]-[hash][extname]',
+        codeSplitting: { groups: [{ name: 'runtime', test: /node_modules[\\/]preact[\\/]|widget[\\/]src[\\/]ui[\\/](CallUsLink|fields|i18n[\\/]format)\./ }] },
       },
     },
   },

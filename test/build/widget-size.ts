@@ -48,7 +48,7 @@ export interface WidgetSizes {
   /** The Preact UI chunk (mount-*.js) with the chunks it imports statically (the Preact runtime). */
   ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
-  /** Chunks fetched only when needed: attribution, consent, Turnstile, call progress, opening hours. */
+  /** Chunks fetched only when needed: attribution, consent, Turnstile, call progress, the request (send), opening hours. */
   optional: BuiltFile[];
   /** Everything one visitor can ever load: every file but the other languages' catalogs. */
   perVisitor: number;

@@ -93,3 +93,24 @@ test('the hostile-CSS switch changes the page, not the widget', async () => {
     await page.close();
   }
 });
+
+test('no horizontal overflow on phones: at 320 and 375 px nothing reaches past the right edge', async () => {
+  for (const width of [320, 375]) {
+    const context = await browser.newContext({ viewport: { width, height: 667 }, deviceScaleFactor: 1 });
+    try {
+      const page = await context.newPage();
+      await page.goto(site.url + '/');
+      await widget(page).launcher.waitFor();
+      const overflow = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        // Every element whose box ends past the viewport, to name the culprit when this fails.
+        past: [...document.body.querySelectorAll('*')]
+          .filter((el) => el.getBoundingClientRect().right > innerWidth + 0.5 && !el.closest('pre, .events'))
+          .map((el) => `${el.tagName.toLowerCase()}${el.className ? '.' + el.className : ''} ends at ${Math.round(el.getBoundingClientRect().right)}`),
+      }));
+      expect(overflow, `at ${width} px`).toEqual({ scrollWidth: width, past: [] });
+    } finally {
+      await context.close();
+    }
+  }
+});

@@ -30,10 +30,10 @@ test('page load requests only widget.js from the relay; intent fetches the UI fr
     await expect.poll(() => relayRequests().filter((p) => p.startsWith('/chunks/mount-')).length).toBe(1);
     await expect.poll(() => relayRequests()).toContain('/api/status');
     const chunkRequests = requests.filter((r) => /\/chunks\//.test(r.url()));
-    // Exactly the UI, the Preact runtime, the visitor's language and the attribution reader (the
+    // Exactly the UI, the runtime (Preact and the code chunks share), the visitor's language and the attribution reader (the
     // status request above leaves only once all four have loaded).
     const chunkNames = chunkRequests.map((r) => new URL(r.url()).pathname.replace(/^\/chunks\/(\w+)[.-].*$/, '$1'));
-    expect(chunkNames.sort()).toEqual(['attribution', 'en', 'jsxRuntime', 'mount']);
+    expect(chunkNames.sort()).toEqual(['attribution', 'en', 'mount', 'runtime']);
     for (const r of chunkRequests) expect(r.url().startsWith(`${stage.system.relayUrl}/chunks/`), r.url()).toBe(true);
     expect(chunkRequests.map((r) => r.url())).toContainEqual(expect.stringMatching(/\/chunks\/en-[\w-]+\.js$/));
     expect(chunkRequests.map((r) => r.url())).not.toContainEqual(expect.stringMatching(/\/chunks\/(uk|ru|pl|de)-/));

@@ -21,7 +21,7 @@ afterEach(() => {
 describe('Dialog', () => {
   function shell(onClose = vi.fn()) {
     render(
-      <Dialog title="Request a call back" closeLabel="Close" onClose={onClose}>
+      <Dialog title="Request a call back" closeLabel="Close" view="form" onClose={onClose}>
         <input type="tel" aria-label="phone" />
         <button type="button">Send</button>
       </Dialog>,

@@ -21,6 +21,39 @@ import type { Plugin } from 'vite';
 const preloadHelperId = '\0vite/preload-helper.js';
 const helper = '(load) => load()';
 
+/**
+ * `h(()=>import(`./x.js`).then(…),[])` (or Vite's marker in place of `[]`) → `import(`./x.js`).then(…)` for every call of the helper `h`;
+ * null when a call does not have that exact shape (the build then keeps the helper).
+ */
+function unwrapPreloads(code: string, helperName: string): string | null {
+  // Only calls that wrap an import(): a minified scope may reuse the helper's name for a local.
+  const open = `${helperName}(()=>import(`;
+  let out = '';
+  let from = 0;
+  for (let at = code.indexOf(open); at >= 0; at = code.indexOf(open, from)) {
+    if (/[\w$.]/.test(code[at - 1] ?? '')) return null; // part of a longer name
+    let depth = 0;
+    let i = at + open.length - 'import('.length;
+    for (; i < code.length; i++) {
+      const ch = code[i]!;
+      if (ch === '`' || ch === '"' || ch === "'") i = code.indexOf(ch, i + 1); // specifiers and plain strings only
+      else if (ch === '(' || ch === '{' || ch === '[') depth++;
+      else if (ch === ')' || ch === '}' || ch === ']') {
+        if (depth === 0) break;
+        depth--;
+      } else if (ch === ',' && depth === 0) break;
+      if (i < 0) return null;
+    }
+    // The second argument is still Vite's marker here (Vite writes the list after this hook); with
+    // modulePreload off and no CSS in the chunks the list it would write is empty.
+    const rest = [',[])', ',__VITE_PRELOAD__)'].find((tail) => code.startsWith(tail, i));
+    if (!rest) return null;
+    out += code.slice(from, at) + code.slice(at + open.length - 'import('.length, i);
+    from = i + rest.length;
+  }
+  return out + code.slice(from);
+}
+
 export function classicScriptEntry(): Plugin {
   return {
     name: 'dialback:classic-script-entry',
@@ -37,7 +70,17 @@ export function classicScriptEntry(): Plugin {
     },
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+        if (chunk.type !== 'chunk') continue;
+        // Nothing is ever preloaded (see 1.), so each `helper(() => import(x)…, deps)` can become
+        // `import(x)…`, and the helper can go.
+        const helperName = /\b(?:const|let|var) (\w+)=e=>e\(\);/.exec(chunk.code)?.[1];
+        if (helperName) {
+          const unwrapped = unwrapPreloads(chunk.code, helperName);
+          // The helper goes only when nothing calls it any more (a local of the same name in some
+          // scope keeps it, which costs a few bytes and breaks nothing).
+          if (unwrapped) chunk.code = new RegExp(`[^\\w$.]${helperName}\\(`).test(unwrapped) ? unwrapped : unwrapped.replace(/\b(?:const|let|var) \w+=e=>e\(\);/, '');
+        }
+        if (!chunk.isEntry) continue;
         const problems = [
           /\bimport\.meta\b/.test(chunk.code) && 'import.meta',
           /(^|[;}\s])import\s*[\w{*]/.test(chunk.code) && 'a static import',

@@ -28,12 +28,6 @@ export interface ApiOptions {
 /** How long one request may take before it counts as a network failure. */
 const timeoutMs = 20_000;
 
-/** A fresh key per submit attempt; works on plain-http pages where crypto.randomUUID is missing. */
-export function newIdempotencyKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 export function createApi(relay: string, { isKnownCode }: ApiOptions): RelayApi {
   /** `valid` names the member that proves the answer has the expected shape. */
   async function call<T>(path: string, valid: (body: T) => unknown, init?: RequestInit): Promise<ApiResult<T>> {

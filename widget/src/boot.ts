@@ -18,7 +18,9 @@ export interface Booted {
 }
 
 export function boot(win: Window & { dialback?: DialbackFunction }, doc: Document, script: Element | null): Booted | null {
-  const stub = win.dialback;
+  // Only our own stub (or copy) counts: a page may already hold something else under that name (an
+  // element with id="dialback", another script's object), which the widget then simply replaces.
+  const stub = typeof win.dialback == 'function' ? win.dialback : undefined;
   if (stub?.loaded) return null; // the script ran twice (SPA, tag manager): the first copy stays in charge
 
   const config = readConfig(script, doc, win.navigator.languages);
@@ -99,6 +101,6 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
     true,
   );
 
-  for (const args of Array.from(stub?.q ?? [])) dialback(...Array.from(args));
+  for (const args of Array.isArray(stub?.q) ? stub.q : []) dialback(...Array.from(args));
   return { dialback, mounted };
 }

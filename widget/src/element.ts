@@ -33,21 +33,13 @@ const svgNs = 'http://www.w3.org/2000/svg';
 const phonePath = 'M7 2 4 3C3 7 5 12 9 16s9 6 12 5l1-3-4-3-3 2c-2-1-4-3-5-5l2-3z';
 
 export function mountWidget(doc: Document, config: EntryConfig, [label, unavailableText]: readonly [string, string]): MountedWidget {
-  if (!customElements.get(tagName)) {
-    customElements.define(
-      tagName,
-      class extends HTMLElement {
-        constructor() {
-          super();
-          this.attachShadow({ mode: 'open' });
-        }
-      },
-    );
-  }
+  // No custom element class: an undefined autonomous element takes a shadow root all the same, and a
+  // page that already defined <dialback-widget> (an old copy, another vendor) keeps its class. Then
+  // the widget takes a name of its own, so the page's constructor never touches our shadow root.
+  const host = doc.createElement(customElements.get(tagName) ? tagName + '-own' : tagName);
+  const shadow = host.attachShadow({ mode: 'open' });
   const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = '') =>
     Object.assign(doc.createElement(tag), { className, textContent: text });
-  const host = doc.createElement(tagName);
-  const shadow = host.shadowRoot!;
   adoptStyles(shadow, launcherCss);
   // CSSOM writes are allowed under a strict CSP (unlike style="" attributes in markup). The text
   // colour on it is derived in CSS (see launcher.css), so a light brand colour stays readable.

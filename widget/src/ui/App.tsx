@@ -95,12 +95,16 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   let body;
   if (phase.name === 'sending') {
     body = (
-      <p class="sending">{m.sending}</p>
+      <p class="sending" tabIndex={-1}>
+        {m.sending}
+      </p>
     );
   } else if (phase.name === 'accepted') {
     const CallProgress = progressModule?.CallProgress;
     body = !CallProgress ? (
-      <p class="readback">{fill(m.willCall, { phone: phase.readback })}</p>
+      <p class="readback" tabIndex={-1}>
+        {fill(m.willCall, { phone: phase.readback })}
+      </p>
     ) : (
       <CallProgress
         config={config}
@@ -137,7 +141,7 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
         {open ? announcement : ''}
       </div>
       {open && (
-        <Dialog title={m.title} closeLabel={m.close} onClose={onClose}>
+        <Dialog title={m.title} closeLabel={m.close} view={phase.name === 'form' ? 'form' + (phase.error?.code ?? '') : phase.name} onClose={onClose}>
           {body}
         </Dialog>
       )}

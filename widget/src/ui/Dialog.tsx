@@ -1,6 +1,8 @@
 // The dialog shell: role=dialog with aria-modal, a title, a close button, focus kept inside while
-// open (Tab and Shift+Tab wrap around), Esc closes. Focus return is the caller's job (App knows the
-// opener).
+// open (Tab and Shift+Tab wrap around), Esc closes. Focus is never lost: each new view (`view`
+// changes) takes focus, and whenever focus ends up outside the dialog (the focused element was
+// replaced by the next view, a click on the page) it is brought back, so Esc keeps working. Focus
+// return is the caller's job (it knows the opener).
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
@@ -10,6 +12,8 @@ const focusable = 'a[href],button,input,select,iframe';
 export interface DialogProps {
   title: string;
   closeLabel: string;
+  /** Names the view the dialog shows; a new name moves focus to the new view. */
+  view: string;
   onClose(): void;
   children: ComponentChildren;
 }
@@ -18,17 +22,24 @@ function focusables(root: HTMLElement): HTMLElement[] {
   return Array.from(root.querySelectorAll<HTMLElement>(focusable));
 }
 
-export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
+export function Dialog({ title, closeLabel, view, onClose, children }: DialogProps) {
   const ref = useRef<HTMLDivElement>(null);
+  const shown = useRef('');
 
-  useEffect(() => {
+  // Where a view wants focus: its status or alert (tabindex=-1) or the field in error, else the phone
+  // input, else the first control.
+  const keepFocus = () => {
     const root = ref.current;
-    if (!root) return;
-    // The phone input if the form is showing, else the first control.
-    (root.querySelector<HTMLElement>('[type=tel]') ?? focusables(root)[0])?.focus();
-  }, []);
+    if (!root?.isConnected) return;
+    const active = (root.getRootNode() as ShadowRoot).activeElement;
+    if (shown.current === view && root.contains(active)) return;
+    shown.current = view;
+    (root.querySelector<HTMLElement>('[tabindex="-1"],[aria-invalid=true]') ?? root.querySelector<HTMLElement>('[type=tel]') ?? focusables(root)[0])?.focus();
+  };
+  // After every render: the view may have changed, or replaced the element that had focus.
+  useEffect(keepFocus);
 
-  // Keys reach this handler only while focus is inside the dialog.
+  // Keys reach this handler only while focus is inside the dialog (keepFocus sees to that).
   function onKeyDown(event: KeyboardEvent) {
     if (event.key === 'Escape') {
       event.stopPropagation();
@@ -44,7 +55,17 @@ export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
   }
 
   return (
-    <div ref={ref} class="dialog" role="dialog" aria-modal="true" aria-labelledby="db-title" onKeyDown={onKeyDown} part="dialog">
+    <div
+      ref={ref}
+      class="dialog"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="db-title"
+      onKeyDown={onKeyDown}
+      // Focus left for the page: take it back once the page is done with the click or Tab.
+      onFocusOut={() => setTimeout(keepFocus)}
+      part="dialog"
+    >
       <div class="head">
         <h2 id="db-title">{title}</h2>
         <button type="button" class="close" aria-label={closeLabel} onClick={onClose}>

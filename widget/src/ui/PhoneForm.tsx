@@ -73,7 +73,7 @@ export function PhoneForm({ config, messages: m, Consent, values, error, onChang
         />
       )}
       {globalError && (
-        <div class="notice alert" id="db-form-error">
+        <div class="notice alert" id="db-form-error" tabIndex={-1}>
           <p>{errorSentence(lang, m, globalError)}</p>
           {/* Not about the visitor's input: the office's own number is the honest next step. */}
           <CallUsLink config={config} template={m.callUs} />

@@ -30,6 +30,10 @@ export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
   ]);
   const ctx: UiContext = { ...entry, config, messages, readAttribution, ConsentField: consent?.ConsentField ?? null };
   ctx.adoptStyles(css);
+  // The bottom sheet stays above the on-screen keyboard: where it covers the layout viewport (iOS
+  // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).
+  const vv = window.visualViewport;
+  for (const type of ['resize', 'scroll']) vv?.addEventListener(type, () => ctx.container.style.setProperty('--db-kb', innerHeight - vv.height - vv.offsetTop + 'px'));
   const api = createApi(ctx.config.relay, { isKnownCode: (code): code is ErrorCode => code in ctx.messages.errors });
   let status: Promise<ApiResult<StatusResponse>> | null = null;
   let isOpen = false;

@@ -1,10 +1,9 @@
 // The honest state machine of one visitor's request: form → sending → accepted (then the call's
 // real progress, see progress/track.ts). Client checks run first; the relay's answer is authoritative.
 import { useRef, useState } from 'preact/hooks';
-import type { CallbackRequest } from '../../../server/src/contract.ts';
-import { newIdempotencyKey, type RelayApi } from '../api.ts';
+import type { RelayApi } from '../api.ts';
 import type { UiContext } from './ui-context.ts';
-import { fieldOf, outcomeUnknown, type ErrorCodeAny, type FlowError } from './fields.ts';
+import { fieldOf, type ErrorCodeAny, type FlowError } from './fields.ts';
 import { checkPhone, formatInternational, parsePhone, toE164 } from './phone/parse.ts';
 
 export interface FormValues {
@@ -41,40 +40,14 @@ export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
           : null;
     if (early) return setPhase({ name: 'form', error: { code: early, field: fieldOf(early) } });
 
-    // Read now, not at page load: the tracking script may have written its cookies after we ran.
-    const attribution = ctx.readAttribution(ctx.cookiesAtLoad, location.href, ctx.pageAtLoad);
-    const body: CallbackRequest = {
-      phone: toE164(parsed) ?? values.phone.replace(/[^\d+]/g, ''),
-      locale: config.lang,
-    };
-    if (/^[A-Z]{2}$/.test(values.country)) body.country = values.country;
-    if (config.consentText) body.consent = values.consent;
-    if (Object.keys(attribution).length) body.attribution = attribution;
-    // The relay accepts page addresses up to 2,048 characters; a longer one is cut, still a URL.
-    body.pageUrl = location.href.slice(0, 2048);
-    // Taken before the token is added: each attempt has a fresh token, yet a re-send is the same request.
-    const fingerprint = JSON.stringify(body);
-    if (values.turnstileToken) body.turnstileToken = values.turnstileToken;
-    const key = attempt.current?.body === fingerprint ? attempt.current.key : newIdempotencyKey();
-    attempt.current = { body: fingerprint, key };
-
-    ctx.emit('submit', { country: body.country ?? '', lang: config.lang });
+    // The request itself is a chunk of its own (see send.ts); a chunk that cannot be fetched is the
+    // network failing.
     setPhase({ name: 'sending' });
-    const result = await api.requestCallback(body, key);
-    if (result.ok) {
-      attempt.current = null;
-      ctx.emit('success', { requestId: result.data.requestId, estimateSeconds: result.data.estimateSeconds });
-      return setPhase({
-        name: 'accepted',
-        requestId: result.data.requestId,
-        readback: formatInternational(parsed),
-        estimateSeconds: Math.max(0, Math.round(result.data.estimateSeconds)),
-      });
-    }
-    if (!outcomeUnknown(result.code)) attempt.current = null;
-    ctx.emit('error', { code: result.code });
-    const { code, retryAfter, nextOpenAt } = result;
-    setPhase({ name: 'form', error: { code, field: fieldOf(code, result.field), retryAfter, nextOpenAt } });
+    const phone = { e164: toE164(parsed) ?? values.phone.replace(/[^\d+]/g, ''), readback: formatInternational(parsed) };
+    await import('./send.ts').then(
+      (module) => module.send(ctx, api, values, phone, attempt, setPhase),
+      () => setPhase({ name: 'form', error: { code: 'network_error', field: null } }),
+    );
   }
 
   return {

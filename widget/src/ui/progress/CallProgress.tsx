@@ -31,7 +31,9 @@ export function CallProgress({ config, messages: m, readback, estimateSeconds, p
   const offerRetry = outcome === 'missed' || slow || (final && outcome === 'unknown');
   return (
     <div class="progress">
-      <p class="readback">{fill(m.willCall, { phone: readback })}</p>
+      <p class="readback" tabIndex={-1}>
+        {fill(m.willCall, { phone: readback })}
+      </p>
       {!ended && <p class="estimate">{plural(config.lang, m.estimate, estimateSeconds)}</p>}
       {outcome !== 'missed' && (
         <ol class="steps" aria-label={m.outcomeTitle}>

@@ -1,0 +1,59 @@
+// The request of one submit: built from the form and the attribution, sent with its Idempotency-Key,
+// its answer turned into the next phase. A chunk of its own, fetched as the visitor submits: the
+// dialog's first chunk stays within its budget (design §7) and nobody who only looks pays for it.
+import type { CallbackRequest } from '../../../server/src/contract.ts';
+import type { RelayApi } from '../api.ts';
+import { fieldOf, outcomeUnknown } from './fields.ts';
+import type { UiContext } from './ui-context.ts';
+import type { FormValues, Phase } from './useCallbackFlow.ts';
+
+/** A fresh key per submit attempt; works on plain-http pages where crypto.randomUUID is missing. */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export async function send(
+  ctx: UiContext,
+  api: RelayApi,
+  values: FormValues,
+  /** The number in E.164 (as typed when it cannot be parsed), and as read back to the visitor. */
+  phone: { e164: string; readback: string },
+  attempt: { current: { body: string; key: string } | null },
+  setPhase: (phase: Phase) => void,
+): Promise<void> {
+  const { config } = ctx;
+  // Read now, not at page load: the tracking script may have written its cookies after we ran.
+  const attribution = ctx.readAttribution(ctx.cookiesAtLoad, location.href, ctx.pageAtLoad);
+  const body: CallbackRequest = {
+    phone: phone.e164,
+    locale: config.lang,
+  };
+  if (/^[A-Z]{2}$/.test(values.country)) body.country = values.country;
+  if (config.consentText) body.consent = values.consent;
+  if (Object.keys(attribution).length) body.attribution = attribution;
+  // The relay accepts page addresses up to 2,048 characters; a longer one is cut, still a URL.
+  body.pageUrl = location.href.slice(0, 2048);
+  // Taken before the token is added: each attempt has a fresh token, yet a re-send is the same request.
+  const fingerprint = JSON.stringify(body);
+  if (values.turnstileToken) body.turnstileToken = values.turnstileToken;
+  const key = attempt.current?.body === fingerprint ? attempt.current.key : newIdempotencyKey();
+  attempt.current = { body: fingerprint, key };
+
+  ctx.emit('submit', { country: body.country ?? '', lang: config.lang });
+  const result = await api.requestCallback(body, key);
+  if (result.ok) {
+    attempt.current = null;
+    ctx.emit('success', { requestId: result.data.requestId, estimateSeconds: result.data.estimateSeconds });
+    return setPhase({
+      name: 'accepted',
+      requestId: result.data.requestId,
+      readback: phone.readback,
+      estimateSeconds: Math.max(0, Math.round(result.data.estimateSeconds)),
+    });
+  }
+  if (!outcomeUnknown(result.code)) attempt.current = null;
+  ctx.emit('error', { code: result.code });
+  const { code, retryAfter, nextOpenAt } = result;
+  setPhase({ name: 'form', error: { code, field: fieldOf(code, result.field), retryAfter, nextOpenAt } });
+}
