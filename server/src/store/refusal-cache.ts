@@ -113,6 +113,8 @@ export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCach
         },
       };
     },
+    surging: (site) => limiter.surging(site),
+    chargeStrike: (clientIp) => limiter.chargeStrike(clientIp),
     async blockedClient(clientIp) {
       const key = clientKey(clientIp);
       const at = now();

@@ -27,6 +27,10 @@ const settings: LimitSettings = {
   siteHourlyCap: 100,
   siteDailyCap: 500,
   maxKeys: 1_000_000,
+  // Networks and surges are off: these tests are about two relays sharing one store.
+  networks: { ipv4_24: { hourly: 0, daily: 0 }, ipv6_56: { hourly: 0, daily: 0 }, ipv6_48: { hourly: 0, daily: 0 } },
+  networkRefusals: 65_000,
+  surge: { calls: 0, windowSec: 300, hourlyCalls: 0, networkCalls: 2 },
 };
 
 let server: RedisServer;
