@@ -62,15 +62,44 @@ export interface CallbackScheduled {
   phoneMasked: string;
 }
 
-/** What the relay knows about an accepted callback (`GET /api/callback/<requestId>`). */
-export const callOutcomes = ['accepted', 'agent_ringing', 'ringing_you', 'connected', 'completed', 'missed', 'unknown'] as const;
+/**
+ * `202` answer of `POST /api/callback` when the service provably never got the request (it was
+ * unreachable): the relay holds the request and places it as soon as the service answers again,
+ * for at most QUEUE_MAX_WAIT_SECONDS. It can be cancelled like a scheduled one.
+ */
+export interface CallbackQueued {
+  status: 'queued';
+  requestId: string;
+  cancelToken: string;
+  phoneMasked: string;
+}
+
+/** Any `202` answer of `POST /api/callback`. */
+export type CallbackAnswer = CallbackAccepted | CallbackScheduled | CallbackQueued;
+
+/**
+ * What the relay knows about a callback (`GET /api/callback/<requestId>`), in the order a call
+ * lives it: held for later (scheduled, queued), placed (accepted, agent_ringing, ringing_you,
+ * connected), and final (completed, missed, failed, cancelled, unknown). `redial`: nobody answered,
+ * and the relay will call again at `scheduledFor`.
+ */
+export const callOutcomes = ['scheduled', 'queued', 'accepted', 'agent_ringing', 'ringing_you', 'connected', 'completed', 'missed', 'redial', 'failed', 'cancelled', 'unknown'] as const;
 export type CallOutcome = (typeof callOutcomes)[number];
 export interface CallbackProgress {
   requestId: string;
   outcome: CallOutcome;
+  /** For scheduled and redial: when the relay will place the call, ISO 8601. */
+  scheduledFor?: string;
   /** Suggested wait before asking again, in milliseconds; absent once the outcome is final. */
   pollAfterMs?: number;
 }
+
+/**
+ * `DELETE /api/callback/<requestId>` with the header `Cancel-Token: <cancelToken>` cancels a
+ * scheduled or queued call (or a pending re-dial); it answers `200` with the progress, outcome
+ * `cancelled`. A call being placed right now cannot be cancelled (409 not_cancellable).
+ */
+export const CANCEL_TOKEN_HEADER = 'cancel-token';
 
 /** `GET /api/status`. */
 export interface StatusResponse {
@@ -115,6 +144,9 @@ export const errorStatus = {
   scheduled_in_past: 400,
   scheduled_too_far: 400,
   scheduled_outside_hours: 400,
+  already_scheduled: 409,
+  not_cancellable: 409,
+  cancel_not_allowed: 403,
   idempotency_in_progress: 409,
   idempotency_key_reused: 422,
   payload_too_large: 413,
