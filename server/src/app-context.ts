@@ -5,10 +5,10 @@ import { createCallTrackingClient, type CallTrackingClient } from './calltrackin
 import type { Logger } from './log.ts';
 import { createOriginPolicy, type OriginPolicy } from './http/origin.ts';
 import { createAgentStatus, type AgentStatus } from './calltracking/agent-status.ts';
-import { createConsentLog, type ConsentLog } from './callback/consent-log.ts';
+import type { ConsentLog } from './callback/consent-log.ts';
 import { createAcceptedCalls, type AcceptedCalls } from './outcome/accepted-calls.ts';
 import { createProtection, type Protection } from './protect/protection.ts';
-import type { LimitStore } from './protect/limit-store.ts';
+import { memoryStores, type RelayStores } from './store/relay-stores.ts';
 import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
 import { createRelayMetrics } from './metrics/relay-metrics.ts';
 import { observeUpstream } from './metrics/upstream.ts';
@@ -18,10 +18,9 @@ export interface AppDeps {
   log: Logger;
   /** Defaults to a client for config.calltracking. */
   client?: CallTrackingClient;
-  consent?: ConsentLog;
   now?: () => Date;
-  /** A limit store shared by several relays (e.g. Redis); the bounded memory store by default. */
-  limitStore?: LimitStore;
+  /** Where the relay's state lives: main.ts opens the embedded store (or Redis); memory by default, for tests. */
+  stores?: RelayStores;
 }
 
 /** Protection adds: metrics, limiter, idempotency, captcha, readiness. */
@@ -32,6 +31,7 @@ export interface AppContext extends Protection {
   origins: OriginPolicy;
   agents: AgentStatus;
   consent: ConsentLog;
+  stores: RelayStores;
   accepted: AcceptedCalls;
   /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
   office: OfficeHours;
@@ -41,6 +41,8 @@ export interface AppContext extends Protection {
 export function createAppContext(deps: AppDeps): AppContext {
   const { config, log } = deps;
   const metrics = createRelayMetrics();
+  const nowMs = deps.now && (() => deps.now!().getTime());
+  const stores = deps.stores ?? memoryStores(config, nowMs);
   const client =
     deps.client ??
     createCallTrackingClient({
@@ -56,7 +58,8 @@ export function createAppContext(deps: AppDeps): AppContext {
     log,
     origins: createOriginPolicy(config.allowedOrigins, config.publicUrl),
     agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
-    consent: deps.consent ?? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
+    consent: stores.consent,
+    stores,
     accepted: createAcceptedCalls(),
     office: createOfficeHours(config.schedule, config.timezone, config.scheduleMaxDays),
     now: deps.now ?? (() => new Date()),
@@ -65,8 +68,9 @@ export function createAppContext(deps: AppDeps): AppContext {
       log,
       client,
       metrics,
-      ...(deps.limitStore && { limitStore: deps.limitStore }),
-      ...(deps.now && { now: () => deps.now!().getTime() }),
+      limitStore: stores.limits,
+      idempotency: stores.idempotency,
+      ...(nowMs && { now: nowMs }),
     }),
   };
 }
