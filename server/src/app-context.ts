@@ -12,6 +12,10 @@ import { memoryStores, type RelayStores } from './store/relay-stores.ts';
 import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
 import { createRelayMetrics } from './metrics/relay-metrics.ts';
 import { observeUpstream } from './metrics/upstream.ts';
+import { createLeadAnnouncer, type LeadAnnouncer } from './callback/lead-events.ts';
+import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +36,12 @@ export interface AppContext extends Protection {
   agents: AgentStatus;
   consent: ConsentLog;
   stores: RelayStores;
+  /** This relay among several: who holds a lease on a held call or a webhook attempt. */
+  relayId: string;
+  /** The lead webhook's events (callback/lead-events.ts). */
+  leads: LeadAnnouncer;
+  /** The lead webhook's delivery worker; null without LEAD_WEBHOOK_URL. Started by Relay.start(). */
+  delivery: WebhookDelivery | null;
   accepted: AcceptedCalls;
   /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
   office: OfficeHours;
@@ -43,6 +53,17 @@ export function createAppContext(deps: AppDeps): AppContext {
   const metrics = createRelayMetrics();
   const nowMs = deps.now && (() => deps.now!().getTime());
   const stores = deps.stores ?? memoryStores(config, nowMs);
+  const now = deps.now ?? (() => new Date());
+  const relayId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const delivery = config.leadWebhook
+    ? createWebhookDelivery({
+        outbox: stores.outbox,
+        settings: config.leadWebhook,
+        owner: relayId,
+        ...(nowMs && { clock: { now: nowMs, setTimeout: (fn, ms) => setTimeout(fn, ms).unref(), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) } }),
+        report: (r) => log[r.outcome === 'delivered' ? 'info' : 'warn']('lead webhook', { ...r }),
+      })
+    : null;
   const client =
     deps.client ??
     createCallTrackingClient({
@@ -60,9 +81,12 @@ export function createAppContext(deps: AppDeps): AppContext {
     agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
     consent: stores.consent,
     stores,
+    relayId,
+    delivery,
+    leads: createLeadAnnouncer({ outbox: stores.outbox, delivery, now: () => now().getTime(), log }),
     accepted: createAcceptedCalls(),
     office: createOfficeHours(config.schedule, config.timezone, config.scheduleMaxDays),
-    now: deps.now ?? (() => new Date()),
+    now,
     ...createProtection({
       config,
       log,

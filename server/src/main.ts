@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     relay.server.once('error', reject);
     relay.server.listen(config.port, config.host, resolve);
   });
+  relay.start();
   const address = relay.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info('relay listening', { host: config.host, port, publicUrl: config.publicUrl, demo: config.demo, simulator: simulator?.url ?? null });

@@ -74,6 +74,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
   const stores = options.store === 'memory' ? memoryStores(config, nowMs) : openEmbeddedStores(config, nowMs);
   const relay = createRelay({ config, log, stores, ...(options.now && { now: options.now }) });
   const listening = await listen(relay.server);
+  relay.start();
   return {
     relayUrl: listening.url,
     relay,
