@@ -131,3 +131,41 @@ describe('held through an outage', () => {
     expect(event).toMatchObject({ type: 'callback.queued', data: { callbackId: body.requestId, phone: '+380507654321' } });
   });
 });
+
+describe('a held call, later', () => {
+  it('shows its state, and is cancelled only with its token, from its own site; the owner is told', async () => {
+    const hook = await startCrm();
+    const s = await start({ ALLOWED_ORIGINS: `${ORIGIN},https://other.example`, LEAD_WEBHOOK_URL: hook.url, LEAD_WEBHOOK_SECRET: SECRET });
+    const booked = (await (await post(s, { phone: '050 123 45 67', scheduledFor: '2026-11-23T10:30:00+02:00' })).json()) as { requestId: string; cancelToken: string };
+    const at = (origin: string, init: RequestInit = {}) => fetch(`${s.relayUrl}/api/callback/${booked.requestId}`, { ...init, headers: { origin, ...init.headers } });
+    expect(await (await at(ORIGIN)).json()).toEqual({ requestId: booked.requestId, outcome: 'scheduled', scheduledFor: '2026-11-23T08:30:00.000Z', pollAfterMs: 15_000 });
+    expect((await at('https://other.example')).status).toBe(404);
+
+    // The browser may send the token: the preflight says so.
+    const preflight = await at(ORIGIN, { method: 'OPTIONS', headers: { 'access-control-request-method': 'DELETE' } });
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Cancel-Token');
+
+    expect((await errorOf(await at(ORIGIN, { method: 'DELETE' }))).code).toBe('invalid_request');
+    expect((await errorOf(await at(ORIGIN, { method: 'DELETE', headers: { 'cancel-token': 'not-the-token' } }))).code).toBe('cancel_not_allowed');
+    expect((await at('https://other.example', { method: 'DELETE', headers: { 'cancel-token': booked.cancelToken } })).status).toBe(404);
+    const cancelled = await at(ORIGIN, { method: 'DELETE', headers: { 'cancel-token': booked.cancelToken } });
+    expect({ status: cancelled.status, body: await cancelled.json() }).toEqual({ status: 200, body: { requestId: booked.requestId, outcome: 'cancelled' } });
+    // Twice is the same answer; the state says so; the number may be booked again.
+    expect((await at(ORIGIN, { method: 'DELETE', headers: { 'cancel-token': booked.cancelToken } })).status).toBe(200);
+    expect(await (await at(ORIGIN)).json()).toEqual({ requestId: booked.requestId, outcome: 'cancelled' });
+    expect((await post(s, { phone: '050 123 45 67', scheduledFor: '2026-11-24T10:30:00+02:00' })).status).toBe(202);
+    await until(() => (hook.events.length >= 3 ? true : undefined), 'three events');
+    expect(hook.events.map((e) => e.type)).toEqual(['callback.scheduled', 'callback.cancelled', 'callback.scheduled']);
+    expect(hook.events[1]!.data).toMatchObject({ callbackId: booked.requestId, phone: '+380501234567' });
+    expect(callbackCalls(s)).toHaveLength(0);
+  });
+
+  it('a queued call says so until it is placed', async () => {
+    clock.now = new Date('2026-11-23T08:00:00Z');
+    const s = await start({ CALLTRACKING_BASE_URL: await deadUrl(), CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234', CALLTRACKING_PROJECT_ID: '1', CALLBACK_CALLER: '380441112233' });
+    const queued = (await (await post(s, { phone: '050 765 43 21' })).json()) as { requestId: string };
+    const progress = await fetch(`${s.relayUrl}/api/callback/${queued.requestId}`, { headers: { origin: ORIGIN } });
+    expect(await progress.json()).toEqual({ requestId: queued.requestId, outcome: 'queued', pollAfterMs: 5_000 });
+  });
+});
