@@ -188,3 +188,29 @@ describe('owner call log cache', () => {
     expect(stale.days).toEqual(good.days);
   });
 });
+
+describe('owner view: pending leads', () => {
+  it('lists held calls and recent failures with masked numbers, and cancels one only with the owner\'s access', async () => {
+    const sys = (system = await startSystem({ OWNER_TOKEN }, { simulator: { timing } }));
+    const origin = sys.config.allowedOrigins[0]!;
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    const booked = await fetch(`${sys.relayUrl}/api/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ phone: '050 222 33 44', scheduledFor: inAnHour, attribution: { utmSource: 'google' } }),
+    });
+    const { requestId } = (await booked.json()) as { requestId: string };
+    const auth = { 'x-owner-token': OWNER_TOKEN };
+    const leads = (await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: Array<Record<string, unknown>>; failed: unknown[] };
+    expect(leads.pending).toEqual([expect.objectContaining({ callbackId: requestId, kind: 'scheduled', state: 'pending', utmSource: 'google', number: expect.stringContaining('*') })]);
+    expect(leads.failed).toEqual([]);
+    expect(JSON.stringify(leads)).not.toContain('502223344');
+
+    const cancel = (headers: Record<string, string>) => fetch(`${sys.relayUrl}/owner/api/leads/${requestId}/cancel`, { method: 'POST', headers });
+    expect((await cancel({})).status).toBe(404);
+    expect((await cancel({ 'x-owner-token': 'wrong_0123456789abcdef' })).status).toBe(404);
+    const done = await cancel(auth);
+    expect({ status: done.status, body: await done.json() }).toEqual({ status: 200, body: { requestId, outcome: 'cancelled' } });
+    expect(((await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: unknown[] }).pending).toEqual([]);
+  });
+});
