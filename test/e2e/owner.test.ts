@@ -3,8 +3,8 @@
 // appears nowhere the browser can see.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Response as PwResponse } from 'playwright-core';
-import { launchChromium } from '../_util/browser.ts';
-import { startSystem, type System } from '../_util/system.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startSystem, type System } from '../support/system.ts';
 
 const OWNER_TOKEN = 'owner_e2e_0123456789abcdef';
 let system: System;

@@ -1,7 +1,7 @@
 // The owner view's server side: who may see it, what its JSON holds, and that neither the Auth-key
 // nor a full phone number ever leaves the relay.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../_util/system.ts';
+import { startSystem, type System } from '../support/system.ts';
 import { createOwnerCalls, type OwnerCalls } from '../../server/src/owner/owner-calls.ts';
 import { createAcceptedCalls } from '../../server/src/outcome/accepted-calls.ts';
 import { createLogger } from '../../server/src/log.ts';

@@ -3,8 +3,8 @@
 // the connection provably never opened), and its error text never reaches the visitor.
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../server/simulator/index.ts';
-import { deadUrl } from '../_util/listen.ts';
-import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
+import { deadUrl } from '../support/listen.ts';
+import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const TIMEOUT_MS = 800;

@@ -4,8 +4,8 @@
 import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deadUrl, listen, type Listening } from '../../_util/listen.ts';
-import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../../_util/system.ts';
+import { deadUrl, listen, type Listening } from '../../support/listen.ts';
+import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
