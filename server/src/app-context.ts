@@ -10,6 +10,7 @@ import { createAcceptedCalls, type AcceptedCalls } from './outcome/accepted-call
 import { createCallLogWatch } from './outcome/call-log-watch.ts';
 import { createProgressTracker, type ProgressTracker } from './outcome/progress-tracker.ts';
 import { createProtection, type Protection } from './protect/protection.ts';
+import { realTimers, type Timers } from './timers.ts';
 import { memoryStores, type RelayStores } from './store/relay-stores.ts';
 import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
 import { createRelayMetrics } from './metrics/relay-metrics.ts';
@@ -27,6 +28,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Where the relay's state lives: main.ts opens the embedded store (or Redis); memory by default, for tests. */
   stores?: RelayStores;
+  /** The timers of background work (timers.ts); node's by default. */
+  timers?: Timers;
 }
 
 /** Protection adds: metrics, limiter, idempotency, captcha, readiness. */
@@ -50,6 +53,7 @@ export interface AppContext extends Protection {
   /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
   office: OfficeHours;
   now: () => Date;
+  timers: Timers;
 }
 
 export function createAppContext(deps: AppDeps): AppContext {
@@ -58,13 +62,14 @@ export function createAppContext(deps: AppDeps): AppContext {
   const nowMs = deps.now && (() => deps.now!().getTime());
   const stores = deps.stores ?? memoryStores(config, nowMs);
   const now = deps.now ?? (() => new Date());
+  const timers = deps.timers ?? realTimers;
   const relayId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const delivery = config.leadWebhook
     ? createWebhookDelivery({
         outbox: stores.outbox,
         settings: config.leadWebhook,
         owner: relayId,
-        ...(nowMs && { clock: { now: nowMs, setTimeout: (fn, ms) => setTimeout(fn, ms).unref(), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) } }),
+        clock: { now: () => now().getTime(), setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout },
         report: (r) => log[r.outcome === 'delivered' ? 'info' : 'warn']('lead webhook', { ...r }),
       })
     : null;
@@ -105,6 +110,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     accepted,
     office: createOfficeHours(config.schedule, config.timezone, config.scheduleMaxDays),
     now,
+    timers,
     ...createProtection({
       config,
       log,

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../../server/src/log.ts';
 import { createRelay, type Relay } from '../../server/src/relay.ts';
 import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.ts';
 import { listen } from './listen.ts';
+import type { Timers } from '../../server/src/timers.ts';
 import { memoryStores, openEmbeddedStores } from '../../server/src/store/relay-stores.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,8 @@ export interface SystemOptions {
    * in production), or memory. DATA_DIR in `env` picks the directory (to restart on the same file).
    */
   store?: 'embedded' | 'memory';
+  /** The relay's background timers (log windows, webhook retries, held calls), for tests that move them on (manual-timers.ts). */
+  timers?: Timers;
 }
 
 /** Simulator timing for tests that need a call placed, not watched: every call ends within milliseconds. */
@@ -72,7 +75,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
   }
   const nowMs = options.now && (() => options.now!().getTime());
   const stores = options.store === 'memory' ? memoryStores(config, nowMs) : openEmbeddedStores(config, nowMs);
-  const relay = createRelay({ config, log, stores, ...(options.now && { now: options.now }) });
+  const relay = createRelay({ config, log, stores, ...(options.now && { now: options.now }), ...(options.timers && { timers: options.timers }) });
   const listening = await listen(relay.server);
   relay.start();
   return {
