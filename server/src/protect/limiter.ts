@@ -10,7 +10,7 @@ import { CountsOnly, NumberAdmission, type Admission } from './admission.ts';
 import { createLimitKeys } from './limit-keys.ts';
 import { createLimitPlan, type AdmitInput, type ClientKeys } from './limit-plan.ts';
 import { refusalError, worstOf } from './limit-refusal.ts';
-import type { LimitStore, Refusal } from './limit-store.ts';
+import type { LimitDecision, LimitStore, Refusal } from './limit-store.ts';
 import type { LimitSettings } from './settings.ts';
 import { createSiteBreaker } from './site-breaker.ts';
 import { createStrikes } from './strikes.ts';
@@ -88,7 +88,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
         return refuseNow({ reason: 'number_in_flight', retryAfter: Math.max(1, Math.ceil(deps.inFlightTtlMs / 2000)) });
       }
       const releaseNumber = () => (holdsNumber ? store.release(numberKey) : Promise.resolve());
-      let decision;
+      let decision: LimitDecision;
       try {
         decision = await store.consume(plan.admitChecks(input, numberKey, k), at);
       } catch (err) {
