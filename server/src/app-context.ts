@@ -53,6 +53,7 @@ export function createAppContext(deps: AppDeps): AppContext {
   const metrics = createRelayMetrics();
   const nowMs = deps.now && (() => deps.now!().getTime());
   const stores = deps.stores ?? memoryStores(config, nowMs);
+  if (stores.registry) metrics.registry.append(stores.registry);
   const now = deps.now ?? (() => new Date());
   const relayId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const delivery = config.leadWebhook
@@ -78,7 +79,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     client,
     log,
     origins: createOriginPolicy(config.allowedOrigins, config.publicUrl),
-    agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
+    agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log, ...(stores.shared && { shared: stores.shared.poll('sipstatus', config.statusCacheMs) }) }),
     consent: stores.consent,
     stores,
     relayId,
@@ -94,6 +95,8 @@ export function createAppContext(deps: AppDeps): AppContext {
       metrics,
       limitStore: stores.limits,
       idempotency: stores.idempotency,
+      wrapLimiter: stores.wrapLimiter,
+      shared: stores.shared,
       ...(nowMs && { now: nowMs }),
     }),
   };

@@ -19,7 +19,7 @@ function callbackProgress(app: AppContext): Handler {
   const tracker = createProgressTracker({
     accepted: app.accepted,
     agents: app.agents,
-    watch: createCallLogWatch({ client: app.client, pollMs: app.config.outcome.pollMs, now, log: app.log }),
+    watch: createCallLogWatch({ client: app.client, pollMs: app.config.outcome.pollMs, now, log: app.log, shared: app.stores.shared }),
     managerDst: app.config.callback.managerDst,
     ringSeconds: app.config.outcome.ringSeconds,
     pollMs: app.config.outcome.pollMs,

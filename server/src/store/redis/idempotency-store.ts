@@ -15,6 +15,7 @@
 // retry is answered 409, never rung twice), exactly the SQLite rule. The two index sets expire a
 // minute after the newest entry. The logic compares the caller's clock with `e` (expiry in Redis is
 // garbage collection), so a test clock drives it like the other stores.
+import { isStoreUnavailable } from '../errors.ts';
 import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import type { Reply } from '../../http/reply.ts';
 import { idempotencyErrors, replayed, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
@@ -125,7 +126,14 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
             settled = true;
             const headers: Record<string, string> = {};
             for (const [k, v] of Object.entries(reply.headers ?? {})) headers[k] = String(v);
-            await connection.evalScript('idempotency.complete', COMPLETE, [entryKey(id), done], [created, JSON.stringify({ status: reply.status, body: reply.body, headers }), id]);
+            try {
+              await connection.evalScript('idempotency.complete', COMPLETE, [entryKey(id), done], [created, JSON.stringify({ status: reply.status, body: reply.body, headers }), id]);
+            } catch (err) {
+              // Redis went away after the call was placed: the answer is not remembered, so the key
+              // stays "in progress" until its TTL — repeats are refused 409, never rung again — and
+              // this request still gets its answer.
+              if (!isStoreUnavailable(err)) throw err;
+            }
           },
           async abandon() {
             if (settled) return;
