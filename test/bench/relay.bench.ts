@@ -27,7 +27,7 @@ import { requestFingerprint } from '../../server/src/protect/idempotency.ts';
 import { createRelay } from '../../server/src/relay.ts';
 import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck } from '../../server/src/protect/limit-store.ts';
-import { listen, type Listening } from '../_util/listen.ts';
+import { listen, type Listening } from '../support/listen.ts';
 import { openRedisStores } from '../../server/src/store/redis/open-redis-stores.ts';
 import { startRedisServer } from '../support/redis-server.ts';
 

@@ -44,7 +44,13 @@ export function createProtection(deps: ProtectionDeps): Protection {
   // The store's time origin follows the relay's clock, so a test clock may start anywhere.
   const store = deps.limitStore;
   const idempotency = deps.idempotency;
-  metrics.registry.onCollect(async () => metrics.idempotencyKeys.set(await idempotency.size()));
+  metrics.registry.onCollect(async () => {
+    try {
+      metrics.idempotencyKeys.set(await idempotency.size());
+    } catch {
+      // A shared store that is down: /metrics still answers (dialback_redis_up says why).
+    }
+  });
   const own = createLimiter({
     settings: p.limits,
     store,

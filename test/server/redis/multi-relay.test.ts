@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../server/simulator/index.ts';
 import type { Simulator } from '../../../server/simulator/index.ts';
-import { QUICK_CALLS } from '../../_util/system.ts';
+import { QUICK_CALLS } from '../../support/system.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { startRelay, waitUntil, type RelayProcess } from './relay-processes.ts';
 
@@ -107,6 +107,18 @@ describe('three relays sharing one Redis', () => {
     expect(placed()).toBe(1);
   });
 
+  it('trips the site breaker once for all relays: one ALERT line, every relay refusing', async () => {
+    const three = await startRelays(3, { SITE_HOURLY_CAP: '3', LIMIT_PREFIX_RATE: '100' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await post(three[i % 3]!, { phone: phone(500 + i) }, { 'x-forwarded-for': clientIp(500 + i) })).status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(3);
+    expect(statuses.slice(3).every((s) => s === 503)).toBe(true);
+    expect(placed()).toBe(3);
+    await new Promise((r) => setTimeout(r, 200)); // the alert is logged after the shared check
+    const alerts = three.flatMap((r) => r.lines().filter((l) => String(l.msg).startsWith('ALERT site callback cap reached')));
+    expect(alerts).toHaveLength(1);
+  });
+
   it('with three relays the service sees no more SIP-status and call-log requests than with one', async () => {
     // Calls that stay in progress, so every widget keeps asking about its call for the whole run.
     const slow = (await startSimulator({ port: 0, host: '127.0.0.1', timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 120_000 } })) as typeof sim;
@@ -190,6 +202,9 @@ describe('Redis stopped and restarted under load', () => {
       expect((await fetch(`${relay.url}/readyz`)).status).toBe(503);
       const status = await fetch(`${relay.url}/api/status`);
       expect(status.status).toBe(200);
+      const metrics = await (await fetch(`${relay.url}/metrics`)).text();
+      expect(metrics).toMatch(/^dialback_redis_up 0$/m);
+      expect(metrics).toMatch(/^dialback_redis_errors_total\{operation="[a-z.]+",outcome="offline"\} [1-9]/m);
     }
     // In-flight requests at the moment of the kill may still have been placed; after that, none.
     const settled = placed();
@@ -204,7 +219,10 @@ describe('Redis stopped and restarted under load', () => {
     down = false;
     const acceptedBefore = results.filter((r) => r.status === 202).length;
     await waitUntil(() => results.filter((r) => r.status === 202).length >= acceptedBefore + 15, 'calls after Redis returned');
-    for (const relay of three) await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'ready again');
+    for (const relay of three) {
+      await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'ready again');
+      expect(await (await fetch(`${relay.url}/metrics`)).text()).toMatch(/^dialback_redis_up 1$/m);
+    }
     stop = true;
     await Promise.all(workers);
     await new Promise((r) => setTimeout(r, 200));

@@ -11,6 +11,8 @@
 //                                             (its due time, or its lease's end while leased)
 //   <prefix>{<prefix>jobs}:pending           sorted set callbackId → due time (the owner view)
 //   <prefix>{<prefix>jobs}:numbers           hash numberHash → callbackId of its pending scheduled job
+//   <prefix>{<prefix>jobs}:failed            sorted set callbackId → when it failed (the owner view's
+//                                             calls to return by hand); trimmed to DATA_RETENTION_DAYS
 // Pending jobs have no TTL (a booked call must not vanish); a finished job's hash loses the number,
 // the visitor's address and user agent at once (purge.ts does the same in the SQLite file a little
 // later) and expires DATA_RETENTION_DAYS after it finished. The three index keys hold only pending
@@ -31,7 +33,7 @@ const CLAIM_SCAN = 1000;
 
 const COMMON = `
 local space = ARGV[1]
-local ready, pending, numbers = space .. 'ready', space .. 'pending', space .. 'numbers'
+local ready, pending, numbers, failed = space .. 'ready', space .. 'pending', space .. 'numbers', space .. 'failed'
 local function jobKey(id) return space .. 'job:' .. id end
 local function leased(k, now)
   local owner, exp = unpack(redis.call('HMGET', k, 'owner', 'lease'))
@@ -49,6 +51,11 @@ local function finish(id, k, state, outcome, now, retention)
   if outcome then redis.call('HSET', k, 'outcome', outcome) end
   redis.call('HDEL', k, 'e164', 'clientIp', 'userAgent')
   redis.call('PEXPIRE', k, retention)
+  if state == 'failed' then
+    redis.call('ZADD', failed, now, id)
+    redis.call('ZREMRANGEBYSCORE', failed, '-inf', now - retention)
+    redis.call('PEXPIRE', failed, retention)
+  end
 end
 local function held(k, owner)
   return redis.call('HGET', k, 'state') == 'pending' and redis.call('HGET', k, 'owner') == owner
@@ -144,7 +151,7 @@ local id, hash, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
 local k = jobKey(id)
 local stored, state = unpack(redis.call('HMGET', k, 'cancel', 'state'))
 if not stored then return 'not_found' end
-if stored ~= hash then return 'wrong_token' end
+if hash ~= '' and stored ~= hash then return 'wrong_token' end
 if state ~= 'pending' then return 'not_pending' end
 if leased(k, now) then return 'in_progress' end
 finish(id, k, 'cancelled', false, now, tonumber(ARGV[5]))
@@ -241,7 +248,8 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
     },
 
     async cancel(callbackId, cancelToken, nowMs) {
-      return (await run('jobs.cancel', CANCEL, [callbackId, hashCancelToken(cancelToken), nowMs, retentionMs])) as CancelJobResult;
+      // null: the owner's cancel (authorised by the owner view), no token to check.
+      return (await run('jobs.cancel', CANCEL, [callbackId, cancelToken === null ? '' : hashCancelToken(cancelToken), nowMs, retentionMs])) as CancelJobResult;
     },
 
     async get(callbackId) {
@@ -251,6 +259,11 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
 
     async listPending(limit) {
       const ids = await connection.run('jobs.list', (c) => c.zRange(`${space}pending`, 0, limit - 1));
+      return read('jobs.read', ids);
+    },
+
+    async listFailed(sinceMs, limit) {
+      const ids = await connection.run('jobs.failed', (c) => c.zRange(`${space}failed`, '+inf', sinceMs, { BY: 'SCORE', REV: true, LIMIT: { offset: 0, count: limit } }));
       return read('jobs.read', ids);
     },
   };
