@@ -107,6 +107,25 @@ describe('three relays sharing one Redis', () => {
     expect(placed()).toBe(1);
   });
 
+  it('knows a booked call on every relay: the number cannot be booked twice, any relay shows and cancels it', async () => {
+    const [a, b, c] = await startRelays(3);
+    const scheduledFor = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const booked = await post(a!, { phone: phone(900), scheduledFor }, { 'x-forwarded-for': clientIp(900) });
+    expect(booked.status).toBe(202);
+    const { requestId, cancelToken, status } = (await booked.json()) as { requestId: string; cancelToken: string; status: string };
+    expect(status).toBe('scheduled');
+    const again = await post(b!, { phone: phone(900), scheduledFor }, { 'x-forwarded-for': clientIp(901) });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe('already_scheduled');
+    const seen = await fetch(`${c!.url}/api/callback/${requestId}`, { headers: { origin: ORIGIN } });
+    expect(((await seen.json()) as { outcome: string }).outcome).toBe('scheduled');
+    expect((await fetch(`${b!.url}/api/callback/${requestId}`, { method: 'DELETE', headers: { origin: ORIGIN, 'cancel-token': 'wrong' } })).status).toBe(403);
+    const cancelled = await fetch(`${c!.url}/api/callback/${requestId}`, { method: 'DELETE', headers: { origin: ORIGIN, 'cancel-token': cancelToken } });
+    expect(cancelled.status).toBe(200);
+    expect(((await (await fetch(`${a!.url}/api/callback/${requestId}`, { headers: { origin: ORIGIN } })).json()) as { outcome: string }).outcome).toBe('cancelled');
+    expect(placed()).toBe(0);
+  });
+
   it('trips the site breaker once for all relays: one ALERT line, every relay refusing', async () => {
     const three = await startRelays(3, { SITE_HOURLY_CAP: '3', LIMIT_PREFIX_RATE: '100' });
     const statuses: number[] = [];
