@@ -12,6 +12,7 @@ import { createLimitPlan, type AdmitInput, type ClientKeys } from './limit-plan.
 import { refusalError, worstOf } from './limit-refusal.ts';
 import type { LimitDecision, LimitStore, Refusal } from './limit-store.ts';
 import type { LimitSettings } from './settings.ts';
+import type { SharedState } from '../store/shared-state.ts';
 import { createSiteBreaker } from './site-breaker.ts';
 import { createStrikes } from './strikes.ts';
 import { createSurge } from './surge.ts';
@@ -44,6 +45,8 @@ export interface LimiterDeps {
   /** How long an in-flight slot may be held at worst (a lost release must not block a number forever). */
   inFlightTtlMs: number;
   now?: () => number;
+  /** Several relays (Redis): the site breaker's open state and its one ALERT line are shared. */
+  shared?: SharedState;
 }
 
 export function createLimiter(deps: LimiterDeps): Limiter {
@@ -51,7 +54,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const now = deps.now ?? Date.now;
   const keys = createLimitKeys(deps.hashSecret);
   const plan = createLimitPlan(s, keys);
-  const breaker = createSiteBreaker(s, log, metrics);
+  const breaker = createSiteBreaker(s, log, metrics, deps.shared);
   const strikes = createStrikes(store, plan);
   const surge = createSurge(s.surge, store, keys, log);
 
