@@ -89,7 +89,8 @@ describe('Turnstile', () => {
 describe('CallProgress', () => {
   const config = testConfig();
   const view = (progress: CallProgressState, onRetry = vi.fn()) => {
-    render(<CallProgress config={config} messages={en} readback="+380 50 123 45 67" estimateSeconds={20} progress={progress} onRetry={onRetry} />);
+    const call = { name: 'accepted', status: 'accepted', requestId: 'req-1', readback: '+380 50 123 45 67', estimateSeconds: 20 } as const;
+    render(<CallProgress config={config} messages={en} call={call} progress={progress} onRetry={onRetry} />);
     return onRetry;
   };
 

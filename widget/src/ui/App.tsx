@@ -14,6 +14,7 @@ import { useCallbackFlow, type FormValues } from './useCallbackFlow.ts';
 import type { CallProgressState } from './progress/index.ts';
 
 type ProgressModule = typeof import('./progress/index.ts');
+type ScheduleModule = typeof import('./schedule.tsx');
 
 export interface AppProps {
   ctx: UiContext;
@@ -31,12 +32,12 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   const phase = flow.phase;
   const [progressModule, setProgressModule] = useState<ProgressModule | null>(null);
   const [progress, setProgress] = useState<CallProgressState>({ outcome: 'accepted', final: false, slow: false });
+  const [schedule, setSchedule] = useState<ScheduleModule | null>(null);
+  const [asked, setAsked] = useState(false);
 
-  // Follow the accepted call (kept running while the dialog is closed: App stays mounted).
+  // Follow the call the relay took (kept running while the dialog is closed: App stays mounted).
   useEffect(() => {
-    if (phase.name !== 'accepted' || !progressModule) return;
-    setProgress(progressModule.initialProgress);
-    return progressModule.trackCall(api, phase, setProgress);
+    if (phase.name === 'accepted' && progressModule) return progressModule.trackCall(api, phase, setProgress);
   }, [phase, progressModule]);
 
   useEffect(() => {
@@ -66,26 +67,27 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   }
 
   const closed = availability(known) === 'closed';
-  // The office is closed: fetch the words for "when we open" (a chunk of its own).
-  const [, setOpeningLoaded] = useState(false);
+  // The visitor may book a time (the relay offers windows). The picker is a chunk of its own, with
+  // the words for "when we open": fetched when the office is closed, or when the visitor asks.
+  const bookable = !!known?.windows?.length;
+  const book = () =>
+    import('./schedule.tsx').then((module) => {
+      ctx.adoptStyles(module.css);
+      setOpeningFormatter(module.formatOpening);
+      setSchedule(() => module);
+    }, ctx.report);
   const needsOpening = closed || (phase.name === 'form' && phase.error?.code === 'closed');
   useEffect(() => {
-    if (needsOpening)
-      import('./i18n/opening.ts').then((module) => {
-        setOpeningFormatter(module.formatOpening);
-        setOpeningLoaded(true);
-      }, ctx.report);
+    if (needsOpening && !schedule) book();
   }, [needsOpening]);
   // One sentence per state for the live region (screen readers hear each change once).
   const announcement =
     phase.name === 'sending'
       ? m.sending
       : phase.name === 'accepted'
-        ? progress.outcome === 'accepted' && !progress.slow
-          ? fill(m.willCall, { phone: phase.readback })
-          : progress.slow && !progress.final
-            ? m.slow
-            : m.outcomes[progress.outcome]
+        ? progressModule
+          ? progressModule.announce(config.lang, m, phase, progress)
+          : fill(m.willCall, { phone: phase.readback })
         : phase.error
           ? errorSentence(config.lang, m, phase.error)
           : closed
@@ -106,20 +108,13 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
         {fill(m.willCall, { phone: phase.readback })}
       </p>
     ) : (
-      <CallProgress
-        config={config}
-        messages={m}
-        readback={phase.readback}
-        estimateSeconds={phase.estimateSeconds}
-        progress={progress}
-        onRetry={flow.reset}
-      />
+      <CallProgress config={config} messages={m} call={phase} progress={progress} onRetry={flow.reset} />
     );
   } else {
     body = (
       <>
         <StatusNotice status={known} config={config} messages={m} />
-        {!closed && (
+        {(!closed || (schedule && bookable)) && (
           <PhoneForm
             config={config}
             messages={m}
@@ -129,7 +124,30 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
             onChange={change}
             onSubmit={() => void submit()}
             onFailure={ctx.report}
-          />
+          >
+            {bookable &&
+              (schedule && (needsOpening || asked) ? (
+              <schedule.When
+                lang={config.lang}
+                messages={m}
+                status={known!}
+                closed={needsOpening}
+                asked={asked}
+                onChange={(scheduledFor) => change({ scheduledFor })}
+              />
+            ) : (
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() => {
+                    setAsked(true);
+                    schedule || book();
+                  }}
+                >
+                  {m.later}
+                </button>
+              ))}
+          </PhoneForm>
         )}
       </>
     );
