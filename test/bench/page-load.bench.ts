@@ -133,6 +133,7 @@ try {
   console.log(`| UI (${sizes.ui.files.map((f) => f.replace(/^chunks\/|-[\w-]+\.js$/g, '')).join(' + ')}) | ${sizes.ui.gzip} | ${budgets.ui} |`);
   for (const f of sizes.optional) console.log(`| optional: ${f.file.replace(/^chunks\/|-[\w-]+\.js$/g, '')} | ${f.gzip} | |`);
   console.log(`| language catalogs | ${sizes.catalogs.map((c) => c.gzip).join(' / ')} | |`);
+  console.log(`| the picker (${sizes.schedule.files.map((f) => f.replace(/^chunks\/|-[\w-]+\.js$/g, '')).join(' + ')}) | ${sizes.schedule.gzip} | ${budgets.schedule} |`);
   console.log(`| one visitor, everything it can load | ${sizes.perVisitor} | ${budgets.perVisitor} |`);
   console.log(`| every file in dist/widget | ${sizes.all} | |`);
 } finally {
