@@ -153,13 +153,14 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
     );
   }
 
+  // The view's name changes when the closed office's form appears with the picker: focus goes to it.
   return (
     <>
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
         {open ? announcement : ''}
       </div>
       {open && (
-        <Dialog title={m.title} closeLabel={m.close} view={phase.name === 'form' ? 'form' + (phase.error?.code ?? '') : phase.name} onClose={onClose}>
+        <Dialog title={m.title} closeLabel={m.close} view={phase.name === 'form' ? 'form' + (phase.error?.code ?? '') + (!closed || !!schedule) : phase.name} onClose={onClose}>
           {body}
         </Dialog>
       )}
