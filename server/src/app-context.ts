@@ -5,23 +5,26 @@ import { createCallTrackingClient, type CallTrackingClient } from './calltrackin
 import type { Logger } from './log.ts';
 import { createOriginPolicy, type OriginPolicy } from './http/origin.ts';
 import { createAgentStatus, type AgentStatus } from './calltracking/agent-status.ts';
-import { createConsentLog, type ConsentLog } from './callback/consent-log.ts';
+import type { ConsentLog } from './callback/consent-log.ts';
 import { createAcceptedCalls, type AcceptedCalls } from './outcome/accepted-calls.ts';
 import { createProtection, type Protection } from './protect/protection.ts';
-import type { LimitStore } from './protect/limit-store.ts';
+import { memoryStores, type RelayStores } from './store/relay-stores.ts';
 import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
 import { createRelayMetrics } from './metrics/relay-metrics.ts';
 import { observeUpstream } from './metrics/upstream.ts';
+import { createLeadAnnouncer, type LeadAnnouncer } from './callback/lead-events.ts';
+import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 
 export interface AppDeps {
   config: Config;
   log: Logger;
   /** Defaults to a client for config.calltracking. */
   client?: CallTrackingClient;
-  consent?: ConsentLog;
   now?: () => Date;
-  /** A limit store shared by several relays (e.g. Redis); the bounded memory store by default. */
-  limitStore?: LimitStore;
+  /** Where the relay's state lives: main.ts opens the embedded store (or Redis); memory by default, for tests. */
+  stores?: RelayStores;
 }
 
 /** Protection adds: metrics, limiter, idempotency, captcha, readiness. */
@@ -32,6 +35,13 @@ export interface AppContext extends Protection {
   origins: OriginPolicy;
   agents: AgentStatus;
   consent: ConsentLog;
+  stores: RelayStores;
+  /** This relay among several: who holds a lease on a held call or a webhook attempt. */
+  relayId: string;
+  /** The lead webhook's events (callback/lead-events.ts). */
+  leads: LeadAnnouncer;
+  /** The lead webhook's delivery worker; null without LEAD_WEBHOOK_URL. Started by Relay.start(). */
+  delivery: WebhookDelivery | null;
   accepted: AcceptedCalls;
   /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
   office: OfficeHours;
@@ -41,6 +51,19 @@ export interface AppContext extends Protection {
 export function createAppContext(deps: AppDeps): AppContext {
   const { config, log } = deps;
   const metrics = createRelayMetrics();
+  const nowMs = deps.now && (() => deps.now!().getTime());
+  const stores = deps.stores ?? memoryStores(config, nowMs);
+  const now = deps.now ?? (() => new Date());
+  const relayId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const delivery = config.leadWebhook
+    ? createWebhookDelivery({
+        outbox: stores.outbox,
+        settings: config.leadWebhook,
+        owner: relayId,
+        ...(nowMs && { clock: { now: nowMs, setTimeout: (fn, ms) => setTimeout(fn, ms).unref(), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) } }),
+        report: (r) => log[r.outcome === 'delivered' ? 'info' : 'warn']('lead webhook', { ...r }),
+      })
+    : null;
   const client =
     deps.client ??
     createCallTrackingClient({
@@ -56,17 +79,22 @@ export function createAppContext(deps: AppDeps): AppContext {
     log,
     origins: createOriginPolicy(config.allowedOrigins, config.publicUrl),
     agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
-    consent: deps.consent ?? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
+    consent: stores.consent,
+    stores,
+    relayId,
+    delivery,
+    leads: createLeadAnnouncer({ outbox: stores.outbox, delivery, now: () => now().getTime(), log }),
     accepted: createAcceptedCalls(),
     office: createOfficeHours(config.schedule, config.timezone, config.scheduleMaxDays),
-    now: deps.now ?? (() => new Date()),
+    now,
     ...createProtection({
       config,
       log,
       client,
       metrics,
-      ...(deps.limitStore && { limitStore: deps.limitStore }),
-      ...(deps.now && { now: () => deps.now!().getTime() }),
+      limitStore: stores.limits,
+      idempotency: stores.idempotency,
+      ...(nowMs && { now: nowMs }),
     }),
   };
 }

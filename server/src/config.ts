@@ -7,6 +7,9 @@ import type { LogLevel } from './log.ts';
 import { parseWorkingHours, type WeeklySchedule } from './schedule/working-hours.ts';
 import { parseCidrList, type CidrList } from './http/cidr.ts';
 import { protectEnv, protectSettings, type ProtectSettings } from './protect/settings.ts';
+import { storeEnv, storeSettings, type StoreSettings } from './store/settings.ts';
+import { redisEnv, redisSecrets, redisSettings, type RedisSettings } from './store/redis/settings.ts';
+import { webhookEnv, webhookSettings, type WebhookSettings } from './webhooks/settings.ts';
 import { wholeNumber as integer } from './env-number.ts';
 import { DEFAULT_PROJECT_TIME_ZONE } from './calltracking/client.ts';
 
@@ -74,6 +77,14 @@ export interface Config {
   demoDir: string;
   /** Limits, idempotency, CAPTCHA, HTTP timeouts, readiness and metrics (protect/settings.ts). */
   protect: ProtectSettings;
+  /** The embedded store (DATA_DIR), used when `redis` is null. */
+  store: StoreSettings;
+  /** Shared state for several relays (REDIS_URL); null: the embedded store. */
+  redis: RedisSettings | null;
+  /** The owner's lead webhook (LEAD_WEBHOOK_URL, LEAD_WEBHOOK_SECRET); null: none. */
+  leadWebhook: WebhookSettings | null;
+  /** Calls held for later: QUEUE_MAX_WAIT_SECONDS, REDIAL_ATTEMPTS, REDIAL_DELAY_SECONDS. */
+  held: { queueMaxWaitSec: number; redialAttempts: number; redialDelaySec: number };
 }
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
@@ -135,7 +146,13 @@ const env = {
   OWNER_TOKEN: secretToken.optional(),
   OUTCOME_POLL_MS: integer(250, 60_000).default(4000),
   CALL_RING_SECONDS: integer(1, 300).default(30),
+  QUEUE_MAX_WAIT_SECONDS: integer(0, 86_400).default(600),
+  REDIAL_ATTEMPTS: integer(0, 5).default(1),
+  REDIAL_DELAY_SECONDS: integer(0, 86_400).default(300),
   ...protectEnv,
+  ...storeEnv,
+  ...redisEnv,
+  ...webhookEnv,
 } satisfies Record<string, z.ZodType>;
 
 type Env = { [K in keyof typeof env]: z.output<(typeof env)[K]> };
@@ -211,11 +228,16 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
   }
 
   let protect: ProtectSettings;
+  let leadWebhook: WebhookSettings | null;
   try {
     protect = protectSettings(e);
+    leadWebhook = webhookSettings(e);
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
+  const redis = redisSettings(e);
+  // Hashes key the shared limits: relays that share Redis must agree on the secret.
+  if (redis && e.HASH_SECRET === undefined) throw new ConfigError('HASH_SECRET: required with REDIS_URL (every relay that shares the Redis must use the same secret)');
 
   const service = external
     ? { baseUrl: e.CALLTRACKING_BASE_URL!, authKey: e.CALLTRACKING_AUTH_KEY!, projectId: projectId! }
@@ -261,6 +283,10 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
     widgetDir: e.WIDGET_DIR,
     demoDir: e.DEMO_DIR,
     protect,
+    store: storeSettings(e),
+    redis,
+    leadWebhook,
+    held: { queueMaxWaitSec: e.QUEUE_MAX_WAIT_SECONDS, redialAttempts: e.REDIAL_ATTEMPTS, redialDelaySec: e.REDIAL_DELAY_SECONDS },
   };
 }
 
@@ -273,5 +299,7 @@ export function secretsOf(config: Config): string[] {
     config.ownerToken,
     config.protect.metricsToken,
     config.protect.turnstile?.secret,
+    config.leadWebhook?.secret,
+    ...redisSecrets(config.redis),
   ].filter((s): s is string => !!s);
 }

@@ -4,6 +4,8 @@
 import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './config.ts';
 import { createLogger } from './log.ts';
 import { createRelay } from './relay.ts';
+import { loadOrCreateHashSecret } from './store/hash-secret.ts';
+import { openEmbeddedStores } from './store/relay-stores.ts';
 import type { Simulator } from '../simulator/index.ts';
 
 async function main(): Promise<void> {
@@ -22,16 +24,20 @@ async function main(): Promise<void> {
   }
   const fallbacks = sim ? { projectId: sim.SIMULATOR_DEFAULTS.projectId, caller: sim.SIMULATOR_DEFAULTS.officeLine } : undefined;
 
-  const config = loadConfig(env, simDefaults, fallbacks);
+  let config = loadConfig(env, simDefaults, fallbacks);
+  // Without HASH_SECRET the embedded store keeps its own, so hashes (and limits) survive restarts.
+  if (config.hashSecretGenerated) config = { ...config, hashSecret: loadOrCreateHashSecret(config.store.dataDir), hashSecretGenerated: false };
   const log = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
   for (const warning of config.warnings) log.warn(warning);
-  if (config.hashSecretGenerated) log.warn('HASH_SECRET is not set: number hashes change on every restart and across relays; set it in production');
 
-  const relay = createRelay({ config, log });
+  const stores = openEmbeddedStores(config);
+  log.info('state kept in the embedded store', { dataDir: config.store.dataDir });
+  const relay = createRelay({ config, log, stores });
   await new Promise<void>((resolve, reject) => {
     relay.server.once('error', reject);
     relay.server.listen(config.port, config.host, resolve);
   });
+  relay.start();
   const address = relay.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info('relay listening', { host: config.host, port, publicUrl: config.publicUrl, demo: config.demo, simulator: simulator?.url ?? null });
@@ -50,6 +56,7 @@ async function main(): Promise<void> {
     }, 20_000);
     force.unref();
     await relay.close();
+    await stores.close();
     await simulator?.close();
     await log.flush(); // log lines are written asynchronously: the last ones must not be lost
     process.exit(0);

@@ -16,6 +16,8 @@ export type RelayDeps = AppDeps;
 export interface Relay {
   server: Server;
   app: AppContext;
+  /** Starts the background work: the lead webhook's delivery (and the held calls' runner). main.ts calls it once listening. */
+  start(): void;
   /** Stops accepting, lets in-flight requests finish, then releases the service connections. */
   close(): Promise<void>;
 }
@@ -74,8 +76,12 @@ export function createRelay(deps: RelayDeps): Relay {
   return {
     server,
     app,
+    start() {
+      app.delivery?.start();
+    },
     async close() {
       app.readiness.drain();
+      await app.delivery?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

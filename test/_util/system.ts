@@ -7,6 +7,10 @@ import { createLogger, type Logger } from '../../server/src/log.ts';
 import { createRelay, type Relay } from '../../server/src/relay.ts';
 import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.ts';
 import { listen } from './listen.ts';
+import { memoryStores, openEmbeddedStores } from '../../server/src/store/relay-stores.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface System {
   relayUrl: string;
@@ -24,6 +28,11 @@ export interface SystemOptions {
   simulator?: SimulatorOptions;
   /** The relay's clock (limits, idempotency, office hours), for tests that move time on. */
   now?: () => Date;
+  /**
+   * Where the relay keeps its state: the embedded SQLite store in a fresh DATA_DIR (the default, as
+   * in production), or memory. DATA_DIR in `env` picks the directory (to restart on the same file).
+   */
+  store?: 'embedded' | 'memory';
 }
 
 /** Simulator timing for tests that need a call placed, not watched: every call ends within milliseconds. */
@@ -46,7 +55,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
   let log: Logger;
   try {
     config = loadConfig(
-      { PORT: '0', LOG_LEVEL: 'debug', STATUS_CACHE_MS: '0', ...env },
+      { PORT: '0', LOG_LEVEL: 'debug', STATUS_CACHE_MS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-data-')), ...env },
       { baseUrl: sim.url, authKey: sim.authKey, projectId: sim.projectId, caller: sim.officeLine },
     );
     log = createLogger({
@@ -61,8 +70,11 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
     await sim.close();
     throw err;
   }
-  const relay = createRelay({ config, log, ...(options.now && { now: options.now }) });
+  const nowMs = options.now && (() => options.now!().getTime());
+  const stores = options.store === 'memory' ? memoryStores(config, nowMs) : openEmbeddedStores(config, nowMs);
+  const relay = createRelay({ config, log, stores, ...(options.now && { now: options.now }) });
   const listening = await listen(relay.server);
+  relay.start();
   return {
     relayUrl: listening.url,
     relay,
@@ -73,6 +85,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
     async close() {
       await listening.close();
       await relay.close();
+      await stores.close();
       await sim.close();
     },
   };

@@ -14,7 +14,8 @@ afterEach(() => {
 
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['server/src/main.ts'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    // Each process keeps its state in a fresh DATA_DIR of its own, never the repository's ./data.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-data-')), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -24,6 +25,12 @@ function start(env: Record<string, string>) {
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+/** The port in the relay's 'relay listening' log line, once it was written. */
+function listeningPort(out: string): number | undefined {
+  const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg?: string; port?: number });
+  return lines.find((l) => l.msg === 'relay listening')?.port;
 }
 
 async function waitFor<T>(probe: () => T | undefined, what: string, ms = 20_000): Promise<T> {
@@ -64,8 +71,7 @@ describe('server/src/main.ts', () => {
     const sim = await startSimulator({ port: 0, host: '127.0.0.1' });
     try {
       const proc = start({ PORT: '0', CALLTRACKING_BASE_URL: sim.url, CALLTRACKING_AUTH_KEY: sim.authKey, ALLOWED_ORIGINS: 'https://shop.example' });
-      const listening = () => proc.out().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg?: string; port?: number }).find((l) => l.msg === 'relay listening');
-      const port = await waitFor(() => listening()?.port, 'the relay to listen');
+      const port = await waitFor(() => listeningPort(proc.out()), 'the relay to listen');
       expect(proc.out()).toContain('CALLTRACKING_PROJECT_ID is not set');
       expect(proc.out()).not.toContain('Dialback demo:');
       const res = await fetch(`http://127.0.0.1:${port}/api/callback`, {
@@ -99,7 +105,7 @@ describe('server/src/main.ts', () => {
         PUBLIC_URL: 'https://calls.example.com',
         HASH_SECRET: 'production-hash-secret-0123456789abcdef',
       });
-      const port = await waitFor(() => /"msg":"relay listening".*"port":(\d+)/.exec(proc.out())?.[1], 'the relay to listen');
+      const port = await waitFor(() => listeningPort(proc.out()), 'the relay to listen');
       expect(proc.out()).not.toContain('is not set');
       const res = await fetch(`http://127.0.0.1:${port}/api/callback`, {
         method: 'POST',

@@ -23,7 +23,8 @@ import type { CallbackRequest } from '../contract.ts';
 import { RelayError } from '../errors.ts';
 import { maskPhone, type Logger } from '../log.ts';
 import { createDestinationCache } from '../protect/destination-cache.ts';
-import { requestFingerprint, type IdempotencyTicket } from '../protect/idempotency.ts';
+import { requestFingerprint } from '../protect/idempotency.ts';
+import type { IdempotencyTicket } from '../store/idempotency-store.ts';
 import type { Refusal } from '../protect/limit-store.ts';
 import { LimitRefusalError } from '../protect/limits.ts';
 import { maskInternational, type Destination } from '../protect/phone-policy.ts';
@@ -62,7 +63,7 @@ export function createCallbacks(app: AppContext): Callbacks {
   async function earlyRefusal(clientIp: string, origin: string, idempotencyKey: string | undefined): Promise<Refusal | null> {
     const blocked = await app.limiter.blockedClient(clientIp);
     // The key is looked up only for a blocked client: most requests carry one, few are blocked.
-    if (blocked === null || (idempotencyKey !== undefined && app.idempotency.has(origin, idempotencyKey))) return null;
+    if (blocked === null || (idempotencyKey !== undefined && (await app.idempotency.has(origin, idempotencyKey)))) return null;
     app.metrics.limiterRefusals.inc({ reason: blocked.reason });
     return blocked;
   }
@@ -84,7 +85,7 @@ export function createCallbacks(app: AppContext): Callbacks {
       // The CAPTCHA token is a one-time credential, not part of what is asked for: a repeat that
       // carries a fresh token is still the same request.
       const { turnstileToken: _token, ...meaning } = request;
-      const begun = app.idempotency.begin(input.origin, input.idempotencyKey, requestFingerprint(meaning));
+      const begun = await app.idempotency.begin(input.origin, input.idempotencyKey, requestFingerprint(meaning));
       if (begun.kind === 'replay') return { kind: 'replayed', answer: begun.reply };
       ticket = begun.ticket;
     }
@@ -92,12 +93,12 @@ export function createCallbacks(app: AppContext): Callbacks {
       const outcome = await admitAndPlace(input, destination);
       // Refused before the service: nothing a repeat could duplicate, so the key is forgotten.
       // Otherwise a repeat must not ring anyone again, whatever the outcome was.
-      if (outcome.kind === 'refused' || (outcome.kind === 'failed' && !outcome.reachedService)) ticket?.abandon();
-      else ticket?.complete(answerOf(outcome));
+      if (outcome.kind === 'refused' || (outcome.kind === 'failed' && !outcome.reachedService)) await ticket?.abandon();
+      else await ticket?.complete(answerOf(outcome));
       return outcome;
     } catch (err) {
       // Whatever broke, the key must not stay "in progress" until it expires.
-      ticket?.abandon();
+      await ticket?.abandon();
       throw err;
     }
   }

@@ -33,3 +33,20 @@ export class NumberAdmission implements Admission {
     await this.release();
   }
 }
+
+/** A booking's counts (AdmitInput part 'visitor'): nothing in flight to release; a refund gives the counts back. */
+export class CountsOnly implements Admission {
+  private readonly store: LimitStore;
+  private readonly receipt: Receipt;
+
+  constructor(store: LimitStore, receipt: Receipt) {
+    this.store = store;
+    this.receipt = receipt;
+  }
+
+  async release(): Promise<void> {}
+
+  async refund(): Promise<void> {
+    await this.store.refund(this.receipt);
+  }
+}

@@ -18,7 +18,20 @@ export interface AdmitInput {
   clientIp: string;
   /** The site (origin) the request came from: caps are per site. */
   site: string;
+  /**
+   * Which limits to count. 'all' (default): a call placed now. A call held for later splits them:
+   * 'visitor' when it is booked (the client, its numbers and its networks: who asks), and
+   * 'destination' when it is placed (the number, its prefix and the site: what is rung, and what
+   * it costs), under the limits of that moment.
+   */
+  part?: AdmitPart;
 }
+
+export type AdmitPart = 'all' | 'visitor' | 'destination';
+
+/** The limit tables each part counts against. */
+const destinationTables = new Set(['number', 'prefix', 'site']);
+export const countsIn = (part: AdmitPart, table: string): boolean => part === 'all' || (part === 'destination') === destinationTables.has(table);
 
 /** One client's keys: its counts and strikes ([0]), its numbers ([1]), and each of its networks. */
 export interface ClientKeys {
@@ -78,7 +91,8 @@ export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
         const check = networkCheck(n);
         if (check) checks.push(check);
       }
-      return checks;
+      const part = input.part ?? 'all';
+      return part === 'all' ? checks : checks.filter((check) => countsIn(part, check.table));
     },
     /** The counts that block a client whatever it asks for: its own, and its networks'. */
     blockingChecks(k: ClientKeys): LimitCheck[] {

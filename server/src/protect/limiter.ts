@@ -6,7 +6,7 @@
 // site caps refuse everyone.
 import type { Logger } from '../log.ts';
 import type { RelayMetrics } from '../metrics/relay-metrics.ts';
-import { NumberAdmission, type Admission } from './admission.ts';
+import { CountsOnly, NumberAdmission, type Admission } from './admission.ts';
 import { createLimitKeys } from './limit-keys.ts';
 import { createLimitPlan, type AdmitInput, type ClientKeys } from './limit-plan.ts';
 import { refusalError, worstOf } from './limit-refusal.ts';
@@ -67,31 +67,44 @@ export function createLimiter(deps: LimiterDeps): Limiter {
 
   return {
     async admit(input) {
+      const part = input.part ?? 'all';
       const numberKey = plan.numberKey(input.digits);
       const k = plan.keysOf(input.clientIp);
       const at = now();
-      const surged = await surge.refusalFor(input.site, input.clientIp, at);
-      if (surged) return refuse(k, surged, at);
-      if (!(await store.acquire(numberKey, s.numberInFlight, deps.inFlightTtlMs, at))) {
-        return refuse(k, { reason: 'number_in_flight', retryAfter: Math.max(1, Math.ceil(deps.inFlightTtlMs / 2000)) }, at);
+      // A held call placed later ('destination') is no visitor's new try: no surge check, no strike.
+      const visitorAsks = part !== 'destination';
+      const refuseNow = (refusal: Refusal): Promise<never> => {
+        if (visitorAsks) return refuse(k, refusal, at);
+        metrics.limiterRefusals.inc({ reason: refusal.reason });
+        return Promise.reject(refusalError(refusal));
+      };
+      if (visitorAsks) {
+        const surged = await surge.refusalFor(input.site, input.clientIp, at);
+        if (surged) return refuseNow(surged);
       }
+      // Only a call placed now holds its number in flight.
+      const holdsNumber = part !== 'visitor';
+      if (holdsNumber && !(await store.acquire(numberKey, s.numberInFlight, deps.inFlightTtlMs, at))) {
+        return refuseNow({ reason: 'number_in_flight', retryAfter: Math.max(1, Math.ceil(deps.inFlightTtlMs / 2000)) });
+      }
+      const releaseNumber = () => (holdsNumber ? store.release(numberKey) : Promise.resolve());
       let decision;
       try {
         decision = await store.consume(plan.admitChecks(input, numberKey, k), at);
       } catch (err) {
-        await store.release(numberKey);
+        await releaseNumber();
         throw err;
       }
       if (!decision.ok) {
-        await store.release(numberKey);
-        breaker.refused(input.site, decision.refusals);
-        return refuse(k, worstOf(decision.refusals), at);
+        await releaseNumber();
+        if (holdsNumber) breaker.refused(input.site, decision.refusals);
+        return refuseNow(worstOf(decision.refusals));
       }
-      breaker.admitted(input.site);
+      if (holdsNumber) breaker.admitted(input.site);
       // Not given back by a refund: a call that never reached the service is rare, and counting
       // it towards a surge only makes the defence start a little earlier.
-      await surge.record(input.site, input.clientIp, at);
-      return new NumberAdmission(store, numberKey, decision.receipt);
+      if (visitorAsks) await surge.record(input.site, input.clientIp, at);
+      return holdsNumber ? new NumberAdmission(store, numberKey, decision.receipt) : new CountsOnly(store, decision.receipt);
     },
 
     async blockedClient(clientIp) {

@@ -8,10 +8,9 @@ import type { RelayMetrics } from '../metrics/relay-metrics.ts';
 import { createReadiness, type Readiness } from '../metrics/readiness.ts';
 import { createTurnstile, type Captcha } from '../captcha/turnstile.ts';
 import { createCaptchaGate } from '../captcha/captcha-gate.ts';
-import { createIdempotencyStore, type IdempotencyStore } from './idempotency.ts';
+import type { IdempotencyStore } from '../store/idempotency-store.ts';
 import { createLimiter, type Limiter } from './limits.ts';
 import type { LimitStore } from './limit-store.ts';
-import { createMemoryLimitStore } from './memory-limit-store.ts';
 
 export interface Protection {
   metrics: RelayMetrics;
@@ -27,8 +26,10 @@ export interface ProtectionDeps {
   log: Logger;
   client: CallTrackingClient;
   metrics: RelayMetrics;
-  /** A shared store (several relays); the memory store otherwise. */
-  limitStore?: LimitStore;
+  /** The limit state (store/relay-stores.ts). */
+  limitStore: LimitStore;
+  /** The Idempotency-Key records (store/relay-stores.ts). */
+  idempotency: IdempotencyStore;
   now?: () => number;
 }
 
@@ -36,9 +37,9 @@ export function createProtection(deps: ProtectionDeps): Protection {
   const { config, log, metrics } = deps;
   const p = config.protect;
   // The store's time origin follows the relay's clock, so a test clock may start anywhere.
-  const store = deps.limitStore ?? createMemoryLimitStore({ maxKeysPerTable: p.limits.maxKeys, ...(deps.now && { startMs: deps.now() }) });
-  const idempotency = createIdempotencyStore({ ttlSec: p.idempotency.ttlSec, maxKeys: p.idempotency.maxKeys, ...(deps.now && { now: deps.now }) });
-  metrics.registry.onCollect(() => metrics.idempotencyKeys.set(idempotency.size));
+  const store = deps.limitStore;
+  const idempotency = deps.idempotency;
+  metrics.registry.onCollect(async () => metrics.idempotencyKeys.set(await idempotency.size()));
   const limiter = createLimiter({
     settings: p.limits,
     store,

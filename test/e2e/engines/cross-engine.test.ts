@@ -23,6 +23,12 @@ const unlimited = {
   LIMIT_CLIENT_NUMBERS_DAILY: '32',
   LIMIT_CLIENT_REFUSALS: '1000',
   LIMIT_PREFIX_RATE: '1000',
+  // Every page of every engine calls from 127.0.0.1: its /24 and the surge defence must not count them.
+  LIMIT_NETWORK_IPV4_24_HOURLY: '0',
+  LIMIT_NETWORK_IPV4_24_DAILY: '0',
+  LIMIT_NETWORK_REFUSALS: '65000',
+  SURGE_CALLS: '0',
+  SURGE_CAP_PERCENT: '0',
 };
 
 let host: HostSite;

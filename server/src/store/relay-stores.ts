@@ -1,0 +1,61 @@
+// Every piece of state the relay keeps, behind the store interfaces: the embedded SQLite file by
+// default (DATA_DIR), and memory for tests and benchmarks. (Several relays share Redis instead:
+// REDIS_URL, store/redis/.) createRelay takes one RelayStores; main.ts opens it and closes it last.
+import type { ConsentLog } from '../callback/consent-log.ts';
+import type { Config } from '../config.ts';
+import type { LimitStore } from '../protect/limit-store.ts';
+import { createMemoryLimitStore } from '../protect/memory-limit-store.ts';
+import type { WebhookOutbox } from '../webhooks/outbox.ts';
+import { createMemoryWebhookOutbox } from '../webhooks/memory-outbox.ts';
+import type { CallbackJobStore } from './callback-jobs.ts';
+import type { IdempotencyStore } from './idempotency-store.ts';
+import { createMemoryCallbackJobStore } from './memory-callback-jobs.ts';
+import { createMemoryIdempotencyStore } from './memory-idempotency-store.ts';
+import { createConsentLog } from '../callback/consent-log.ts';
+import { openEmbeddedStore } from './sqlite/open-store.ts';
+
+export interface RelayStores {
+  /** Which kind, for logs and /readyz. */
+  kind: 'embedded' | 'memory' | 'redis';
+  limits: LimitStore;
+  idempotency: IdempotencyStore;
+  jobs: CallbackJobStore;
+  consent: ConsentLog;
+  outbox: WebhookOutbox;
+  close(): Promise<void>;
+}
+
+/** The embedded store in DATA_DIR: created and migrated if needed; a file from newer code is a startup error. */
+export function openEmbeddedStores(config: Config, now?: () => number): RelayStores {
+  const store = openEmbeddedStore({
+    dataDir: config.store.dataDir,
+    hashSecret: config.hashSecret,
+    retentionDays: config.store.retentionDays,
+    limiterMaxKeys: config.protect.limits.maxKeys,
+    idempotency: config.protect.idempotency,
+    ...(now && { now }),
+  });
+  return {
+    kind: 'embedded',
+    limits: store.limits,
+    idempotency: store.idempotency,
+    jobs: store.jobs,
+    // CONSENT_LOG_PATH keeps its JSON-lines file (an operator may ship it elsewhere); otherwise the records live in the store.
+    consent: config.consentLogPath ? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }) : store.consent,
+    outbox: store.outbox,
+    close: () => store.close(),
+  };
+}
+
+/** Memory only: forgets everything on restart. For tests and benchmarks, never the relay's default. */
+export function memoryStores(config: Config, now?: () => number): RelayStores {
+  return {
+    kind: 'memory',
+    limits: createMemoryLimitStore({ maxKeysPerTable: config.protect.limits.maxKeys, ...(now && { startMs: now() }) }),
+    idempotency: createMemoryIdempotencyStore({ ...config.protect.idempotency, ...(now && { now }) }),
+    jobs: createMemoryCallbackJobStore(),
+    consent: createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
+    outbox: createMemoryWebhookOutbox(),
+    close: async () => {},
+  };
+}
