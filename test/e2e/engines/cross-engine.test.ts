@@ -159,6 +159,45 @@ for (const name of engineNames) {
         expect(s.errors).toEqual([]);
       }), 40_000);
 
+    test('keyboard only: "Call me later", a day and a time, booked, then cancelled; axe-clean', () =>
+      withPage(hostPage(), desktop, async (page) => {
+        await until(page, 'the launcher', (s) => s.launcher);
+        let s = await page.run(snapshot);
+        for (let i = 0; i < 5 && !s.activeIsLauncher; i++) s = await press(page, 'Tab', 'focus', (x) => x.active !== null);
+        expect(s.activeIsLauncher, `focus after Tab: ${s.active}`).toBe(true);
+        await press(page, 'Enter', 'the dialog with focus in the phone field', (x) => x.open && x.active === 'db-phone');
+        // The relay offers its open windows (always open here: the next seven days).
+        await until(page, 'the "Call me later" button', (x) => x.text.includes('Call me later'));
+        await page.type('0501234503');
+        await press(page, 'Tab', 'focus on "Call me later"', (x) => x.activeLabel === 'Call me later');
+        // The picker comes as a chunk of its own, and takes focus: "at a time I choose" is chosen.
+        s = await press(page, 'Enter', 'the picker with focus on its choice', (x) => x.activeLabel === 'At a time I choose');
+        const dayNames = await page.run(() =>
+          [...document.querySelector('dialback-widget')!.shadowRoot!.querySelectorAll<HTMLInputElement>('input[name=db-day]')].map((r) => r.labels![0]!.textContent),
+        );
+        expect(dayNames.length, dayNames.join(', ')).toBeGreaterThanOrEqual(7);
+        // Tab to the days (the first is chosen), ArrowRight to the next; Tab to the times.
+        await press(page, 'Tab', 'focus on the first day', (x) => x.activeLabel === dayNames[0]);
+        await press(page, 'ArrowRight', 'the next day', (x) => x.activeLabel === dayNames[1]);
+        await press(page, 'Tab', 'focus on the times', (x) => x.active === 'db-time');
+        expect(await axeViolations(page), 'the picker').toEqual([]);
+        const time = await page.run(() => document.querySelector('dialback-widget')!.shadowRoot!.querySelector<HTMLSelectElement>('#db-time')!.selectedOptions[0]!.textContent!);
+        await press(page, 'Tab', 'focus on the submit button', (x) => x.activeLabel === 'Call me back');
+        // Booked: the time read back (the day in words), the first step "booked", focus on it.
+        s = await press(page, 'Enter', 'the booked view', (x) => x.text.includes(`We will call +380 50 123 45 03 `) && x.activeInDialog);
+        expect(s.text).toContain(`, ${time}.`);
+        expect(s.step).toBe('Call booked');
+        expect(s.active).toBe('readback');
+        expect(await axeViolations(page), 'booked').toEqual([]);
+        // Tab to "Cancel the call", Enter: cancelled at the relay, said, focus kept in the dialog.
+        await press(page, 'Tab', 'focus on "Cancel the call"', (x) => x.activeLabel === 'Cancel the call');
+        s = await press(page, 'Enter', 'the cancelled view', (x) => x.text.includes('Call cancelled') && x.activeInDialog);
+        expect(s.active).toBe('readback');
+        expect(s.text).not.toContain('Cancel the call');
+        expect(await axeViolations(page), 'cancelled').toEqual([]);
+        expect(s.errors).toEqual([]);
+      }), 40_000);
+
     test('axe-core: 0 violations in each state (form, field error, sending, accepted, missed)', () =>
       withPage(hostPage({ head: requestHolder }), desktop, async (page) => {
         const states: Record<string, string[]> = {};
