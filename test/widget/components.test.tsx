@@ -90,7 +90,7 @@ describe('CallProgress', () => {
   const config = testConfig();
   const view = (progress: CallProgressState, onRetry = vi.fn()) => {
     const call = { name: 'accepted', status: 'accepted', requestId: 'req-1', readback: '+380 50 123 45 67', estimateSeconds: 20 } as const;
-    render(<CallProgress config={config} messages={en} call={call} progress={progress} onRetry={onRetry} />);
+    render(<CallProgress config={config} messages={en} call={call} progress={{ requestId: 'req-1', ...progress }} onRetry={onRetry} />);
     return onRetry;
   };
 

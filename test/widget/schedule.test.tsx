@@ -208,15 +208,25 @@ describe('the progress view of held calls', () => {
 
   test('redial: nobody answered, the next attempt\'s time, its own step', () => {
     vi.setSystemTime(new Date(openAt));
-    render(<CallProgress config={config} messages={en} call={call} progress={{ outcome: 'redial', final: false, slow: false, scheduledFor: '2026-11-25T11:00:00.000Z' }} onRetry={() => {}} />);
+    render(<CallProgress config={config} messages={en} call={call} progress={{ requestId: 'r', outcome: 'redial', final: false, slow: false, scheduledFor: '2026-11-25T11:00:00.000Z' }} onRetry={() => {}} />);
     expect(screen.getByText('We will call +380 50 123 45 67 today, 06:00 AM.')).toBeTruthy();
     expect(screen.getByText(en.outcomes.redial).getAttribute('aria-current')).toBe('step');
     // Placed at once, so no token: nothing to cancel.
     expect(screen.queryByRole('button', { name: en.cancelCall })).toBeNull();
   });
 
+  test('a state left from an earlier call (cancelled) is not this booked call\'s: it shows as booked until the tracker speaks', () => {
+    vi.setSystemTime(new Date(openAt));
+    const booked = { ...call, status: 'scheduled', requestId: 'new', scheduledFor: '2026-11-26T09:30:00.000Z', cancelToken: 't' } as const;
+    render(<CallProgress config={config} messages={en} call={booked} progress={{ requestId: 'old', outcome: 'cancelled', final: true, slow: false }} onRetry={() => {}} />);
+    expect(screen.getByText('We will call +380 50 123 45 67 tomorrow, 04:30 AM.')).toBeTruthy();
+    expect(screen.getByText(en.outcomes.scheduled).getAttribute('aria-current')).toBe('step');
+    expect(screen.queryByText(en.outcomes.cancelled)).toBeNull();
+    expect(screen.getByRole('button', { name: en.cancelCall })).toBeTruthy();
+  });
+
   test('failed: said, with another try and the office number', () => {
-    render(<CallProgress config={config} messages={en} call={call} progress={{ outcome: 'failed', final: true, slow: false }} onRetry={() => {}} />);
+    render(<CallProgress config={config} messages={en} call={call} progress={{ requestId: 'r', outcome: 'failed', final: true, slow: false }} onRetry={() => {}} />);
     expect(screen.getByText(en.outcomes.failed)).toBeTruthy();
     expect(screen.queryByRole('list')).toBeNull();
     expect(screen.getByRole('button', { name: en.tryAgain })).toBeTruthy();

@@ -30,7 +30,7 @@ function follow(api: RelayApi, estimateSeconds = 30, call: Partial<AcceptedCall>
   const states: CallProgressState[] = [];
   const stop = trackCall(api, { requestId, estimateSeconds, ...call }, (state) => states.push(state));
   // The first state comes at once: the call as the relay took it.
-  expect(states.shift()).toEqual({ outcome: call.status ?? 'accepted', final: false, slow: false, scheduledFor: call.scheduledFor });
+  expect(states.shift()).toEqual({ requestId, outcome: call.status ?? 'accepted', final: false, slow: false, scheduledFor: call.scheduledFor });
   return { states, stop, last: () => states.at(-1) };
 }
 
@@ -65,8 +65,8 @@ describe('trackCall', () => {
     const { states } = follow(api);
     await vi.advanceTimersByTimeAsync(2000);
     expect(states).toEqual([
-      { outcome: 'connected', final: false, slow: false },
-      { outcome: 'completed', final: true, slow: false },
+      { requestId, outcome: 'connected', final: false, slow: false },
+      { requestId, outcome: 'completed', final: true, slow: false },
     ]);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(progress).toHaveBeenCalledTimes(2);
@@ -78,7 +78,7 @@ describe('trackCall', () => {
     const { api, progress } = stubRelay(known('connected'));
     const { last } = follow(api);
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(last()).toEqual({ outcome: 'connected', final: true, slow: false });
+    expect(last()).toEqual({ requestId, outcome: 'connected', final: true, slow: false });
     expect(progress).toHaveBeenCalledOnce();
   });
 
@@ -88,10 +88,10 @@ describe('trackCall', () => {
     await vi.advanceTimersByTimeAsync(44_999);
     expect(states.some((s) => s.slow)).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(last()).toEqual({ outcome: 'agent_ringing', final: false, slow: true });
+    expect(last()).toEqual({ requestId, outcome: 'agent_ringing', final: false, slow: true });
     api.progress = vi.fn(async () => known('ringing_you', 3000));
     await vi.advanceTimersByTimeAsync(15_000);
-    expect(last()).toEqual({ outcome: 'ringing_you', final: false, slow: false });
+    expect(last()).toEqual({ requestId, outcome: 'ringing_you', final: false, slow: false });
   });
 
   test('"slow" never shows when the phone already rings at the estimate', async () => {
@@ -106,9 +106,9 @@ describe('trackCall', () => {
     const { api, progress } = stubRelay({ ok: false, code: 'not_found' });
     const { states, last } = follow(api);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(states).toEqual([{ outcome: 'unknown', final: true, slow: false }]);
+    expect(states).toEqual([{ requestId, outcome: 'unknown', final: true, slow: false }]);
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(last()).toEqual({ outcome: 'unknown', final: true, slow: false });
+    expect(last()).toEqual({ requestId, outcome: 'unknown', final: true, slow: false });
     expect(progress).toHaveBeenCalledOnce();
   });
 
@@ -120,7 +120,7 @@ describe('trackCall', () => {
     expect(states).toEqual([]);
     await vi.advanceTimersByTimeAsync(3000);
     expect(progress).toHaveBeenCalledTimes(3);
-    expect(states).toEqual([{ outcome: 'connected', final: false, slow: false }]);
+    expect(states).toEqual([{ requestId, outcome: 'connected', final: false, slow: false }]);
   });
 
   test.each([
@@ -132,7 +132,7 @@ describe('trackCall', () => {
     await vi.advanceTimersByTimeAsync(4 * 60_000);
     expect(last()?.final).toBe(false);
     await vi.advanceTimersByTimeAsync(pollEveryMs);
-    expect(last()).toEqual({ outcome: 'unknown', final: true, slow: false });
+    expect(last()).toEqual({ requestId, outcome: 'unknown', final: true, slow: false });
     const calls = progress.mock.calls.length;
     await vi.advanceTimersByTimeAsync(60_000);
     expect(progress).toHaveBeenCalledTimes(calls);
@@ -166,7 +166,7 @@ describe('trackCall: calls held for later', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(progress).toHaveBeenCalledTimes(2);
     await vi.advanceTimersByTimeAsync(60 * 60_000);
-    expect(last()).toEqual({ outcome: 'scheduled', final: false, slow: false, scheduledFor: at });
+    expect(last()).toEqual({ requestId, outcome: 'scheduled', final: false, slow: false, scheduledFor: at });
     expect(states.every((s) => !s.slow && !s.final)).toBe(true);
   });
 
@@ -188,9 +188,9 @@ describe('trackCall: calls held for later', () => {
     const { api, progress } = stubRelay({ ok: true, data: { requestId, outcome: 'redial', scheduledFor: next, pollAfterMs: 5000 } }, known('failed'));
     const { states } = follow(api);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(states.at(-1)).toEqual({ outcome: 'redial', final: false, slow: false, scheduledFor: next });
+    expect(states.at(-1)).toEqual({ requestId, outcome: 'redial', final: false, slow: false, scheduledFor: next });
     await vi.advanceTimersByTimeAsync(5000);
-    expect(states.at(-1)).toMatchObject({ outcome: 'failed', final: true });
+    expect(states.at(-1)).toMatchObject({ requestId, outcome: 'failed', final: true });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(progress).toHaveBeenCalledTimes(2);
   });
@@ -202,7 +202,7 @@ describe('trackCall: calls held for later', () => {
     await vi.advanceTimersByTimeAsync(1000);
     await cancelCall();
     expect(progress).toHaveBeenLastCalledWith(requestId, 'tok-1');
-    expect(last()).toMatchObject({ outcome: 'cancelled', final: true });
+    expect(last()).toMatchObject({ requestId, outcome: 'cancelled', final: true });
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(progress).toHaveBeenCalledTimes(2);
   });
@@ -212,9 +212,9 @@ describe('trackCall: calls held for later', () => {
     progress.mockImplementation(async (_id, token) => (token ? { ok: false, code: 'not_cancellable' } : known('agent_ringing', 3000)));
     const { last } = follow(api, 0, { status: 'scheduled', scheduledFor: at, cancelToken: 'tok-1' });
     await cancelCall();
-    expect(last()).toMatchObject({ outcome: 'scheduled', final: false, problem: 'not_cancellable' });
+    expect(last()).toMatchObject({ requestId, outcome: 'scheduled', final: false, problem: 'not_cancellable' });
     await vi.advanceTimersByTimeAsync(1000);
-    expect(last()).toMatchObject({ outcome: 'agent_ringing', final: false });
+    expect(last()).toMatchObject({ requestId, outcome: 'agent_ringing', final: false });
   });
 
   test('without a token (a call placed at once) there is nothing to cancel; after stop() neither', async () => {

@@ -1,6 +1,6 @@
 // The whole visitor experience, kept mounted after the first open so a call's progress keeps being
 // followed while the dialog is closed. The live region outside the dialog announces every state.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { StatusResponse } from '../../../server/src/contract.ts';
 import type { ApiResult, RelayApi } from '../api.ts';
 import type { UiContext } from './ui-context.ts';
@@ -35,8 +35,9 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   const [schedule, setSchedule] = useState<ScheduleModule | null>(null);
   const [asked, setAsked] = useState(false);
 
-  // Follow the call the relay took (kept running while the dialog is closed: App stays mounted).
-  useEffect(() => {
+  // Follow the call the relay took (kept running while the dialog is closed: App stays mounted);
+  // before the view is painted, so its first state and its cancel button are this call's.
+  useLayoutEffect(() => {
     if (phase.name === 'accepted' && progressModule) return progressModule.trackCall(api, phase, setProgress);
   }, [phase, progressModule]);
 
@@ -127,15 +128,15 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
           >
             {bookable &&
               (schedule && (needsOpening || asked) ? (
-              <schedule.When
-                lang={config.lang}
-                messages={m}
-                status={known!}
-                closed={needsOpening}
-                asked={asked}
-                onChange={(scheduledFor) => change({ scheduledFor })}
-              />
-            ) : (
+                <schedule.When
+                  lang={config.lang}
+                  messages={m}
+                  status={known!}
+                  closed={needsOpening}
+                  asked={asked}
+                  onChange={(scheduledFor) => change({ scheduledFor })}
+                />
+              ) : (
                 <button
                   type="button"
                   class="link"

@@ -9,7 +9,7 @@ import { fill, plural } from '../i18n/format.ts';
 import { formatOpening } from '../i18n/opening.ts';
 import type { Messages } from '../i18n/types.ts';
 import type { AcceptedCall } from '../useCallbackFlow.ts';
-import { cancelCall, held, type CallProgressState } from './track.ts';
+import { cancelCall, held, startOf, type CallProgressState } from './track.ts';
 
 const steps: readonly CallOutcome[] = ['accepted', 'agent_ringing', 'ringing_you', 'connected'];
 
@@ -27,8 +27,12 @@ function readback(lang: string, m: Messages, call: AcceptedCall, progress: CallP
   return when ? fill(m.willCallAt, { phone: call.readback, when }) : fill(m.willCall, { phone: call.readback });
 }
 
+/** The state of this call: one left from an earlier call (before the tracker's first word) is not. */
+const stateOf = (call: AcceptedCall, progress: CallProgressState) => (progress.requestId === call.requestId ? progress : startOf(call));
+
 /** The live region's sentence for the call's state. */
-export function announce(lang: string, m: Messages, call: AcceptedCall, progress: CallProgressState): string {
+export function announce(lang: string, m: Messages, call: AcceptedCall, state: CallProgressState): string {
+  const progress = stateOf(call, state);
   const { outcome, slow, final, problem } = progress;
   if (problem) return m.errors[problem];
   if (slow && !final) return m.slow;
@@ -36,7 +40,8 @@ export function announce(lang: string, m: Messages, call: AcceptedCall, progress
   return outcome === 'accepted' ? readback(lang, m, call, progress) : m.outcomes[outcome];
 }
 
-export function CallProgress({ config, messages: m, call, progress, onRetry }: CallProgressProps) {
+export function CallProgress({ config, messages: m, call, progress: state, onRetry }: CallProgressProps) {
+  const progress = stateOf(call, state);
   const { outcome, slow, final, problem } = progress;
   // A held call's first step names how it is held: booked, queued, or to be dialled again.
   const lead = outcome === 'redial' ? 'redial' : call.status === 'accepted' ? null : call.status;

@@ -13,6 +13,8 @@ const giveUpAfterMs = 4 * 60_000;
 const graceMs = 15_000;
 
 export interface CallProgressState {
+  /** The call this state is about (a state left from an earlier call is not this one's). */
+  requestId?: string | undefined;
   outcome: CallOutcome;
   /** Polling has ended (final outcome, or we stopped knowing). */
   final: boolean;
@@ -28,6 +30,15 @@ export interface CallProgressState {
 export const held = (outcome: CallOutcome) => outcome === 'scheduled' || outcome === 'queued' || outcome === 'redial';
 const beforeRinging = (outcome: CallOutcome) => outcome === 'accepted' || outcome === 'agent_ringing';
 
+/** A call's state as the relay took it, before any news. */
+export const startOf = (call: Pick<AcceptedCall, 'requestId'> & Partial<AcceptedCall>): CallProgressState => ({
+  requestId: call.requestId,
+  outcome: call.status ?? 'accepted',
+  final: false,
+  slow: false,
+  scheduledFor: call.scheduledFor,
+});
+
 /** Cancels the call being followed (with its cancel token); set while one is. */
 let cancelFollowed: (() => Promise<void>) | null = null;
 export const cancelCall = (): Promise<void> | undefined => cancelFollowed?.();
@@ -41,7 +52,7 @@ export function trackCall(
   call: Pick<AcceptedCall, 'requestId' | 'estimateSeconds'> & Partial<AcceptedCall>,
   onChange: (state: CallProgressState) => void,
 ): () => void {
-  let state: CallProgressState = { outcome: call.status ?? 'accepted', final: false, slow: false, scheduledFor: call.scheduledFor };
+  let state = startOf(call);
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let slowTimer: ReturnType<typeof setTimeout> | undefined;
