@@ -234,6 +234,17 @@ describe('the progress view of held calls', () => {
   });
 });
 
+describe('no slot left', () => {
+  test('open with five minutes to closing and no other window: "right away" only, no empty picker', async () => {
+    vi.setSystemTime(new Date('2026-11-25T15:55:00Z'));
+    show({ ...open, windows: [windows[0]!] });
+    fireEvent.click(await within(dialog()).findByRole('button', { name: en.later }));
+    const rightAway = (await within(dialog()).findByRole('radio', { name: en.rightAway })) as HTMLInputElement;
+    expect(rightAway.checked).toBe(true);
+    expect(within(dialog()).queryByRole('radio', { name: en.atTime })).toBeNull();
+  });
+});
+
 describe('slots', () => {
   test('half hours from ten minutes ahead, grouped by the visitor\'s local day; a window across midnight splits', () => {
     const days = slotDays('en', [{ opensAt: '2026-11-25T03:00:00Z', closesAt: '2026-11-25T06:00:00Z' }], Date.parse('2026-11-25T03:55:00Z'));

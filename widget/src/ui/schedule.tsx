@@ -58,7 +58,7 @@ export function When({ lang, messages: m, status, closed, asked, onChange }: Whe
   // "As soon as you open": the next opening the relay named, else the first window's.
   const opening = status.nextOpenAt ?? status.windows.find((w) => Date.parse(w.opensAt) > Date.now())?.opensAt;
   const first = closed ? opening : undefined;
-  const [later, setLater] = useState(asked || (closed && !opening));
+  const [later, setLater] = useState((asked || (closed && !opening)) && days.length > 0);
   const [dayKey, setDayKey] = useState(days[0]?.key);
   const [slot, setSlot] = useState(days[0]?.slots[0]);
   const day = days.find((d) => d.key === dayKey) ?? days[0];
@@ -94,19 +94,21 @@ export function When({ lang, messages: m, status, closed, asked, onChange }: Whe
             {closed && opening ? fill(m.asap, { when: formatOpening(lang, opening) ?? '' }) : m.rightAway}
           </label>
         )}
-        <label class="choice">
-          <input
-            ref={laterInput}
-            type="radio"
-            name="db-when"
-            checked={later}
-            onChange={() => {
-              setLater(true);
-              pick(slot);
-            }}
-          />
-          {m.atTime}
-        </label>
+        {days.length > 0 && (
+          <label class="choice">
+            <input
+              ref={laterInput}
+              type="radio"
+              name="db-when"
+              checked={later}
+              onChange={() => {
+                setLater(true);
+                pick(slot);
+              }}
+            />
+            {m.atTime}
+          </label>
+        )}
       </fieldset>
       {later && day && (
         <>
