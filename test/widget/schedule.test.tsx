@@ -75,6 +75,8 @@ describe('closed: as soon as you open, or a day and time', () => {
     expect(asap.checked).toBe(true);
     expect(within(dialog()).getByRole('group', { name: en.whenLabel })).toBeTruthy();
     expect(within(dialog()).queryByLabelText(en.timeLabel)).toBeNull();
+    // Not "we will call you right away": nobody could.
+    expect(within(dialog()).queryByText(en.intro)).toBeNull();
     typePhone('050 123 45 67');
     submit();
 
@@ -156,6 +158,7 @@ describe('open: right away, or later if the visitor prefers', () => {
     relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
     show(open);
     fireEvent.click(await within(dialog()).findByRole('button', { name: en.later }));
+    expect(within(dialog()).getByText(en.intro)).toBeTruthy();
     const later = (await within(dialog()).findByRole('radio', { name: en.atTime })) as HTMLInputElement;
     expect(later.checked).toBe(true);
     await waitFor(() => expect(document.activeElement).toBe(later));

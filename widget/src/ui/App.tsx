@@ -118,7 +118,8 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
         {(!closed || (schedule && bookable)) && (
           <PhoneForm
             config={config}
-            messages={m}
+            // Closed: not "we will call you right away" (the notice says when, the picker asks).
+            messages={needsOpening ? { ...m, intro: '' } : m}
             Consent={ctx.ConsentField}
             values={values}
             error={phase.error}
