@@ -7,6 +7,8 @@ import { createOriginPolicy, type OriginPolicy } from './http/origin.ts';
 import { createAgentStatus, type AgentStatus } from './calltracking/agent-status.ts';
 import type { ConsentLog } from './callback/consent-log.ts';
 import { createAcceptedCalls, type AcceptedCalls } from './outcome/accepted-calls.ts';
+import { createCallLogWatch } from './outcome/call-log-watch.ts';
+import { createProgressTracker, type ProgressTracker } from './outcome/progress-tracker.ts';
 import { createProtection, type Protection } from './protect/protection.ts';
 import { memoryStores, type RelayStores } from './store/relay-stores.ts';
 import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
@@ -43,6 +45,8 @@ export interface AppContext extends Protection {
   /** The lead webhook's delivery worker; null without LEAD_WEBHOOK_URL. Started by Relay.start(). */
   delivery: WebhookDelivery | null;
   accepted: AcceptedCalls;
+  /** What became of each placed call (SIP status, then the call log), one per relay. */
+  progress: ProgressTracker;
   /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
   office: OfficeHours;
   now: () => Date;
@@ -73,18 +77,32 @@ export function createAppContext(deps: AppDeps): AppContext {
       observe: observeUpstream(metrics),
       timeZone: config.calltracking.timeZone,
     });
+  const accepted = createAcceptedCalls();
+  const agents = createAgentStatus(client, { cacheMs: config.statusCacheMs, log });
+  const nowOfApp = () => now().getTime();
+  const progress = createProgressTracker({
+    accepted,
+    agents,
+    watch: createCallLogWatch({ client, pollMs: config.outcome.pollMs, now: nowOfApp, log }),
+    managerDst: config.callback.managerDst,
+    ringSeconds: config.outcome.ringSeconds,
+    pollMs: config.outcome.pollMs,
+    now: nowOfApp,
+    log,
+  });
   return {
     config,
     client,
+    progress,
     log,
     origins: createOriginPolicy(config.allowedOrigins, config.publicUrl),
-    agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
+    agents,
     consent: stores.consent,
     stores,
     relayId,
     delivery,
     leads: createLeadAnnouncer({ outbox: stores.outbox, delivery, now: () => now().getTime(), log }),
-    accepted: createAcceptedCalls(),
+    accepted,
     office: createOfficeHours(config.schedule, config.timezone, config.scheduleMaxDays),
     now,
     ...createProtection({

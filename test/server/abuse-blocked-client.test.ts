@@ -3,7 +3,7 @@
 // as before (a bad body is still a 400 that counts nothing). Over real sockets, with keep-alive.
 import { describe, expect, it } from 'vitest';
 import { Pool } from 'undici';
-import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
+import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const start = systemPerTest(

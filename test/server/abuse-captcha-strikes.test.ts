@@ -5,8 +5,8 @@
 // while the site surges. Over real sockets, with a local fake siteverify endpoint.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
-import { listen, type Listening } from '../_util/listen.ts';
-import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
+import { listen, type Listening } from '../support/listen.ts';
+import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const SECRET = '0x4AAAAAAAfakeSecret';

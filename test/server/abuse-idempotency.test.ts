@@ -2,7 +2,7 @@
 // a thousand at once; a key reused for another request is refused.
 import { describe, expect, it } from 'vitest';
 import { Pool } from 'undici';
-import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
+import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '1000' }, { simulator: { timing: QUICK_CALLS } });

@@ -2,7 +2,7 @@
 // rotating numbers, a number range walked, spoofed X-Forwarded-For, and a site-wide flood that
 // trips the breaker (one alert line, visible in /metrics).
 import { describe, expect, it } from 'vitest';
-import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
+import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '2000', TRUSTED_PROXIES: '127.0.0.1' }, { simulator: { timing: QUICK_CALLS } });

@@ -2,7 +2,7 @@
 // a surge of calls is met network by network before the site breaker refuses everyone. Over real
 // sockets, with the relay's clock moved on by the test (no waits).
 import { describe, expect, it } from 'vitest';
-import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
+import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const HOUR = 3_600_000;

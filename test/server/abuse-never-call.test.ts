@@ -3,7 +3,7 @@
 // and toll-free numbers (the line's owner pays for every call). Each has its own code and sentence,
 // and neither the answer nor the logs repeat the full number.
 import { describe, expect, it } from 'vitest';
-import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
+import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, ROUTE_FALLBACK: '+380671234567' }, { simulator: { timing: QUICK_CALLS } });

@@ -1,7 +1,7 @@
 // The relay against the simulator over real sockets: what reaches the service on the wire, and
 // every way POST /api/callback can answer.
 import { afterEach, describe, expect, it } from 'vitest';
-import { callbackCalls, systemPerTest, type System } from '../_util/system.ts';
+import { callbackCalls, systemPerTest, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) DialbackTest/1.0';

@@ -12,7 +12,7 @@ import {
   CallTrackingTransportError,
 } from '../../server/src/calltracking/errors.ts';
 import { MAX_ROWS_PER_REQUEST } from '../../server/src/calltracking/calls-list.ts';
-import { deadUrl } from '../_util/listen.ts';
+import { deadUrl } from '../support/listen.ts';
 
 let sim: Simulator & { url: string };
 let client: CallTrackingClient;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCallTrackingClient } from '../../server/src/calltracking/client.ts';
 import { MAX_ROWS_PER_REQUEST } from '../../server/src/calltracking/calls-list.ts';
 import { formatServiceTime } from '../../server/src/calltracking/datetime.ts';
-import { listen, type Listening } from '../_util/listen.ts';
+import { listen, type Listening } from '../support/listen.ts';
 
 const TZ = 'Europe/Kyiv';
 const dayStart = new Date('2024-06-01T21:00:00Z'); // 2024-06-02 00:00:00 in Kyiv

@@ -2,8 +2,8 @@
 // configured, verified server-side, hostname checked, single use, fail closed.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
-import { listen, type Listening } from '../_util/listen.ts';
-import { callbackCalls, QUICK_CALLS, startSystem, type System } from '../_util/system.ts';
+import { listen, type Listening } from '../support/listen.ts';
+import { callbackCalls, QUICK_CALLS, startSystem, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const SECRET = '0x4AAAAAAAfakeSecret';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, createHmac } from 'node:crypto';
-import { startSystem, type System } from '../_util/system.ts';
+import { startSystem, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const TEXT = 'I agree to be called back about my order.';

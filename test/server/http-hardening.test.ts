@@ -2,7 +2,7 @@
 // too large (declared or streamed), wrong media types, huge headers, slowloris, a connection flood.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
-import { callbackCalls, QUICK_CALLS, startSystem, type System } from '../_util/system.ts';
+import { callbackCalls, QUICK_CALLS, startSystem, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 let s: System;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startSimulator } from '../../server/simulator/index.ts';
-import { callbackCalls, QUICK_CALLS, startSystem } from '../_util/system.ts';
+import { callbackCalls, QUICK_CALLS, startSystem } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const children: ChildProcess[] = [];

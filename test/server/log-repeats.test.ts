@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { systemPerTest, type System } from '../_util/system.ts';
+import { systemPerTest, type System } from '../support/system.ts';
 
 const ORIGIN = 'https://shop.example';
 const WINDOW_MS = 300;

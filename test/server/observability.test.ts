@@ -1,7 +1,7 @@
 // What an operator sees: /metrics in Prometheus text, /readyz backed by a cached probe, a request
 // id on every log line, and never the Auth-key, the hash secret or a full number anywhere.
 import { describe, expect, it } from 'vitest';
-import { QUICK_CALLS, systemPerTest, type System } from '../_util/system.ts';
+import { QUICK_CALLS, systemPerTest, type System } from '../support/system.ts';
 import { createRegistry } from '../../server/src/metrics/registry.ts';
 
 const ORIGIN = 'https://shop.example';

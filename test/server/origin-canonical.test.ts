@@ -1,7 +1,7 @@
 // An allowed origin is one site however its header is cased: a client that is not a browser must
 // not escape the site caps or share idempotency keys under another spelling. Over real sockets.
 import { describe, expect, it } from 'vitest';
-import { systemPerTest, type System } from '../_util/system.ts';
+import { systemPerTest, type System } from '../support/system.ts';
 
 const start = systemPerTest({ ALLOWED_ORIGINS: 'https://shop.example', TRUSTED_PROXIES: '127.0.0.1', SITE_HOURLY_CAP: '1' });
 

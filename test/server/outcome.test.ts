@@ -1,7 +1,7 @@
 // GET /api/callback/<requestId>: the visitor's call outcome, stepping through the simulator's call
 // lifecycle (tiny timings), with the shared, bounded polling of the service.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../_util/system.ts';
+import { startSystem, type System } from '../support/system.ts';
 import type { CallbackProgress, CallOutcome } from '../../server/src/contract.ts';
 import { liveOutcome, outcomeOfRow } from '../../server/src/outcome/call-outcome.ts';
 import { createAcceptedCalls, sameNumber } from '../../server/src/outcome/accepted-calls.ts';

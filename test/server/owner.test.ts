@@ -1,7 +1,7 @@
 // The owner view's server side: who may see it, what its JSON holds, and that neither the Auth-key
 // nor a full phone number ever leaves the relay.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../_util/system.ts';
+import { startSystem, type System } from '../support/system.ts';
 import { createOwnerCalls, type OwnerCalls } from '../../server/src/owner/owner-calls.ts';
 import { createAcceptedCalls } from '../../server/src/outcome/accepted-calls.ts';
 import { createLogger } from '../../server/src/log.ts';
@@ -186,5 +186,31 @@ describe('owner call log cache', () => {
     expect(stale.live).toBe(false);
     expect(stale.latest).toEqual(good.latest);
     expect(stale.days).toEqual(good.days);
+  });
+});
+
+describe('owner view: pending leads', () => {
+  it('lists held calls and recent failures with masked numbers, and cancels one only with the owner\'s access', async () => {
+    const sys = (system = await startSystem({ OWNER_TOKEN }, { simulator: { timing } }));
+    const origin = sys.config.allowedOrigins[0]!;
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    const booked = await fetch(`${sys.relayUrl}/api/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ phone: '050 222 33 44', scheduledFor: inAnHour, attribution: { utmSource: 'google' } }),
+    });
+    const { requestId } = (await booked.json()) as { requestId: string };
+    const auth = { 'x-owner-token': OWNER_TOKEN };
+    const leads = (await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: Array<Record<string, unknown>>; failed: unknown[] };
+    expect(leads.pending).toEqual([expect.objectContaining({ callbackId: requestId, kind: 'scheduled', state: 'pending', utmSource: 'google', number: expect.stringContaining('*') })]);
+    expect(leads.failed).toEqual([]);
+    expect(JSON.stringify(leads)).not.toContain('502223344');
+
+    const cancel = (headers: Record<string, string>) => fetch(`${sys.relayUrl}/owner/api/leads/${requestId}/cancel`, { method: 'POST', headers });
+    expect((await cancel({})).status).toBe(404);
+    expect((await cancel({ 'x-owner-token': 'wrong_0123456789abcdef' })).status).toBe(404);
+    const done = await cancel(auth);
+    expect({ status: done.status, body: await done.json() }).toEqual({ status: 200, body: { requestId, outcome: 'cancelled' } });
+    expect(((await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: unknown[] }).pending).toEqual([]);
   });
 });

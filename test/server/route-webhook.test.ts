@@ -1,7 +1,7 @@
 // The routing webhook, driven the way the service drives it: the simulator is configured with a
 // routing scheme pointing at the relay, then simulates an inbound call and routes it by our reply.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSystem, type System } from '../_util/system.ts';
+import { startSystem, type System } from '../support/system.ts';
 import { createRoundRobin, secretPath } from '../../server/src/routes/route-webhook.ts';
 import type { RoutingScheme } from '../../server/simulator/index.ts';
 

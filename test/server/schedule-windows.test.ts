@@ -6,7 +6,7 @@ import { createOfficeHours } from '../../server/src/schedule/office-hours.ts';
 import { checkScheduledFor } from '../../server/src/schedule/scheduled-for.ts';
 import { parseWorkingHours } from '../../server/src/schedule/working-hours.ts';
 import { RelayError } from '../../server/src/errors.ts';
-import { startSystem, type System } from '../_util/system.ts';
+import { startSystem, type System } from '../support/system.ts';
 import { afterEach } from 'vitest';
 
 const week = parseWorkingHours('Mon-Fri 09:00-18:00; Sat 10:00-14:00');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/src/config.ts';
-import { startSystem, type System } from '../_util/system.ts';
+import { startSystem, type System } from '../support/system.ts';
 
 const OWNER_TOKEN = 'owner_0123456789abcdef';
 let system: System | undefined;

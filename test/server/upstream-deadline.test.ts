@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransport } from '../../server/src/calltracking/transport.ts';
 import { CallTrackingTimeoutError } from '../../server/src/calltracking/errors.ts';
-import { listen, type Listening } from '../_util/listen.ts';
+import { listen, type Listening } from '../support/listen.ts';
 
 let trickle: Listening;
 const timers = new Set<NodeJS.Timeout>();

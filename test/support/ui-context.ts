@@ -1,12 +1,12 @@
 // A UiContext as the UI chunk builds it, for rendering components directly in jsdom.
 import { vi } from 'vitest';
-import { readAttribution } from '../../../widget/src/attribution.ts';
-import type { WidgetConfig } from '../../../widget/src/config.ts';
-import type { EventDetail, EventName } from '../../../widget/src/events.ts';
-import { ConsentField } from '../../../widget/src/ui/ConsentField.tsx';
-import { messages as en } from '../../../widget/src/ui/i18n/en.ts';
-import type { Messages } from '../../../widget/src/ui/i18n/types.ts';
-import type { UiContext } from '../../../widget/src/ui/ui-context.ts';
+import { readAttribution } from '../../widget/src/attribution.ts';
+import type { WidgetConfig } from '../../widget/src/config.ts';
+import type { EventDetail, EventName } from '../../widget/src/events.ts';
+import { ConsentField } from '../../widget/src/ui/ConsentField.tsx';
+import { messages as en } from '../../widget/src/ui/i18n/en.ts';
+import type { Messages } from '../../widget/src/ui/i18n/types.ts';
+import type { UiContext } from '../../widget/src/ui/ui-context.ts';
 
 export function testConfig(overrides: Partial<WidgetConfig> = {}): WidgetConfig {
   return {

@@ -2,9 +2,9 @@
 // whole system (simulator + relay) allowing that origin, and one Chromium for the file. Registers
 // its own beforeAll/afterAll; the returned object is filled in before the first test runs.
 import { afterAll, beforeAll } from 'vitest';
-import { launchChromium } from '../../_util/browser.ts';
-import { startSystem, type System, type SystemOptions } from '../../_util/system.ts';
-import { startHostSite, type HostSite } from './host.ts';
+import { launchChromium } from './browser.ts';
+import { startSystem, type System, type SystemOptions } from './system.ts';
+import { startHostSite, type HostSite } from './host-site.ts';
 
 export interface Stage {
   host: HostSite;

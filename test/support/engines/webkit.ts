@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Builder, Key, Origin, type WebDriver } from 'selenium-webdriver';
-import { deadUrl } from '../../_util/listen.ts';
+import { deadUrl } from '../listen.ts';
 import { callSource, type Engine, type EnginePage, type KeyName } from './engine.ts';
 import { startXvfb, stopProcess } from './xvfb.ts';
 

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { listen, type Listening } from '../../_util/listen.ts';
+import { listen, type Listening } from './listen.ts';
 
 const hostileCss = readFileSync(join(import.meta.dirname, '../../../demo/hostile.css'), 'utf8');
 

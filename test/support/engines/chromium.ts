@@ -1,5 +1,5 @@
 // Chromium through playwright-core: the same Debian Chromium and launcher as the main suite.
-import { launchChromium } from '../../_util/browser.ts';
+import { launchChromium } from '../browser.ts';
 import { callSource, type Engine, type EnginePage, type KeyName } from './engine.ts';
 
 export async function launchChromiumEngine(): Promise<Engine> {

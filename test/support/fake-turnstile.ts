@@ -1,7 +1,7 @@
 // Cloudflare Turnstile's browser API as far as the widget uses it, installed where the real script
 // puts it (globalThis.turnstile), so the widget never loads a script in jsdom.
 import { vi } from 'vitest';
-import type { TurnstileApi } from '../../../widget/src/ui/turnstile.ts';
+import type { TurnstileApi } from '../../widget/src/ui/turnstile.ts';
 
 /**
  * render() calls back at once with a fresh token (token-1, token-2, …: the relay accepts each token

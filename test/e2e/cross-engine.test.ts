@@ -4,12 +4,12 @@
 // demo/hostile.css. One browser per engine, started when its block begins and quit when it ends, so
 // only one runs at a time.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startSystem, type System } from '../../_util/system.ts';
-import { startHostSite, type HostSite, type PageOptions } from '../support/host.ts';
-import type { Engine, EnginePage, KeyName } from './engine.ts';
-import { hostileKinds, worstThree } from './hostile-pages.ts';
-import { axeViolations, centre, errorRecorder, requestHolder, snapshot, until, type WidgetSnapshot } from './in-page.ts';
-import { engineNames, launchEngine } from './launch.ts';
+import { startSystem, type System } from '../support/system.ts';
+import { startHostSite, type HostSite, type PageOptions } from '../support/host-site.ts';
+import type { Engine, EnginePage, KeyName } from '../support/engines/engine.ts';
+import { hostileKinds, worstThree } from '../support/engines/hostile-pages.ts';
+import { axeViolations, centre, errorRecorder, requestHolder, snapshot, until, type WidgetSnapshot } from '../support/engines/in-page.ts';
+import { engineNames, launchEngine } from '../support/engines/launch.ts';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 375, height: 667 };

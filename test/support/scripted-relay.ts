@@ -2,7 +2,7 @@
 // test scripts, so the widget's real fetch code runs against real sockets. (The real relay is
 // exercised end to end in test/e2e.)
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { listen } from '../../_util/listen.ts';
+import { listen } from './listen.ts';
 
 export interface Recorded {
   method: string;
