@@ -6,9 +6,9 @@
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { CallbackProgress } from '../../server/src/contract.ts';
-import { axeViolations } from './support/axe.ts';
-import { useStage } from './support/stage.ts';
-import { widget } from './support/widget-page.ts';
+import { axeViolations } from '../support/axe.ts';
+import { useStage } from '../support/stage.ts';
+import { widget } from '../support/widget-page.ts';
 
 const officeZone = 'Europe/Kyiv';
 const visitorZone = 'America/New_York';

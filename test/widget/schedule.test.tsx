@@ -15,8 +15,8 @@ import { messages as uk } from '../../widget/src/ui/i18n/uk.ts';
 import type { Messages } from '../../widget/src/ui/i18n/types.ts';
 import { CallProgress } from '../../widget/src/ui/progress/CallProgress.tsx';
 import { slotDays } from '../../widget/src/ui/schedule.tsx';
-import { startScriptedRelay, type ScriptedRelay } from './support/scripted-relay.ts';
-import { testConfig, testContext } from './support/ui-context.ts';
+import { startScriptedRelay, type ScriptedRelay } from '../support/scripted-relay.ts';
+import { testConfig, testContext } from '../support/ui-context.ts';
 
 let relay: ScriptedRelay;
 beforeAll(async () => {
