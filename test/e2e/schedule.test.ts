@@ -2,11 +2,15 @@
 // in New York while the office keeps Kyiv hours (Mon–Fri 09:00–18:00). Both clocks are fixed at the
 // same instant (the relay's `now`, the page's clock), a Tuesday evening in Kyiv, so the office is
 // closed and the slots are known: the visitor books Thursday 03:30 (their time, 10:30 in Kyiv), sees
-// the booked state, and cancels it. The relay is asked what it holds at each step.
+// the booked state, and cancels it. The relay is asked what it holds at each step. And a call the
+// phone system provably never got (it is unreachable) is held: the widget says so, and it can be
+// cancelled too.
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { CallbackProgress } from '../../server/src/contract.ts';
 import { axeViolations } from '../support/axe.ts';
+import { deadUrl } from '../support/listen.ts';
+import { startSystem } from '../support/system.ts';
 import { useStage } from '../support/stage.ts';
 import { widget } from '../support/widget-page.ts';
 
@@ -116,5 +120,41 @@ test('keyboard only, in New York: book Thursday 03:30 AM, see it booked, cancel 
     expect(await axeViolations(page), 'cancelled').toEqual([]);
   } finally {
     await context.close();
+  }
+});
+
+test('the phone system unreachable: the call is held (queued), said honestly, announced, axe-clean, and cancelled', async () => {
+  // Monday 10:00 in Kyiv: open, so the call would be placed now, but the service is gone.
+  const monday = new Date('2030-01-14T08:00:00Z');
+  const system = await startSystem(
+    { ALLOWED_ORIGINS: stage.host.url, WORKING_HOURS: 'Mon-Fri 09:00-18:00', TIMEZONE: officeZone, CALLTRACKING_BASE_URL: await deadUrl(), CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234', CALLTRACKING_PROJECT_ID: '1', CALLBACK_CALLER: '380441112233' },
+    { now: () => new Date(monday) },
+  );
+  const context = await stage.browser.newContext({ timezoneId: visitorZone });
+  const page = await context.newPage();
+  try {
+    await page.clock.setFixedTime(monday);
+    await page.goto(stage.host.page('/queued', { relayUrl: system.relayUrl, data: { phone: '+380 44 111 22 33' } }));
+    const w = widget(page);
+    await w.launcher.click();
+    await w.phone.waitFor();
+    await expect.poll(() => focused(page)).toBe('Your phone number');
+    await page.keyboard.type('0501234568');
+    await page.keyboard.press('Enter');
+
+    await w.dialog.getByText('Our phone system is not answering right now. We keep your request and will call you as soon as it is back.').waitFor({ timeout: 10_000 });
+    expect(await w.dialog.locator('[aria-current=step]').textContent()).toBe('We will call you as soon as we can');
+    await expect.poll(() => focused(page)).toBe('We will call +380 50 123 45 68.');
+    expect(await w.liveRegion.textContent()).toBe('We will call you as soon as we can. We will call +380 50 123 45 68.');
+    expect(await axeViolations(page), 'queued').toEqual([]);
+
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('Cancel the call');
+    await page.keyboard.press('Enter');
+    await w.dialog.getByText('Call cancelled').waitFor({ timeout: 10_000 });
+    expect(await w.liveRegion.textContent()).toBe('Call cancelled');
+  } finally {
+    await context.close();
+    await system.close();
   }
 });
