@@ -8,7 +8,7 @@ import { startSystem, type System } from '../support/system.ts';
 import { startHostSite, type HostSite, type PageOptions } from '../support/host-site.ts';
 import type { Engine, EnginePage, KeyName } from '../support/engines/engine.ts';
 import { hostileKinds, worstThree } from '../support/engines/hostile-pages.ts';
-import { axeViolations, centre, errorRecorder, requestHolder, snapshot, until, type WidgetSnapshot } from '../support/engines/in-page.ts';
+import { axeViolations, centre, errorRecorder, requestHolder, snapshot, until, waitFor, type WidgetSnapshot } from '../support/engines/in-page.ts';
 import { engineNames, launchEngine } from '../support/engines/launch.ts';
 
 const desktop = { width: 1280, height: 800 };
@@ -167,7 +167,10 @@ for (const name of engineNames) {
         expect(s.activeIsLauncher, `focus after Tab: ${s.active}`).toBe(true);
         await press(page, 'Enter', 'the dialog with focus in the phone field', (x) => x.open && x.active === 'db-phone');
         // The relay offers its open windows (always open here: the next seven days).
-        await until(page, 'the "Call me later" button', (x) => x.text.includes('Call me later'));
+        await waitFor(page, 'the "Call me later" button, shown once the status came', () => {
+          const button = document.querySelector('dialback-widget')!.shadowRoot!.querySelector('.link');
+          return button?.textContent === 'Call me later' && getComputedStyle(button).visibility === 'visible';
+        });
         await page.type('0501234503');
         await press(page, 'Tab', 'focus on "Call me later"', (x) => x.activeLabel === 'Call me later');
         // The picker comes as a chunk of its own, and takes focus: "at a time I choose" is chosen.

@@ -157,7 +157,11 @@ describe('open: right away, or later if the visitor prefers', () => {
     relay.on('POST /api/callback', { status: 202, body: { status: 'accepted', requestId: 'req-1', phoneMasked: 'x', estimateSeconds: 20 } });
     relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
     show(open);
-    fireEvent.click(await within(dialog()).findByRole('button', { name: en.later }));
+    // Before the status comes, the button holds its place unseen (the form must not move then).
+    const button = within(dialog()).getByRole('button', { name: en.later });
+    expect(button.className).toBe('link wait');
+    await waitFor(() => expect(button.className).toBe('link'));
+    fireEvent.click(button);
     expect(within(dialog()).getByText(en.intro)).toBeTruthy();
     const later = (await within(dialog()).findByRole('radio', { name: en.atTime })) as HTMLInputElement;
     expect(later.checked).toBe(true);
@@ -179,8 +183,9 @@ describe('open: right away, or later if the visitor prefers', () => {
     vi.setSystemTime(new Date(openAt));
     show({ ...open, windows: [] });
     await within(dialog()).findByLabelText(en.phoneLabel);
-    await waitFor(() => expect(relay.requests.some((r) => r.path === '/api/status')).toBe(true));
-    expect(within(dialog()).queryByRole('button', { name: en.later })).toBeNull();
+    // Its place was held, unseen, until the status came: then it goes.
+    await waitFor(() => expect(within(dialog()).queryByRole('button', { name: en.later })).toBeNull());
+    expect(relay.requests.some((r) => r.path === '/api/status')).toBe(true);
   });
 });
 

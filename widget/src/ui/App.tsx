@@ -86,9 +86,8 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
     phase.name === 'sending'
       ? m.sending
       : phase.name === 'accepted'
-        ? progressModule
-          ? progressModule.announce(config.lang, m, phase, progress)
-          : fill(m.willCall, { phone: phase.readback })
+        ? // Said once the view of the call is there (its chunk is fetched with the request).
+          (progressModule?.announce(config.lang, m, phase, progress) ?? '')
         : phase.error
           ? errorSentence(config.lang, m, phase.error)
           : closed
@@ -127,8 +126,10 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
             onSubmit={() => void submit()}
             onFailure={ctx.report}
           >
-            {bookable &&
-              (schedule && (needsOpening || asked) ? (
+            {/* Until the status is known, "Call me later" holds its place unseen: the form does not
+                move under the visitor's pointer when it arrives. */}
+            {(bookable || !known) &&
+              (schedule && bookable && (needsOpening || asked) ? (
                 <schedule.When
                   lang={config.lang}
                   messages={m}
@@ -140,7 +141,7 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
               ) : (
                 <button
                   type="button"
-                  class="link"
+                  class={bookable ? 'link' : 'link wait'}
                   onClick={() => {
                     setAsked(true);
                     schedule || book();

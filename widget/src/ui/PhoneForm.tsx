@@ -45,7 +45,7 @@ export function PhoneForm({ config, messages: m, Consent, values, error, onChang
         onSubmit();
       }}
     >
-      {m.intro && <p class="intro">{m.intro}</p>}
+      <p class="intro">{m.intro}</p>
       <CountrySelect lang={lang} label={m.countryLabel} value={values.country} onChange={(country) => onChange({ country })} />
       <PhoneField
         label={m.phoneLabel}
