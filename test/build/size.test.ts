@@ -4,8 +4,10 @@
 //  - UI: the Preact UI chunk and the chunks it imports statically
 //    (the Preact runtime), fetched on the visitor's first intent:    ≤ 12 KB
 //  - everything one visitor can ever load: entry, UI, every optional
-//    chunk (attribution, consent, Turnstile, call progress, the request, opening
-//    hours) and the largest of the language catalogs:                ≤ 25 KB
+//    chunk (attribution, consent, Turnstile, country names, call progress, the request, opening
+//    hours, the picker) and the largest of the language catalogs:    ≤ 25 KB
+//  - the "call me later" picker with what it imports beyond the UI,
+//    fetched only when the visitor may book a time:                 ≤ 4 KB
 // It also checks that the entry can run as a classic script and that no zod and no phone metadata
 // reached the browser.
 import { readFileSync } from 'node:fs';
@@ -21,7 +23,7 @@ describe('widget budgets (gzip)', () => {
   test('the build has an entry, a UI chunk with the Preact runtime, five language catalogs and the optional parts', () => {
     expect(sizes.ui.files).toHaveLength(2);
     expect(sizes.catalogs.map((c) => c.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['de', 'en', 'pl', 'ru', 'uk']);
-    expect(sizes.optional.map((f) => f.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['ConsentField', 'Turnstile', 'attribution', 'opening', 'progress', 'send']);
+    expect(sizes.optional.map((f) => f.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['ConsentField', 'Turnstile', 'attribution', 'names', 'opening', 'progress', 'schedule', 'send']);
   });
 
   test(`entry widget.js ≤ ${budgets.entry / KB} KB (is ${sizes.entry.gzip} B)`, () => {
@@ -30,6 +32,11 @@ describe('widget budgets (gzip)', () => {
 
   test(`UI chunk with its static imports ≤ ${budgets.ui / KB} KB (is ${sizes.ui.gzip} B)`, () => {
     expect(sizes.ui.gzip).toBeLessThanOrEqual(budgets.ui);
+  });
+
+  test(`the "call me later" picker with what it imports beyond the UI ≤ ${budgets.schedule / KB} KB (is ${sizes.schedule.gzip} B)`, () => {
+    expect(sizes.schedule.files.map((f) => f.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['opening', 'schedule']);
+    expect(sizes.schedule.gzip).toBeLessThanOrEqual(budgets.schedule);
   });
 
   test(`everything one visitor can ever load ≤ ${budgets.perVisitor / KB} KB (is ${sizes.perVisitor} B)`, () => {

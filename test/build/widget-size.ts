@@ -14,6 +14,8 @@ export const budgets = {
   ui: 12 * 1024,
   /** Everything one visitor can ever load (see WidgetSizes.perVisitor). */
   perVisitor: 25 * 1024,
+  /** The "call me later" picker with the chunks it imports beyond the UI's, fetched only when the visitor may book a time. */
+  schedule: 4 * 1024,
 };
 
 export interface BuiltFile {
@@ -48,8 +50,10 @@ export interface WidgetSizes {
   /** The Preact UI chunk (mount-*.js) with the chunks it imports statically (the Preact runtime). */
   ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
-  /** Chunks fetched only when needed: attribution, consent, Turnstile, call progress, the request (send), opening hours. */
+  /** Chunks fetched only when needed: attribution, consent, Turnstile, call progress, the request (send), opening hours, the picker. */
   optional: BuiltFile[];
+  /** The picker (schedule-*.js) with the chunks it imports statically that the UI has not loaded already (opening hours). */
+  schedule: { files: string[]; gzip: number };
   /** Everything one visitor can ever load: every file but the other languages' catalogs. */
   perVisitor: number;
   /** Every file in dist/widget. */
@@ -63,12 +67,15 @@ export function widgetSizes(): WidgetSizes {
   if (!entry || !mount) throw new Error('dist/widget is incomplete: run `npm run build`');
   const uiFiles = [mount.file, ...staticImports(mount.file)];
   const catalogs = files.filter((f) => /^chunks\/(en|uk|ru|pl|de)-/.test(f.file));
+  const picker = files.find((f) => f.file.startsWith('chunks/schedule-'));
+  const scheduleFiles = picker ? [picker.file, ...staticImports(picker.file)].filter((f) => !uiFiles.includes(f)) : [];
   const all = files.reduce((sum, f) => sum + f.gzip, 0);
   return {
     entry,
     ui: { files: uiFiles, gzip: files.filter((f) => uiFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
     catalogs,
     optional: files.filter((f) => f !== entry && !uiFiles.includes(f.file) && !catalogs.includes(f)),
+    schedule: { files: scheduleFiles, gzip: files.filter((f) => scheduleFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
     perVisitor: all - catalogs.reduce((sum, c) => sum + c.gzip, 0) + Math.max(...catalogs.map((c) => c.gzip)),
     all,
   };

@@ -152,21 +152,23 @@ describe('keyboard', () => {
         });
       await expect.poll(focused).toBe('db-phone');
       expect(await w.launcher.getAttribute('aria-expanded')).toBe('true');
+      // The relay's open windows offer "Call me later" (always open here: the next seven days).
+      await w.dialog.getByRole('button', { name: 'Call me later' }).waitFor();
 
-      // Forward: phone → submit → close → country → phone …
+      // Forward: phone → call me later → submit → close → country → phone …
       const forward: Array<string | null> = [];
-      for (let i = 0; i < 4; i++) {
+      for (let i = 0; i < 5; i++) {
         await page.keyboard.press('Tab');
         forward.push(await focused());
       }
-      expect(forward).toEqual(['Call me back', 'Close', 'db-country', 'db-phone']);
-      // Backward from the phone field: country → close → submit (wraps).
+      expect(forward).toEqual(['Call me later', 'Call me back', 'Close', 'db-country', 'db-phone']);
+      // Backward from the phone field: country → close → submit (wraps) → call me later.
       const backward: Array<string | null> = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 4; i++) {
         await page.keyboard.press('Shift+Tab');
         backward.push(await focused());
       }
-      expect(backward).toEqual(['db-country', 'Close', 'Call me back']);
+      expect(backward).toEqual(['db-country', 'Close', 'Call me back', 'Call me later']);
 
       await page.keyboard.press('Escape');
       await w.dialog.waitFor({ state: 'detached' });
@@ -180,6 +182,7 @@ describe('keyboard', () => {
   test('targets are at least 44 px and focus is visible', async () => {
     const page = await openPage('/targets', { 'consent-text': 'I agree to be called.', 'privacy-url': 'https://acme.example/privacy' });
     try {
+      await widget(page).dialog.getByRole('button', { name: 'Call me later' }).waitFor();
       const sizes = await page.evaluate(() => {
         const root = document.querySelector('dialback-widget')!.shadowRoot!;
         return [...root.querySelectorAll<HTMLElement>('button, a, input, select, label[for=db-consent]')]
@@ -191,7 +194,7 @@ describe('keyboard', () => {
           });
       });
       // Every control of the dialog and the launcher is measured (an empty list would prove nothing).
-      expect(sizes.map((s) => s.what).sort()).toEqual(['LABEL', 'close', 'db-country', 'db-phone', 'launcher', 'primary', 'privacy']);
+      expect(sizes.map((s) => s.what).sort()).toEqual(['LABEL', 'close', 'db-country', 'db-phone', 'launcher', 'link', 'primary', 'privacy']);
       for (const s of sizes) {
         expect(s.height, s.what).toBeGreaterThanOrEqual(44);
         expect(s.width, s.what).toBeGreaterThanOrEqual(44);

@@ -59,7 +59,7 @@ test('queued commands, data-dialback-open on late elements, events and dataLayer
       'handler:open',
     ]);
     const success = seen.find(([name]) => name === 'event:success')![1];
-    expect(success).toEqual({ requestId: expect.any(String), estimateSeconds: expect.any(Number) });
+    expect(success).toEqual({ requestId: expect.any(String), status: 'accepted', estimateSeconds: expect.any(Number) });
     expect(seen.find(([name]) => name === 'event:submit')![1]).toEqual({ country: 'UA', lang: 'en' });
     expect(dataLayer.map((e) => e.event)).toEqual(['dialback_open', 'dialback_submit', 'dialback_success', 'dialback_close', 'dialback_open']);
     expect(dataLayer[2]).toMatchObject({ requestId: success.requestId });

@@ -8,7 +8,7 @@ import { startSystem, type System } from '../support/system.ts';
 import { startHostSite, type HostSite, type PageOptions } from '../support/host-site.ts';
 import type { Engine, EnginePage, KeyName } from '../support/engines/engine.ts';
 import { hostileKinds, worstThree } from '../support/engines/hostile-pages.ts';
-import { axeViolations, centre, errorRecorder, requestHolder, snapshot, until, type WidgetSnapshot } from '../support/engines/in-page.ts';
+import { axeViolations, centre, errorRecorder, requestHolder, snapshot, until, waitFor, type WidgetSnapshot } from '../support/engines/in-page.ts';
 import { engineNames, launchEngine } from '../support/engines/launch.ts';
 
 const desktop = { width: 1280, height: 800 };
@@ -156,6 +156,48 @@ for (const name of engineNames) {
         s = await until(page, 'the accepted view with focus inside', (x) => accepted('50 123 45 02')(x) && x.activeInDialog);
         expect(s.active).toBe('readback');
         await escape('accepted');
+        expect(s.errors).toEqual([]);
+      }), 40_000);
+
+    test('keyboard only: "Call me later", a day and a time, booked, then cancelled; axe-clean', () =>
+      withPage(hostPage(), desktop, async (page) => {
+        await until(page, 'the launcher', (s) => s.launcher);
+        let s = await page.run(snapshot);
+        for (let i = 0; i < 5 && !s.activeIsLauncher; i++) s = await press(page, 'Tab', 'focus', (x) => x.active !== null);
+        expect(s.activeIsLauncher, `focus after Tab: ${s.active}`).toBe(true);
+        await press(page, 'Enter', 'the dialog with focus in the phone field', (x) => x.open && x.active === 'db-phone');
+        // The relay offers its open windows (always open here: the next seven days).
+        await waitFor(page, 'the "Call me later" button, shown once the status came', () => {
+          const button = document.querySelector('dialback-widget')!.shadowRoot!.querySelector('.link');
+          return button?.textContent === 'Call me later' && getComputedStyle(button).visibility === 'visible';
+        });
+        await page.type('0501234503');
+        await press(page, 'Tab', 'focus on "Call me later"', (x) => x.activeLabel === 'Call me later');
+        // The picker comes as a chunk of its own, and takes focus: "at a time I choose" is chosen.
+        s = await press(page, 'Enter', 'the picker with focus on its choice', (x) => x.activeLabel === 'At a time I choose');
+        const dayNames = await page.run(() =>
+          [...document.querySelector('dialback-widget')!.shadowRoot!.querySelectorAll<HTMLInputElement>('input[name=db-day]')].map((r) => r.labels![0]!.textContent),
+        );
+        expect(dayNames.length, dayNames.join(', ')).toBeGreaterThanOrEqual(7);
+        // Tab to the days (the first is chosen), ArrowRight to the next; Tab to the times.
+        await press(page, 'Tab', 'focus on the first day', (x) => x.activeLabel === dayNames[0]);
+        await press(page, 'ArrowRight', 'the next day', (x) => x.activeLabel === dayNames[1]);
+        await press(page, 'Tab', 'focus on the times', (x) => x.active === 'db-time');
+        expect(await axeViolations(page), 'the picker').toEqual([]);
+        const time = await page.run(() => document.querySelector('dialback-widget')!.shadowRoot!.querySelector<HTMLSelectElement>('#db-time')!.selectedOptions[0]!.textContent!);
+        await press(page, 'Tab', 'focus on the submit button', (x) => x.activeLabel === 'Call me back');
+        // Booked: the time read back (the day in words), the first step "booked", focus on it.
+        s = await press(page, 'Enter', 'the booked view', (x) => x.text.includes(`We will call +380 50 123 45 03 `) && x.activeInDialog);
+        expect(s.text).toContain(`, ${time}.`);
+        expect(s.step).toBe('Call booked');
+        expect(s.active).toBe('readback');
+        expect(await axeViolations(page), 'booked').toEqual([]);
+        // Tab to "Cancel the call", Enter: cancelled at the relay, said, focus kept in the dialog.
+        await press(page, 'Tab', 'focus on "Cancel the call"', (x) => x.activeLabel === 'Cancel the call');
+        s = await press(page, 'Enter', 'the cancelled view', (x) => x.text.includes('Call cancelled') && x.activeInDialog);
+        expect(s.active).toBe('readback');
+        expect(s.text).not.toContain('Cancel the call');
+        expect(await axeViolations(page), 'cancelled').toEqual([]);
         expect(s.errors).toEqual([]);
       }), 40_000);
 

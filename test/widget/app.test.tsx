@@ -68,7 +68,7 @@ describe('form → sending → accepted', () => {
     // Events tell the page what happened, never the number.
     expect(events.map(([name]) => name)).toEqual(['submit', 'success']);
     expect(JSON.stringify(events)).not.toMatch(/501234567|123 45 67|\*\*\*/);
-    expect(events[1]![1]).toEqual({ requestId: 'req-1', estimateSeconds: 25 });
+    expect(events[1]![1]).toEqual({ requestId: 'req-1', status: 'accepted', estimateSeconds: 25 });
   });
 
   test('the light check answers at the field without asking the relay', async () => {

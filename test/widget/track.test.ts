@@ -4,13 +4,14 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { CallbackProgress, CallOutcome } from '../../server/src/contract.ts';
 import type { ApiResult, RelayApi } from '../../widget/src/api.ts';
-import { trackCall, type CallProgressState } from '../../widget/src/ui/progress/track.ts';
+import { cancelCall, trackCall, type CallProgressState } from '../../widget/src/ui/progress/track.ts';
+import type { AcceptedCall } from '../../widget/src/ui/useCallbackFlow.ts';
 
 const requestId = 'req-1';
 
 /** A relay whose progress answers are given in order; once they run out it repeats the last one. */
 function stubRelay(...answers: Array<ApiResult<CallbackProgress>>) {
-  const progress = vi.fn(async (_id: string) => (answers.length > 1 ? answers.shift()! : answers[0]!));
+  const progress = vi.fn(async (_id: string, _cancelToken?: string) => (answers.length > 1 ? answers.shift()! : answers[0]!));
   const api: RelayApi = {
     progress,
     requestCallback: () => Promise.reject(new Error('not used by trackCall')),
@@ -24,10 +25,12 @@ const known = (outcome: CallOutcome, pollAfterMs?: number): ApiResult<CallbackPr
   data: pollAfterMs === undefined ? { requestId, outcome } : { requestId, outcome, pollAfterMs },
 });
 
-/** Starts following a call and records every state it reports. */
-function follow(api: RelayApi, estimateSeconds = 30) {
+/** Starts following a call and records every state it reports after the first. */
+function follow(api: RelayApi, estimateSeconds = 30, call: Partial<AcceptedCall> = {}) {
   const states: CallProgressState[] = [];
-  const stop = trackCall(api, { requestId, estimateSeconds }, (state) => states.push(state));
+  const stop = trackCall(api, { requestId, estimateSeconds, ...call }, (state) => states.push(state));
+  // The first state comes at once: the call as the relay took it.
+  expect(states.shift()).toEqual({ requestId, outcome: call.status ?? 'accepted', final: false, slow: false, scheduledFor: call.scheduledFor });
   return { states, stop, last: () => states.at(-1) };
 }
 
@@ -62,8 +65,8 @@ describe('trackCall', () => {
     const { states } = follow(api);
     await vi.advanceTimersByTimeAsync(2000);
     expect(states).toEqual([
-      { outcome: 'connected', final: false, slow: false },
-      { outcome: 'completed', final: true, slow: false },
+      { requestId, outcome: 'connected', final: false, slow: false },
+      { requestId, outcome: 'completed', final: true, slow: false },
     ]);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(progress).toHaveBeenCalledTimes(2);
@@ -75,7 +78,7 @@ describe('trackCall', () => {
     const { api, progress } = stubRelay(known('connected'));
     const { last } = follow(api);
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(last()).toEqual({ outcome: 'connected', final: true, slow: false });
+    expect(last()).toEqual({ requestId, outcome: 'connected', final: true, slow: false });
     expect(progress).toHaveBeenCalledOnce();
   });
 
@@ -85,10 +88,10 @@ describe('trackCall', () => {
     await vi.advanceTimersByTimeAsync(44_999);
     expect(states.some((s) => s.slow)).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(last()).toEqual({ outcome: 'agent_ringing', final: false, slow: true });
+    expect(last()).toEqual({ requestId, outcome: 'agent_ringing', final: false, slow: true });
     api.progress = vi.fn(async () => known('ringing_you', 3000));
     await vi.advanceTimersByTimeAsync(15_000);
-    expect(last()).toEqual({ outcome: 'ringing_you', final: false, slow: false });
+    expect(last()).toEqual({ requestId, outcome: 'ringing_you', final: false, slow: false });
   });
 
   test('"slow" never shows when the phone already rings at the estimate', async () => {
@@ -103,9 +106,9 @@ describe('trackCall', () => {
     const { api, progress } = stubRelay({ ok: false, code: 'not_found' });
     const { states, last } = follow(api);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(states).toEqual([{ outcome: 'unknown', final: true, slow: false }]);
+    expect(states).toEqual([{ requestId, outcome: 'unknown', final: true, slow: false }]);
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(last()).toEqual({ outcome: 'unknown', final: true, slow: false });
+    expect(last()).toEqual({ requestId, outcome: 'unknown', final: true, slow: false });
     expect(progress).toHaveBeenCalledOnce();
   });
 
@@ -117,7 +120,7 @@ describe('trackCall', () => {
     expect(states).toEqual([]);
     await vi.advanceTimersByTimeAsync(3000);
     expect(progress).toHaveBeenCalledTimes(3);
-    expect(states).toEqual([{ outcome: 'connected', final: false, slow: false }]);
+    expect(states).toEqual([{ requestId, outcome: 'connected', final: false, slow: false }]);
   });
 
   test.each([
@@ -129,7 +132,7 @@ describe('trackCall', () => {
     await vi.advanceTimersByTimeAsync(4 * 60_000);
     expect(last()?.final).toBe(false);
     await vi.advanceTimersByTimeAsync(pollEveryMs);
-    expect(last()).toEqual({ outcome: 'unknown', final: true, slow: false });
+    expect(last()).toEqual({ requestId, outcome: 'unknown', final: true, slow: false });
     const calls = progress.mock.calls.length;
     await vi.advanceTimersByTimeAsync(60_000);
     expect(progress).toHaveBeenCalledTimes(calls);
@@ -147,5 +150,79 @@ describe('trackCall', () => {
     await vi.advanceTimersByTimeAsync(5 * 60_000);
     expect(states).toEqual([]);
     expect(progress).toHaveBeenCalledOnce();
+  });
+});
+
+describe('trackCall: calls held for later', () => {
+  const at = '2026-11-25T08:00:00.000Z';
+
+  test('a scheduled call is followed at the relay\'s slow pace (up to 5 minutes), never "slow", never given up', async () => {
+    const { api, progress } = stubRelay({ ok: true, data: { requestId, outcome: 'scheduled', scheduledFor: at, pollAfterMs: 600_000 } });
+    const { states, last } = follow(api, 0, { status: 'scheduled', scheduledFor: at });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(progress).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(299_999);
+    expect(progress).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(progress).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    expect(last()).toEqual({ requestId, outcome: 'scheduled', final: false, slow: false, scheduledFor: at });
+    expect(states.every((s) => !s.slow && !s.final)).toBe(true);
+  });
+
+  test('once placed, a held call gets the "slow" timer (30 s + 15 s) like any other', async () => {
+    const { api } = stubRelay(known('queued', 2000), known('accepted', 2000));
+    const { states, last } = follow(api, 0, { status: 'queued' });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(last()?.outcome).toBe('queued');
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(last()?.outcome).toBe('accepted');
+    await vi.advanceTimersByTimeAsync(44_999);
+    expect(states.some((s) => s.slow)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(last()).toMatchObject({ outcome: 'accepted', slow: true });
+  });
+
+  test('redial carries the time of the next attempt; failed is final', async () => {
+    const next = '2026-11-24T10:30:00.000Z';
+    const { api, progress } = stubRelay({ ok: true, data: { requestId, outcome: 'redial', scheduledFor: next, pollAfterMs: 5000 } }, known('failed'));
+    const { states } = follow(api);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(states.at(-1)).toEqual({ requestId, outcome: 'redial', final: false, slow: false, scheduledFor: next });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(states.at(-1)).toMatchObject({ requestId, outcome: 'failed', final: true });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(progress).toHaveBeenCalledTimes(2);
+  });
+
+  test('cancelCall sends the token (DELETE) and ends following with "cancelled"', async () => {
+    const { api, progress } = stubRelay(known('scheduled', 60_000));
+    progress.mockImplementation(async (_id, token) => (token ? known('cancelled') : known('scheduled', 60_000)));
+    const { last } = follow(api, 0, { status: 'scheduled', scheduledFor: at, cancelToken: 'tok-1' });
+    await vi.advanceTimersByTimeAsync(1000);
+    await cancelCall();
+    expect(progress).toHaveBeenLastCalledWith(requestId, 'tok-1');
+    expect(last()).toMatchObject({ requestId, outcome: 'cancelled', final: true });
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect(progress).toHaveBeenCalledTimes(2);
+  });
+
+  test('a refused cancel (already being placed) says why and keeps following', async () => {
+    const { api, progress } = stubRelay(known('scheduled', 60_000));
+    progress.mockImplementation(async (_id, token) => (token ? { ok: false, code: 'not_cancellable' } : known('agent_ringing', 3000)));
+    const { last } = follow(api, 0, { status: 'scheduled', scheduledFor: at, cancelToken: 'tok-1' });
+    await cancelCall();
+    expect(last()).toMatchObject({ requestId, outcome: 'scheduled', final: false, problem: 'not_cancellable' });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(last()).toMatchObject({ requestId, outcome: 'agent_ringing', final: false });
+  });
+
+  test('without a token (a call placed at once) there is nothing to cancel; after stop() neither', async () => {
+    const { api, progress } = stubRelay(known('accepted', 60_000));
+    const { stop } = follow(api);
+    await cancelCall();
+    expect(progress).not.toHaveBeenCalled();
+    stop();
+    expect(cancelCall()).toBeUndefined();
   });
 });

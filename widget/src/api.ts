@@ -1,7 +1,7 @@
 // The only code that talks to the relay. Every function resolves to a result and never throws or
 // rejects: a broken network, a proxy's HTML error page or a relay from a newer version all become a
 // failure the UI can put into words.
-import type { CallbackAccepted, CallbackProgress, CallbackRequest, ErrorCode, StatusResponse } from '../../server/src/contract.ts';
+import type { CallbackAnswer, CallbackProgress, CallbackRequest, ErrorCode, StatusResponse } from '../../server/src/contract.ts';
 
 export type FailureCode = ErrorCode | 'network_error' | 'bad_response';
 
@@ -15,9 +15,10 @@ export interface ApiFailure {
 export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
 
 export interface RelayApi {
-  requestCallback(body: CallbackRequest, idempotencyKey: string): Promise<ApiResult<CallbackAccepted>>;
+  requestCallback(body: CallbackRequest, idempotencyKey: string): Promise<ApiResult<CallbackAnswer>>;
   status(): Promise<ApiResult<StatusResponse>>;
-  progress(requestId: string): Promise<ApiResult<CallbackProgress>>;
+  /** `cancelToken`: cancels a scheduled or queued call (DELETE) instead of asking about it. */
+  progress(requestId: string, cancelToken?: string): Promise<ApiResult<CallbackProgress>>;
 }
 
 export interface ApiOptions {
@@ -55,12 +56,18 @@ export function createApi(relay: string, { isKnownCode }: ApiOptions): RelayApi 
 
   return {
     requestCallback: (body, idempotencyKey) =>
-      call<CallbackAccepted>('/api/callback', (b) => b.requestId, {
+      call<CallbackAnswer>('/api/callback', (b) => b.requestId, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
         body: JSON.stringify(body),
       }),
     status: () => call<StatusResponse>('/api/status', (b) => typeof b.openNow === 'boolean'),
-    progress: (requestId) => call<CallbackProgress>('/api/callback/' + encodeURIComponent(requestId), (b) => b.outcome),
+    progress: (requestId, cancelToken) =>
+      call<CallbackProgress>(
+        '/api/callback/' + encodeURIComponent(requestId),
+        (b) => b.outcome,
+        // The header's name is CANCEL_TOKEN_HEADER of the contract.
+        cancelToken ? { method: 'DELETE', headers: { 'Cancel-Token': cancelToken } } : undefined,
+      ),
   };
 }

@@ -6,8 +6,8 @@
 
 export type EngineName = 'chromium' | 'firefox' | 'webkit';
 
-/** Keys the scenarios press; `Shift+Tab` is the chord. */
-export type KeyName = 'Tab' | 'Shift+Tab' | 'Enter' | 'Escape';
+/** Keys the scenarios press; `Shift+Tab` is the chord. Arrows and Space move through radio groups and selects. */
+export type KeyName = 'Tab' | 'Shift+Tab' | 'Enter' | 'Escape' | 'ArrowDown' | 'ArrowRight' | 'Space';
 
 export interface EnginePage {
   /**

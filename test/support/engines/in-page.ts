@@ -20,6 +20,8 @@ export interface WidgetSnapshot {
   submit: Box | null;
   /** The focused element: its id, aria-label, class or tag. */
   active: string | null;
+  /** The focused control's label (fields, radios) or its text: what a screen reader names it by. */
+  activeLabel: string | null;
   activeInDialog: boolean;
   activeIsLauncher: boolean;
   /** The call step marked aria-current. */
@@ -55,6 +57,7 @@ export function snapshot(): WidgetSnapshot {
     phone: box(root?.querySelector('#db-phone')),
     submit: box(root?.querySelector('form .primary')),
     active: active ? active.id || active.getAttribute('aria-label') || active.className || active.tagName : null,
+    activeLabel: active ? ((active as HTMLInputElement).labels?.[0]?.textContent ?? active.textContent ?? '').trim() || null : null,
     activeInDialog: !!dialog && !!active && dialog.contains(active),
     activeIsLauncher: !!active && active === launcher,
     step: root?.querySelector('[aria-current=step]')?.textContent ?? null,

@@ -10,7 +10,14 @@ import { startXvfb, stopProcess } from './xvfb.ts';
 const driverPath = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const miniBrowser = ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser'];
 
-const keys: Record<Exclude<KeyName, 'Shift+Tab'>, string> = { Tab: Key.TAB, Enter: Key.ENTER, Escape: Key.ESCAPE };
+const keys: Record<Exclude<KeyName, 'Shift+Tab'>, string> = {
+  Tab: Key.TAB,
+  Enter: Key.ENTER,
+  Escape: Key.ESCAPE,
+  ArrowDown: Key.ARROW_DOWN,
+  ArrowRight: Key.ARROW_RIGHT,
+  Space: Key.SPACE,
+};
 
 async function waitForDriver(url: string, driver: { exitCode: number | null }): Promise<void> {
   const end = Date.now() + 10_000;

@@ -1,6 +1,6 @@
 // The whole visitor experience, kept mounted after the first open so a call's progress keeps being
 // followed while the dialog is closed. The live region outside the dialog announces every state.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { StatusResponse } from '../../../server/src/contract.ts';
 import type { ApiResult, RelayApi } from '../api.ts';
 import type { UiContext } from './ui-context.ts';
@@ -14,6 +14,7 @@ import { useCallbackFlow, type FormValues } from './useCallbackFlow.ts';
 import type { CallProgressState } from './progress/index.ts';
 
 type ProgressModule = typeof import('./progress/index.ts');
+type ScheduleModule = typeof import('./schedule.tsx');
 
 export interface AppProps {
   ctx: UiContext;
@@ -31,12 +32,13 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   const phase = flow.phase;
   const [progressModule, setProgressModule] = useState<ProgressModule | null>(null);
   const [progress, setProgress] = useState<CallProgressState>({ outcome: 'accepted', final: false, slow: false });
+  const [schedule, setSchedule] = useState<ScheduleModule | null>(null);
+  const [asked, setAsked] = useState(false);
 
-  // Follow the accepted call (kept running while the dialog is closed: App stays mounted).
-  useEffect(() => {
-    if (phase.name !== 'accepted' || !progressModule) return;
-    setProgress(progressModule.initialProgress);
-    return progressModule.trackCall(api, phase, setProgress);
+  // Follow the call the relay took (kept running while the dialog is closed: App stays mounted);
+  // before the view is painted, so its first state and its cancel button are this call's.
+  useLayoutEffect(() => {
+    if (phase.name === 'accepted' && progressModule) return progressModule.trackCall(api, phase, setProgress);
   }, [phase, progressModule]);
 
   useEffect(() => {
@@ -66,26 +68,26 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   }
 
   const closed = availability(known) === 'closed';
-  // The office is closed: fetch the words for "when we open" (a chunk of its own).
-  const [, setOpeningLoaded] = useState(false);
+  // The visitor may book a time (the relay offers windows). The picker is a chunk of its own, with
+  // the words for "when we open": fetched when the office is closed, or when the visitor asks.
+  const bookable = !!known?.windows?.length;
+  const book = () =>
+    import('./schedule.tsx').then((module) => {
+      ctx.adoptStyles(module.css);
+      setOpeningFormatter(module.formatOpening);
+      setSchedule(() => module);
+    }, ctx.report);
   const needsOpening = closed || (phase.name === 'form' && phase.error?.code === 'closed');
   useEffect(() => {
-    if (needsOpening)
-      import('./i18n/opening.ts').then((module) => {
-        setOpeningFormatter(module.formatOpening);
-        setOpeningLoaded(true);
-      }, ctx.report);
+    if (needsOpening && !schedule) book();
   }, [needsOpening]);
   // One sentence per state for the live region (screen readers hear each change once).
   const announcement =
     phase.name === 'sending'
       ? m.sending
       : phase.name === 'accepted'
-        ? progress.outcome === 'accepted' && !progress.slow
-          ? fill(m.willCall, { phone: phase.readback })
-          : progress.slow && !progress.final
-            ? m.slow
-            : m.outcomes[progress.outcome]
+        ? // Said once the view of the call is there (its chunk is fetched with the request).
+          (progressModule?.announce(config.lang, m, phase, progress) ?? '')
         : phase.error
           ? errorSentence(config.lang, m, phase.error)
           : closed
@@ -106,42 +108,62 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
         {fill(m.willCall, { phone: phase.readback })}
       </p>
     ) : (
-      <CallProgress
-        config={config}
-        messages={m}
-        readback={phase.readback}
-        estimateSeconds={phase.estimateSeconds}
-        progress={progress}
-        onRetry={flow.reset}
-      />
+      <CallProgress config={config} messages={m} call={phase} progress={progress} onRetry={flow.reset} />
     );
   } else {
     body = (
       <>
         <StatusNotice status={known} config={config} messages={m} />
-        {!closed && (
+        {(!closed || (schedule && bookable)) && (
           <PhoneForm
             config={config}
-            messages={m}
+            // Closed: not "we will call you right away" (the notice says when, the picker asks).
+            messages={needsOpening ? { ...m, intro: '' } : m}
             Consent={ctx.ConsentField}
             values={values}
             error={phase.error}
             onChange={change}
             onSubmit={() => void submit()}
             onFailure={ctx.report}
-          />
+          >
+            {/* Until the status is known, "Call me later" holds its place unseen: the form does not
+                move under the visitor's pointer when it arrives. */}
+            {(bookable || !known) &&
+              (schedule && bookable && (needsOpening || asked) ? (
+                <schedule.When
+                  lang={config.lang}
+                  messages={m}
+                  status={known!}
+                  closed={needsOpening}
+                  asked={asked}
+                  onChange={(scheduledFor) => change({ scheduledFor })}
+                />
+              ) : (
+                <button
+                  type="button"
+                  class={bookable ? 'link' : 'link wait'}
+                  onClick={() => {
+                    setAsked(true);
+                    schedule || book();
+                  }}
+                >
+                  {m.later}
+                </button>
+              ))}
+          </PhoneForm>
         )}
       </>
     );
   }
 
+  // The view's name changes when the closed office's form appears with the picker: focus goes to it.
   return (
     <>
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
         {open ? announcement : ''}
       </div>
       {open && (
-        <Dialog title={m.title} closeLabel={m.close} view={phase.name === 'form' ? 'form' + (phase.error?.code ?? '') : phase.name} onClose={onClose}>
+        <Dialog title={m.title} closeLabel={m.close} view={phase.name === 'form' ? 'form' + (phase.error?.code ?? '') + (!closed || !!schedule) : phase.name} onClose={onClose}>
           {body}
         </Dialog>
       )}

@@ -1,5 +1,6 @@
 // The request form: country, phone, consent (when configured), security check (when configured),
 // a global error above the button for everything that is not about the visitor's input.
+import type { ComponentChildren } from 'preact';
 import type { WidgetConfig } from '../config.ts';
 import type { ConsentField } from './ConsentField.tsx';
 import { CountrySelect } from './CountrySelect.tsx';
@@ -23,9 +24,11 @@ export interface PhoneFormProps {
   onChange(values: Partial<FormValues>): void;
   onSubmit(): void;
   onFailure(error: unknown): void;
+  /** "Call me later": the picker, or the button that fetches it. */
+  children?: ComponentChildren;
 }
 
-export function PhoneForm({ config, messages: m, Consent, values, error, onChange, onSubmit, onFailure }: PhoneFormProps) {
+export function PhoneForm({ config, messages: m, Consent, values, error, onChange, onSubmit, onFailure, children }: PhoneFormProps) {
   const lang = config.lang;
   // An error about a field this form does not show (the relay wants a security check the site has
   // not configured) goes above the button with the others.
@@ -72,6 +75,7 @@ export function PhoneForm({ config, messages: m, Consent, values, error, onChang
           onFailure={onFailure}
         />
       )}
+      {children}
       {globalError && (
         <div class="notice alert" id="db-form-error" tabIndex={-1}>
           <p>{errorSentence(lang, m, globalError)}</p>

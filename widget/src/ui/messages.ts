@@ -3,7 +3,7 @@ import type { Messages } from './i18n/types.ts';
 import { fill, plural } from './i18n/format.ts';
 import type { formatOpening } from './i18n/opening.ts';
 
-/** Set once ./i18n/opening has loaded; until then a closed office is "closed now", without the time. */
+/** Set once ./i18n/opening has loaded (with the picker, ./schedule.tsx); until then a closed office is "closed now", without the time. */
 let openingFormatter: typeof formatOpening | null = null;
 export function setOpeningFormatter(format: typeof formatOpening): void {
   openingFormatter = format;

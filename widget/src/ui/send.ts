@@ -32,6 +32,7 @@ export async function send(
   if (/^[A-Z]{2}$/.test(values.country)) body.country = values.country;
   if (config.consentText) body.consent = values.consent;
   if (Object.keys(attribution).length) body.attribution = attribution;
+  if (values.scheduledFor) body.scheduledFor = values.scheduledFor;
   // The relay accepts page addresses up to 2,048 characters; a longer one is cut, still a URL.
   body.pageUrl = location.href.slice(0, 2048);
   // Taken before the token is added: each attempt has a fresh token, yet a re-send is the same request.
@@ -44,13 +45,15 @@ export async function send(
   const result = await api.requestCallback(body, key);
   if (result.ok) {
     attempt.current = null;
-    ctx.emit('success', { requestId: result.data.requestId, estimateSeconds: result.data.estimateSeconds });
-    return setPhase({
-      name: 'accepted',
-      requestId: result.data.requestId,
-      readback: phone.readback,
-      estimateSeconds: Math.max(0, Math.round(result.data.estimateSeconds)),
-    });
+    const answer = result.data;
+    // An answer without a known status is a call placed now (a relay from before "call me later").
+    const status = answer.status === 'scheduled' || answer.status === 'queued' ? answer.status : 'accepted';
+    const estimateSeconds = answer.status === 'accepted' ? Math.max(0, Math.round(answer.estimateSeconds)) || 0 : 0;
+    const scheduledFor = answer.status === 'scheduled' ? answer.scheduledFor : undefined;
+    const cancelToken = answer.status !== 'accepted' ? answer.cancelToken : undefined;
+    // The page learns what happened, never the number: `status`, and the time of a booked call.
+    ctx.emit('success', status === 'accepted' ? { requestId: answer.requestId, status, estimateSeconds } : scheduledFor ? { requestId: answer.requestId, status, scheduledFor } : { requestId: answer.requestId, status });
+    return setPhase({ name: 'accepted', status, requestId: answer.requestId, readback: phone.readback, estimateSeconds, scheduledFor, cancelToken });
   }
   if (!outcomeUnknown(result.code)) attempt.current = null;
   ctx.emit('error', { code: result.code });

@@ -11,12 +11,28 @@ export interface FormValues {
   country: string;
   consent: boolean;
   turnstileToken: string | null;
+  /** "Call me later": the instant the visitor picked (ISO 8601); absent for "right away". */
+  scheduledFor?: string | undefined;
+}
+
+/**
+ * A call the relay took: placed now (`accepted`), booked for later (`scheduled`, with its time), or
+ * held while the service is unreachable (`queued`). The held ones carry the token that cancels them.
+ */
+export interface AcceptedCall {
+  name: 'accepted';
+  status: 'accepted' | 'scheduled' | 'queued';
+  requestId: string;
+  readback: string;
+  estimateSeconds: number;
+  scheduledFor?: string | undefined;
+  cancelToken?: string | undefined;
 }
 
 export type Phase =
   | { name: 'form'; error: FlowError | null }
   | { name: 'sending' }
-  | { name: 'accepted'; requestId: string; readback: string; estimateSeconds: number };
+  | AcceptedCall;
 
 export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
   const [phase, setPhase] = useState<Phase>({ name: 'form', error: null });

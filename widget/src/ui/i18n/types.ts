@@ -22,6 +22,22 @@ export interface Messages {
   sending: string;
   /** `{phone}`: the number as the widget will read it back. */
   willCall: string;
+  /** A call booked for later: `{phone}`, `{when}` a localized day and time in the visitor's time zone. */
+  willCallAt: string;
+  /** Under a queued call: the service is unreachable, the relay keeps the request. */
+  queuedNote: string;
+  cancelCall: string;
+  /** "Call me later": the button that offers a day and time while the office is open. */
+  later: string;
+  whenLabel: string;
+  /** `{when}`: the next opening, a localized day and time. */
+  asap: string;
+  rightAway: string;
+  atTime: string;
+  dayLabel: string;
+  timeLabel: string;
+  /** `{zone}`: the visitor's IANA time zone, e.g. Europe/Warsaw. */
+  zoneHint: string;
   /** `{n}` seconds. */
   estimate: Plural;
   outcomeTitle: string;
