@@ -9,10 +9,11 @@
 //   refused (429) path   vs the same hello-world                                (goal ≥ 0.5×)
 //     once for one client flooding one number (after LIMIT_CLIENT_REFUSALS refusals by the
 //     number's cooldown, the client itself is refused before its body is read: the flood's steady
-//     state), and for reference the same flood from ever-new clients behind a trusted proxy (each
-//     refused by the number's cooldown: the body must be read to know the number)
+//     state), and the same flood from ever-new clients behind a trusted proxy (each refused by the
+//     number's cooldown: the body must be read to know the number)             (goal ≥ 0.35×)
+//   These rows run the relay as it runs by default: its state in the embedded store (SQLite).
 //   the same four rows with REDIS_URL (a private redis-server on loopback, no persistence): the
-//     relay's state in Redis instead of its own memory — accepted, cached status, the refused
+//     relay's state in Redis instead of the embedded store — accepted, cached status, the refused
 //     flood (answered from the blocked-client cache), the flood from ever-new clients
 //   memory growth after one million distinct limiter keys                       (goal ≤ 64 MB)
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -28,6 +29,10 @@ import { createRelay } from '../../server/src/relay.ts';
 import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck } from '../../server/src/protect/limit-store.ts';
 import { listen, type Listening } from '../support/listen.ts';
+import { openEmbeddedStores, type RelayStores } from '../../server/src/store/relay-stores.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openRedisStores } from '../../server/src/store/redis/open-redis-stores.ts';
 import { startRedisServer } from '../support/redis-server.ts';
 
@@ -294,9 +299,13 @@ async function main() {
       ...env,
     });
   const logFor = (config: Config) => createLogger({ level: config.logLevel, secrets: secretsOf(config), destination: '/dev/null' });
+  // The relay as it runs by default: its state in the embedded store (SQLite in a fresh DATA_DIR).
+  const embedded: RelayStores[] = [];
   const relayFor = (env: Record<string, string>) => {
-    const config = configFor(env);
-    return createRelay({ config, log: logFor(config) });
+    const config = configFor({ DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-bench-')), ...env });
+    const stores = openEmbeddedStores(config);
+    embedded.push(stores);
+    return createRelay({ config, log: logFor(config), stores });
   };
   const references = await Promise.all(
     ([{ phone: true, rest: true }, { phone: true, rest: false }, { phone: false, rest: true }] as const).map(async (work) => {
@@ -349,7 +358,7 @@ async function main() {
   // (the flood's steady state) as the client's.
   for (const url of [strictL.url, proxiedL.url]) await fetch(`${url}/api/callback`, { method: 'POST', headers: json, body: flood });
   row('POST /api/callback refused (429) vs hello-world', await compare(refusedBy(strictL.url), helloWorld), 0.5);
-  results.push(['  the same flood from ever-new clients (body read)', ...figures(await compare(refusedBy(proxiedL.url, true), helloWorld)), 'reference: every refusal reads a body']);
+  row('  the same flood from ever-new clients (body read)', await compare(refusedBy(proxiedL.url, true), helloWorld), 0.35);
 
   // The same rows with the relay's state in Redis (REDIS_URL), each relay under its own prefix.
   const redisServer = await startRedisServer({ persistent: false });
@@ -408,6 +417,7 @@ async function main() {
 
   await Promise.all([openL.close(), strictL.close(), proxiedL.close(), passthrough.close(), hello.close(), ...references.map((r) => r.listening.close())]);
   await Promise.all([open.close(), strict.close(), proxied.close(), pass.pool.close(), ...references.map((r) => r.pool.close())]);
+  for (const stores of embedded) await stores.close();
   await upstream.close();
 }
 
