@@ -52,13 +52,14 @@ describe('service faults', () => {
     });
   }
 
-  it('connection refused → 503 upstream_unavailable after exactly one retry (it was never sent)', async () => {
+  it('connection refused, with holding off (QUEUE_MAX_WAIT_SECONDS=0) → 503 upstream_unavailable after exactly one retry (it was never sent)', async () => {
     const s = await start({
       CALLTRACKING_BASE_URL: await deadUrl(),
       CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234',
       CALLTRACKING_PROJECT_ID: '1',
       CALLBACK_CALLER: '380441112233',
       ALLOWED_ORIGINS: ORIGIN,
+      QUEUE_MAX_WAIT_SECONDS: '0',
     });
     const answer = await post(s);
     expect({ status: answer.status, code: answer.code }).toEqual({ status: 503, code: 'upstream_unavailable' });

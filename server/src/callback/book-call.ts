@@ -1,0 +1,49 @@
+// "Call me later": a visitor's booked time. Every check of an immediate call has run at request
+// time (origin, consent, destination, CAPTCHA) and so do the visitor's own limits (its rate, its
+// numbers, its networks: AdmitInput part 'visitor'); the number's and the site's limits are those
+// of the moment the call is placed (job-runner). A number holds at most one pending booking. The
+// job store keeps it durably; the owner is told (callback.scheduled).
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../app-context.ts';
+import { RelayError } from '../errors.ts';
+import { maskPhone } from '../log.ts';
+import { LimitRefusalError } from '../protect/limit-refusal.ts';
+import type { Destination } from '../protect/phone-policy.ts';
+import { heldJob } from './held-job.ts';
+import type { CallbackOutcome } from './outcome.ts';
+import type { CallbackInput } from './request-callback.ts';
+
+export async function bookCall(app: AppContext, input: CallbackInput, destination: Destination, at: Date): Promise<CallbackOutcome> {
+  const phone = maskPhone(destination.e164);
+  let admission;
+  try {
+    if (app.captcha) await app.captcha.verify(input.request.turnstileToken, { clientIp: input.clientIp, origin: input.origin, log: input.log.child({ phone }) });
+    admission = await app.limiter.admit({ digits: destination.digits, clientIp: input.clientIp, site: input.origin, part: 'visitor' });
+  } catch (err) {
+    if (err instanceof LimitRefusalError) return { kind: 'refused', refusal: err.refusal, phone };
+    if (err instanceof RelayError) return { kind: 'failed', error: err, reachedService: false };
+    throw err;
+  }
+  const callbackId = randomUUID();
+  const log = input.log.child({ callbackId, phone });
+  const held = heldJob(app, input, destination, callbackId, 'scheduled', at.getTime());
+  let added;
+  try {
+    added = await app.stores.jobs.add(held.job, app.now().getTime());
+  } catch (err) {
+    await admission.refund();
+    throw err;
+  }
+  if (!added.ok) {
+    // Nothing was booked: what the visitor's try counted is given back.
+    await admission.refund();
+    if (added.reason === 'number_already_scheduled') {
+      throw new RelayError('already_scheduled', 'A call to this number is already booked. Cancel it first to pick another time.', { field: 'phone' });
+    }
+    throw new Error(`callback id ${callbackId} already taken`);
+  }
+  log.info('callback scheduled', { scheduledFor: at.toISOString(), origin: input.origin });
+  app.metrics.heldCalls.inc({ kind: 'scheduled', outcome: 'booked' });
+  await app.leads.announce({ ...held.lead, type: 'callback.scheduled' });
+  return { kind: 'scheduled', callbackId, at, cancelToken: held.cancelToken, maskedNumber: held.lead.maskedNumber };
+}

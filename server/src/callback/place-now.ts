@@ -1,0 +1,122 @@
+// A call placed now: CAPTCHA, all of its limits (admit), the service (place), then its in-flight
+// slot is released. When the service provably never got the request (the connection never opened,
+// even on the retry placeCallback makes), nothing happened: with QUEUE_MAX_WAIT_SECONDS > 0 the
+// call is held (a 'queued' job, its limits kept counted, the owner told) and the job runner places
+// it as soon as the service answers again; the visitor gets 202 queued instead of 503. With 0,
+// everything counted is given back and the visitor may try again.
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../app-context.ts';
+import { CallTrackingError } from '../calltracking/errors.ts';
+import { refusesOurCredentials, toRelayError } from '../calltracking/to-relay-error.ts';
+import { RelayError } from '../errors.ts';
+import { maskPhone, type Logger } from '../log.ts';
+import { LimitRefusalError } from '../protect/limit-refusal.ts';
+import { maskInternational, type Destination } from '../protect/phone-policy.ts';
+import { heldJob } from './held-job.ts';
+import { metricOutcome, type CallbackOutcome } from './outcome.ts';
+import { placeCallback } from './place-callback.ts';
+import type { CallbackInput } from './request-callback.ts';
+
+/** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */
+const ESTIMATE_SECONDS = 30;
+
+/** What asking the service came to: no failure, or the failure and whether the service provably never got the request. */
+interface Placed {
+  failure: { error: RelayError; neverSent: boolean } | null;
+}
+
+export async function placeNow(app: AppContext, input: CallbackInput, destination: Destination): Promise<CallbackOutcome> {
+  const phone = maskPhone(destination.e164);
+  let admission;
+  try {
+    if (app.captcha) await app.captcha.verify(input.request.turnstileToken, { clientIp: input.clientIp, origin: input.origin, log: input.log.child({ phone }) });
+    admission = await app.limiter.admit({ digits: destination.digits, clientIp: input.clientIp, site: input.origin });
+  } catch (err) {
+    if (err instanceof LimitRefusalError) return { kind: 'refused', refusal: err.refusal, phone };
+    if (err instanceof RelayError) return { kind: 'failed', error: err, reachedService: false };
+    throw err;
+  }
+  // Only an admitted request becomes a callback with an id of its own: a refused one (most of a
+  // flood) is not worth the id and the child logger.
+  const callbackId = randomUUID();
+  const log = input.log.child({ callbackId, phone });
+  let placed: Placed;
+  let held: CallbackOutcome | null = null;
+  try {
+    placed = await place(app, input, destination, callbackId, log);
+    if (placed.failure?.neverSent) {
+      held = app.config.held.queueMaxWaitSec > 0 ? await holdForLater(app, input, destination, callbackId, log) : null;
+      // Nothing reached the service and nothing is held: everything counted is given back.
+      if (held === null) await admission.refund();
+    }
+  } finally {
+    await admission.release();
+  }
+  app.metrics.callbacks.inc({ outcome: metricOutcome(placed.failure?.error ?? null) });
+  if (held) return held;
+  // The visitor may simply try again (with the same Idempotency-Key too: it is freed).
+  if (placed.failure?.neverSent) throw placed.failure.error;
+  if (placed.failure) return { kind: 'failed', error: placed.failure.error, reachedService: true };
+
+  if (input.request.consent) await recordConsent(app, input, destination, callbackId, log);
+  return {
+    kind: 'accepted',
+    accepted: { status: 'accepted', requestId: callbackId, phoneMasked: maskInternational(destination.international), estimateSeconds: ESTIMATE_SECONDS },
+  };
+}
+
+/** The service is unreachable: the call is kept as a 'queued' job, due now; the job runner retries it with backoff. */
+async function holdForLater(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<CallbackOutcome | null> {
+  const held = heldJob(app, input, destination, callbackId, 'queued', app.now().getTime());
+  try {
+    const added = await app.stores.jobs.add(held.job, app.now().getTime());
+    if (!added.ok) return null;
+  } catch (err) {
+    // The store failed too: nothing is held, so the visitor is told the service is unavailable.
+    log.error('could not hold the call for later', { err });
+    return null;
+  }
+  log.warn('service unreachable: call held for later', { origin: input.origin });
+  app.metrics.heldCalls.inc({ kind: 'queued', outcome: 'held' });
+  await app.leads.announce({ ...held.lead, type: 'callback.queued' });
+  if (input.request.consent) await recordConsent(app, input, destination, callbackId, log);
+  return { kind: 'queued', callbackId, cancelToken: held.cancelToken, maskedNumber: held.lead.maskedNumber };
+}
+
+export async function recordConsent(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<void> {
+  await app.consent
+    .record({ at: app.now(), callbackId, origin: input.origin, text: input.request.consentText, e164: destination.e164 })
+    .catch((err) => log.error('consent record not written', { err }));
+}
+
+/** Asks the service to place the call. */
+async function place(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<Placed> {
+  const attribution = input.request.attribution ?? {};
+  try {
+    const { attempts } = await placeCallback(
+      app.client,
+      {
+        caller: app.config.callback.caller,
+        caller_type: app.config.callback.callerType,
+        callee: destination.digits,
+        callee_type: 'default',
+        direction: app.config.callback.direction,
+        manager_dst: app.config.callback.managerDst,
+        projectId: app.config.calltracking.projectId,
+        clientIp: input.clientIp,
+        ...attribution,
+        ...(input.userAgent && { clientUserAgent: input.userAgent.slice(0, 512) }),
+      },
+      log,
+    );
+    log.info('callback accepted', { attempts, origin: input.origin, utmSource: attribution.utmSource });
+    app.accepted.add({ callbackId, digits: destination.digits, acceptedAt: app.now(), origin: input.origin });
+    return { failure: null };
+  } catch (err) {
+    const failure = toRelayError(err);
+    // A refusal of our own credentials needs the operator, not the visitor: log it as an error.
+    const ours = refusesOurCredentials(err);
+    log[ours ? 'error' : 'warn']('callback failed', { code: failure.code, err, ...(ours && { hint: 'check CALLTRACKING_AUTH_KEY and CALLTRACKING_PROJECT_ID' }) });
+    return { failure: { error: failure, neverSent: err instanceof CallTrackingError && err.neverSent } };
+  }
+}
