@@ -8,7 +8,8 @@
 //                                      (at most maxLateMs late, else it fails); a queued call fails
 //   a queued call past QUEUE_MAX_WAIT_SECONDS (from when it was first held) → fails
 //   the number's limits, now ('destination' part; a queued call was fully counted when it was
-//   accepted, so it is not counted again) → a site cap (or a number in flight) waits for it to
+//   accepted, and a retry after an unknown outcome was counted for that attempt, so neither is
+//   counted again) → a site cap (or a number in flight) waits for it to
 //   lift; a number limit fails the job with its reason
 //   the service: taken → callback.placed, app.accepted (GET progress), then followed;
 //     never reached (connection never opened, or our credentials refused) → held as 'queued' with
@@ -40,7 +41,7 @@ export function logNeededSince(job: CallbackJob): number | null {
 export async function handleHeldJob(ctx: HeldContext, job: CallbackJob, rows: LogRows): Promise<void> {
   const log = ctx.app.log.child({ callbackId: job.callbackId, kind: job.kind, phone: maskPhone(job.request.e164 ?? '') });
   const moves = jobMoves(ctx, job, log);
-  let notes = readNotes(job);
+  const notes = readNotes(job);
   if (job.request.e164 === null || job.request.clientIp === null) return moves.fail('no_number', notes);
 
   if (notes.last?.result === 'placed') return followOutcome(ctx, job, notes, rows, moves, log);
@@ -63,12 +64,14 @@ export async function handleHeldJob(ctx: HeldContext, job: CallbackJob, rows: Lo
     }
     log.info('held call: no call in the log after an unknown outcome; placing it once more');
     const { last: _last, ...rest } = notes;
-    notes = { ...rest, retriedUnknown: true };
+    // The same call once more: its limits were counted for the attempt that left no trace.
+    return place(ctx, job, { ...rest, retriedUnknown: true }, moves, log, { counted: true });
   }
-  await place(ctx, job, notes, moves, log);
+  await place(ctx, job, notes, moves, log, { counted: job.kind === 'queued' });
 }
 
-async function place(ctx: HeldContext, job: CallbackJob, notes: HeldNotes, moves: JobMoves, log: Logger): Promise<void> {
+/** `counted`: the call's limits are counted already (a queued call was fully admitted when it was accepted; a retry after an unknown outcome was admitted for that attempt). */
+async function place(ctx: HeldContext, job: CallbackJob, notes: HeldNotes, moves: JobMoves, log: Logger, { counted }: { counted: boolean }): Promise<void> {
   const { app, timing } = ctx;
   const now = ctx.now();
   // How late a booked call or a re-dial may become: from its booked (or planned) time.
@@ -90,7 +93,7 @@ async function place(ctx: HeldContext, job: CallbackJob, notes: HeldNotes, moves
 
   const digits = digitsOf(job);
   let admission: Admission | null = null;
-  if (job.kind !== 'queued') {
+  if (!counted) {
     try {
       admission = await app.limiter.admit({ digits, clientIp: job.request.clientIp!, site: job.request.origin, part: 'destination' });
     } catch (err) {
