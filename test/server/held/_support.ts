@@ -63,6 +63,10 @@ export function manualTimers(clock: TestClock) {
 /** The settings every held-call system shares (env strings, as an operator writes them). */
 export const HELD_ENV = { ALLOWED_ORIGINS: ORIGIN, HASH_SECRET, CALL_RING_SECONDS: '10', LIMIT_CLIENT_NUMBERS_DAILY: '32', LIMIT_CLIENT_RATE: '50' };
 
+/** The call the kill -9 child (fixtures/relay-child.ts) holds. */
+export const CHILD_PHONE = '+380509876543';
+export const CHILD_CALLBACK_ID = '5b0d2b8e-3c1f-4c55-9d9e-1f1a2b3c4d5e';
+
 /** A held job for `e164` as the request path stores it (held-job.ts). */
 export function heldJobFor(e164: string, kind: CallbackJobKind, dueAt: number, callbackId = crypto.randomUUID()): NewCallbackJob {
   return {

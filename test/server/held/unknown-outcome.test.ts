@@ -25,7 +25,8 @@ afterEach(async () => {
 async function start(env: Record<string, string> = {}) {
   crm = await startCrm(clock);
   s = await startSystem(
-    { ...HELD_ENV, LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET, ...env },
+    // No number cooldown: only the unknown-outcome rule may keep a second call from being placed.
+    { ...HELD_ENV, LIMIT_NUMBER_COOLDOWN_SECONDS: '0', LIMIT_NUMBER_DAILY: '10', LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET, ...env },
     { simulator: { timing: QUICK_CALLS, now: clock.now }, now: clock.now, runner: { timers: manualTimers(clock) } },
   );
   return s;
