@@ -92,9 +92,9 @@ export function heldJobFor(e164: string, kind: CallbackJobKind, dueAt: number, c
 export const callsTo = (s: Pick<System, 'sim'>, e164: string) => s.sim.calls.filter((c) => c.caller === e164.replace('+', ''));
 
 /** Waits (briefly, in real time) for the simulator's own timers: a call ringing out in QUICK_CALLS. */
-export async function until<T>(probe: () => T | undefined | false, what: string): Promise<T> {
+export async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string): Promise<T> {
   for (let i = 0; i < 300; i++) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined && value !== false) return value;
     await new Promise((r) => setTimeout(r, 10));
   }
