@@ -68,7 +68,7 @@ export const CHILD_PHONE = '+380509876543';
 export const CHILD_CALLBACK_ID = '5b0d2b8e-3c1f-4c55-9d9e-1f1a2b3c4d5e';
 
 /** A held job for `e164` as the request path stores it (held-job.ts). */
-export function heldJobFor(e164: string, kind: CallbackJobKind, dueAt: number, callbackId = crypto.randomUUID()): NewCallbackJob {
+export function heldJobFor(e164: string, kind: CallbackJobKind, dueAt: number, callbackId: string = crypto.randomUUID()): NewCallbackJob {
   return {
     callbackId,
     kind,
