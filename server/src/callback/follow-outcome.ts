@@ -30,7 +30,7 @@ export const placedNotes = (notes: HeldNotes, at: number): HeldNotes => ({
 });
 
 /** After a placement the service took: follow it (the job stays pending as 'redial'), or finish the job when nothing would come of following. */
-export async function startFollowing(ctx: HeldContext, job: CallbackJob, notes: HeldNotes, moves: JobMoves): Promise<void> {
+export async function startFollowing(ctx: HeldContext, notes: HeldNotes, moves: JobMoves): Promise<void> {
   if (!followWanted(ctx.app, notes)) return moves.complete('placed');
   await moves.reschedule(notes.last!.at + ctx.timing.checkAfterMs, notes, 'redial');
 }

@@ -73,7 +73,10 @@ export function createJobRunner(app: AppContext, options: JobRunnerOptions = {})
     let timer: unknown = null;
     const renew = () => {
       timer = timers.setTimeout(() => {
-        app.stores.jobs.renew(job.callbackId, app.relayId, now(), timing.leaseMs).then((held) => (held ? renew() : undefined), () => renew());
+        app.stores.jobs.renew(job.callbackId, app.relayId, now(), timing.leaseMs).then(
+          (held) => (held ? renew() : undefined),
+          () => renew(),
+        );
       }, timing.leaseMs / 3);
     };
     renew();

@@ -105,16 +105,20 @@ async function place(ctx: HeldContext, job: CallbackJob, notes: HeldNotes, moves
     }
   }
 
-  await ctx.onStep?.('placing', job);
-  const attemptAt = ctx.now();
+  let attemptAt = 0;
   let failure: unknown = null;
   try {
-    const params = callbackParams(app.config, { digits, clientIp: job.request.clientIp!, userAgent: job.request.userAgent, attribution: job.request.attribution });
-    const { attempts } = await placeCallback(app.client, params, log);
-    log.info('held call placed', { attempts, attempt: job.attempts, origin: job.request.origin, redial: notes.redials ?? 0 });
-  } catch (err) {
-    failure = err;
+    await ctx.onStep?.('placing', job);
+    attemptAt = ctx.now();
+    try {
+      const params = callbackParams(app.config, { digits, clientIp: job.request.clientIp!, userAgent: job.request.userAgent, attribution: job.request.attribution });
+      const { attempts } = await placeCallback(app.client, params, log);
+      log.info('held call placed', { attempts, attempt: job.attempts, origin: job.request.origin, redial: notes.redials ?? 0 });
+    } catch (err) {
+      failure = err;
+    }
   } finally {
+    // The number's in-flight slot is freed whatever happened.
     await admission?.release();
   }
 
@@ -138,7 +142,7 @@ async function placed(ctx: HeldContext, job: CallbackJob, notes: HeldNotes, move
   moves.count('placed');
   // The log that showed the call may already show how it ended.
   if (rows !== null && ctx.now() >= at + ctx.timing.checkAfterMs) return followOutcome(ctx, job, notes, rows, moves, log);
-  await startFollowing(ctx, job, notes, moves);
+  await startFollowing(ctx, notes, moves);
 }
 
 /** The service was not reached: held as a queued call, retried with backoff until QUEUE_MAX_WAIT_SECONDS or closing time. */

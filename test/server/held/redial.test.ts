@@ -104,7 +104,11 @@ describe('re-dial when nobody answered', () => {
 
   it('follows a call the request path placed at once (followPlacedCall): missed → exactly one re-dial (REDIAL_ATTEMPTS default 1)', async () => {
     const s = await start({ REDIAL_DELAY_SECONDS: '120' }, false);
-    const res = await fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ phone: NO_ANSWER, consent: true }) });
+    const res = await fetch(`${s.relayUrl}/api/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ phone: NO_ANSWER, consent: true }),
+    });
     const { requestId, status } = (await res.json()) as { requestId: string; status: string };
     expect(status).toBe('accepted');
     const placedAt = clock.ms;

@@ -70,7 +70,11 @@ describe('the job runner', () => {
 
   it("a number over its limit at the time of placing fails the call with the limit's reason, and the owner is told", async () => {
     const s = await start({ LIMIT_NUMBER_COOLDOWN_SECONDS: '0', LIMIT_NUMBER_DAILY: '1' });
-    const res = await fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ phone: PHONE, consent: true }) });
+    const res = await fetch(`${s.relayUrl}/api/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ phone: PHONE, consent: true }),
+    });
     expect(res.status).toBe(202);
     const job = heldJobFor(PHONE, 'scheduled', clock.ms + 600_000);
     await s.relay.app.stores.jobs.add(job, clock.ms);
