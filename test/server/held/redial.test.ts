@@ -86,6 +86,9 @@ describe('re-dial when nobody answered', () => {
     expect(crm!.events.filter((e) => e.type === 'callback.missed').map((e) => e.data.reason)).toEqual(['no_answer', 'no_answer', 'no_answer']);
     // One stable id per occurrence: six events, six ids.
     expect(new Set(crm!.ids).size).toBe(6);
+    // The runner logged every step, never the full number.
+    expect(s.logs.some((l) => l.msg === 'missed call: re-dial due')).toBe(true);
+    expect(s.rawLogs.join('\n')).not.toContain('501234599');
   });
 
   it('an answered call is not re-dialled', async () => {

@@ -64,6 +64,8 @@ describe('an unknown outcome', () => {
     }
     expect(await s.relay.app.stores.jobs.get(id)).toMatchObject({ state: 'completed', outcome: 'answered' });
     expect(callbackCalls(s)).toHaveLength(1);
+    expect(s.logs.some((l) => l.msg === 'held call found in the call log: it was placed, and is not placed again')).toBe(true);
+    expect(s.rawLogs.join('\n')).not.toContain('501112233');
   });
 
   it('the service timed out and placed the call later: found in the call log, never placed again', async () => {
