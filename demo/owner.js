@@ -4,6 +4,9 @@
 const TOKEN_KEY = 'dialback-owner-token';
 const AGENTS_EVERY_MS = 3000;
 const CALLS_EVERY_MS = 15000;
+const LEADS_EVERY_MS = 10000;
+/** What each held call is waiting for, as the owner reads it. */
+const WAITING = { scheduled: 'Booked for this time', queued: 'Service was unreachable: held', redial: 'Nobody answered: will call again' };
 const PALETTE = ['#2754c5', '#e07b24', '#2e9e5b', '#c23b6b', '#7a5cc7', '#1d9bb2', '#a0852b', '#5d6d7e'];
 const SVG = 'http://www.w3.org/2000/svg';
 /** Dispositions of calls that were talked through (and one still going on): not shown as missed. */
@@ -28,10 +31,13 @@ function el(tag, attrs = {}, text, ns) {
 }
 const svg = (tag, attrs, text) => el(tag, attrs, text, SVG);
 
-async function getJson(path) {
-  const res = await fetch(path, { headers: token ? { 'x-owner-token': token } : {}, cache: 'no-store', credentials: 'same-origin' });
+async function getJson(path, init = {}) {
+  const res = await fetch(path, { ...init, headers: token ? { 'x-owner-token': token } : {}, cache: 'no-store', credentials: 'same-origin' });
   if (res.status === 404) throw new Error('This owner view needs its token: open /owner?token=… again.');
-  if (!res.ok) throw new Error(`The relay answered ${res.status}.`);
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw new Error(body?.error?.message ?? `The relay answered ${res.status}.`);
+  }
   return res.json();
 }
 
@@ -94,6 +100,53 @@ function renderCalls(data) {
   const fromWidget = data.latest.filter((c) => c.widget).length;
   $('calls-summary').textContent = `${data.latest.length} latest calls, ${fromWidget} from the widget; times in ${data.timeZone}${data.live ? '' : ' (the call log is not answering; showing the last data)'}.`;
   renderChart(data);
+}
+
+// ---- pending leads: held calls, and failed ones to call back by hand ---------------------------
+function renderLeads(data) {
+  const body = $('leads').tBodies[0];
+  const row = (lead, waiting, action) => {
+    const tr = el('tr', { 'data-kind': lead.kind, 'data-state': lead.state, 'data-callback': lead.callbackId });
+    const page = el('td', { class: 'page' }, lead.pageUrl ? new URL(lead.pageUrl).pathname : '—');
+    tr.append(
+      el('td', {}, formatTime(lead.at)),
+      el('td', {}, lead.number),
+      el('td', { class: lead.state === 'failed' ? 'disp-missed' : '' }, waiting),
+      el('td', {}, `${lead.utmSource || '—'} / ${lead.utmMedium || '—'}`),
+      page,
+      action,
+    );
+    return tr;
+  };
+  const rows = [
+    ...data.pending.map((lead) => {
+      const cell = el('td');
+      const button = el('button', { type: 'button', class: 'cancel', 'aria-label': `Cancel the call to ${lead.number}` }, 'Cancel');
+      button.addEventListener('click', () => cancelLead(lead, button));
+      cell.append(button);
+      return row(lead, WAITING[lead.kind] ?? lead.kind, cell);
+    }),
+    ...data.failed.map((lead) => row(lead, `Failed (${lead.reason ?? 'unknown'}): call back by hand`, el('td'))),
+  ];
+  body.replaceChildren(...rows);
+  if (rows.length === 0) {
+    const tr = el('tr');
+    tr.append(el('td', { colspan: 6, class: 'empty' }, 'No lead is waiting.'));
+    body.append(tr);
+  }
+  $('leads-summary').textContent = `${data.pending.length} waiting, ${data.failed.length} failed in the last 7 days.`;
+}
+
+async function cancelLead(lead, button) {
+  button.disabled = true;
+  try {
+    await getJson(`/owner/api/leads/${lead.callbackId}/cancel`, { method: 'POST' });
+    $('leads-status').textContent = `The call to ${lead.number} is cancelled.`;
+    renderLeads(await getJson('/owner/api/leads'));
+  } catch (err) {
+    button.disabled = false;
+    $('leads-status').textContent = err instanceof Error ? err.message : 'The call could not be cancelled.';
+  }
 }
 
 // ---- chart: stacked bars per day, one colour per utm source -----------------------------------
@@ -166,3 +219,4 @@ function poll(path, render, everyMs) {
 
 poll('/owner/api/agents', renderAgents, AGENTS_EVERY_MS);
 poll('/owner/api/calls', renderCalls, CALLS_EVERY_MS);
+poll('/owner/api/leads', renderLeads, LEADS_EVERY_MS);

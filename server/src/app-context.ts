@@ -7,7 +7,10 @@ import { createOriginPolicy, type OriginPolicy } from './http/origin.ts';
 import { createAgentStatus, type AgentStatus } from './calltracking/agent-status.ts';
 import type { ConsentLog } from './callback/consent-log.ts';
 import { createAcceptedCalls, type AcceptedCalls } from './outcome/accepted-calls.ts';
+import { createCallLogWatch } from './outcome/call-log-watch.ts';
+import { createProgressTracker, type ProgressTracker } from './outcome/progress-tracker.ts';
 import { createProtection, type Protection } from './protect/protection.ts';
+import { realTimers, type Timers } from './timers.ts';
 import { memoryStores, type RelayStores } from './store/relay-stores.ts';
 import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
 import { createRelayMetrics } from './metrics/relay-metrics.ts';
@@ -25,6 +28,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Where the relay's state lives: main.ts opens the embedded store (or Redis); memory by default, for tests. */
   stores?: RelayStores;
+  /** The timers of background work (timers.ts); node's by default. */
+  timers?: Timers;
 }
 
 /** Protection adds: metrics, limiter, idempotency, captcha, readiness. */
@@ -43,9 +48,12 @@ export interface AppContext extends Protection {
   /** The lead webhook's delivery worker; null without LEAD_WEBHOOK_URL. Started by Relay.start(). */
   delivery: WebhookDelivery | null;
   accepted: AcceptedCalls;
+  /** What became of each placed call (SIP status, then the call log), one per relay. */
+  progress: ProgressTracker;
   /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
   office: OfficeHours;
   now: () => Date;
+  timers: Timers;
 }
 
 export function createAppContext(deps: AppDeps): AppContext {
@@ -54,13 +62,14 @@ export function createAppContext(deps: AppDeps): AppContext {
   const nowMs = deps.now && (() => deps.now!().getTime());
   const stores = deps.stores ?? memoryStores(config, nowMs);
   const now = deps.now ?? (() => new Date());
+  const timers = deps.timers ?? realTimers;
   const relayId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const delivery = config.leadWebhook
     ? createWebhookDelivery({
         outbox: stores.outbox,
         settings: config.leadWebhook,
         owner: relayId,
-        ...(nowMs && { clock: { now: nowMs, setTimeout: (fn, ms) => setTimeout(fn, ms).unref(), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) } }),
+        clock: { now: () => now().getTime(), setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout },
         report: (r) => log[r.outcome === 'delivered' ? 'info' : 'warn']('lead webhook', { ...r }),
       })
     : null;
@@ -73,20 +82,35 @@ export function createAppContext(deps: AppDeps): AppContext {
       observe: observeUpstream(metrics),
       timeZone: config.calltracking.timeZone,
     });
+  const accepted = createAcceptedCalls();
+  const agents = createAgentStatus(client, { cacheMs: config.statusCacheMs, log });
+  const nowOfApp = () => now().getTime();
+  const progress = createProgressTracker({
+    accepted,
+    agents,
+    watch: createCallLogWatch({ client, pollMs: config.outcome.pollMs, now: nowOfApp, log }),
+    managerDst: config.callback.managerDst,
+    ringSeconds: config.outcome.ringSeconds,
+    pollMs: config.outcome.pollMs,
+    now: nowOfApp,
+    log,
+  });
   return {
     config,
     client,
+    progress,
     log,
     origins: createOriginPolicy(config.allowedOrigins, config.publicUrl),
-    agents: createAgentStatus(client, { cacheMs: config.statusCacheMs, log }),
+    agents,
     consent: stores.consent,
     stores,
     relayId,
     delivery,
     leads: createLeadAnnouncer({ outbox: stores.outbox, delivery, now: () => now().getTime(), log }),
-    accepted: createAcceptedCalls(),
+    accepted,
     office: createOfficeHours(config.schedule, config.timezone, config.scheduleMaxDays),
     now,
+    timers,
     ...createProtection({
       config,
       log,

@@ -45,7 +45,7 @@ export function createRelay(deps: RelayDeps): Relay {
     metrics,
     readiness: app.readiness,
     log,
-    writeLine: createRequestLog(log, createRepeatLines(log, config.logRepeatWindowMs), redactWebhookToken),
+    writeLine: createRequestLog(log, createRepeatLines(log, config.logRepeatWindowMs, app.timers), redactWebhookToken),
   });
 
   const http = config.protect.http;

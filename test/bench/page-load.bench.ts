@@ -4,9 +4,9 @@
 // built sizes (gzip). Prints one table; `npm run bench` (or `npm run bench page-load`).
 import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../_util/browser.ts';
-import { startSystem } from '../_util/system.ts';
-import { startHostSite } from '../e2e/support/host.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startSystem } from '../support/system.ts';
+import { startHostSite } from '../support/host-site.ts';
 import { budgets, distDir, widgetSizes } from '../build/widget-size.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);

@@ -24,7 +24,7 @@ import { requestFingerprint } from '../../server/src/protect/idempotency.ts';
 import { createRelay } from '../../server/src/relay.ts';
 import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck } from '../../server/src/protect/limit-store.ts';
-import { listen, type Listening } from '../_util/listen.ts';
+import { listen, type Listening } from '../support/listen.ts';
 
 const ORIGIN = 'https://shop.example';
 const CONNECTIONS = 32;

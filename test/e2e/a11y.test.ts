@@ -2,13 +2,13 @@
 // state, and the keyboard: focus moves in, stays in, and Esc returns it to the launcher.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../_util/browser.ts';
-import { startSystem, type System } from '../_util/system.ts';
-import { axeViolations } from './support/axe.ts';
-import { hoursClosedNow } from './support/hours.ts';
-import { deadUrl } from './support/ports.ts';
-import { startHostSite, type HostSite } from './support/host.ts';
-import { widget } from './support/widget-page.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startSystem, type System } from '../support/system.ts';
+import { axeViolations } from '../support/axe.ts';
+import { hoursClosedNow } from '../support/office-hours.ts';
+import { deadUrl } from '../support/listen.ts';
+import { startHostSite, type HostSite } from '../support/host-site.ts';
+import { widget } from '../support/widget-page.ts';
 
 let host: HostSite;
 let system: System;

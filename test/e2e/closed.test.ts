@@ -2,9 +2,9 @@
 // opening; the widget says so before the visitor types, with the opening time in the visitor's own
 // time zone (here New York, while the office keeps Kyiv hours).
 import { expect, test } from 'vitest';
-import { hoursClosedNow } from './support/hours.ts';
-import { useStage } from './support/stage.ts';
-import { widget } from './support/widget-page.ts';
+import { hoursClosedNow } from '../support/office-hours.ts';
+import { useStage } from '../support/stage.ts';
+import { widget } from '../support/widget-page.ts';
 
 const officeZone = 'Europe/Kyiv';
 const visitorZone = 'America/New_York';

@@ -2,8 +2,8 @@
 // on elements added later, DOM events and dataLayer entries, and never the phone number in any of
 // them.
 import { expect, test } from 'vitest';
-import { widget } from './support/widget-page.ts';
-import { useStage } from './support/stage.ts';
+import { widget } from '../support/widget-page.ts';
+import { useStage } from '../support/stage.ts';
 
 const stage = useStage();
 

@@ -2,8 +2,8 @@
 // and connections only from the relay): the widget loads, styles itself and places a call without
 // one violation.
 import { expect, test } from 'vitest';
-import { consoleOf, widget } from './support/widget-page.ts';
-import { useStage } from './support/stage.ts';
+import { consoleOf, widget } from '../support/widget-page.ts';
+import { useStage } from '../support/stage.ts';
 
 const stage = useStage();
 

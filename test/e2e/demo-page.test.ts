@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchChromium } from '../_util/browser.ts';
-import { listen, type Listening } from '../_util/listen.ts';
-import { startSystem, type System } from '../_util/system.ts';
-import { consoleOf, widget } from './support/widget-page.ts';
+import { launchChromium } from '../support/browser.ts';
+import { listen, type Listening } from '../support/listen.ts';
+import { startSystem, type System } from '../support/system.ts';
+import { consoleOf, widget } from '../support/widget-page.ts';
 
 const demoDir = join(import.meta.dirname, '../../demo');
 let site: Listening;

@@ -3,8 +3,8 @@
 // national number and submits; the simulated service's call log then holds one row with the
 // cookie's utm values, the _ga client id, the visitor's address and user agent.
 import { expect, test } from 'vitest';
-import { trackingCookie } from './support/host.ts';
-import { useStage } from './support/stage.ts';
+import { trackingCookie } from '../support/host-site.ts';
+import { useStage } from '../support/stage.ts';
 
 const stage = useStage();
 

@@ -2,8 +2,8 @@
 // twice. One widget, one global, one dialog.
 import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { consoleOf, widget } from './support/widget-page.ts';
-import { useStage } from './support/stage.ts';
+import { consoleOf, widget } from '../support/widget-page.ts';
+import { useStage } from '../support/stage.ts';
 
 const stage = useStage();
 

@@ -3,8 +3,8 @@
 // without it.
 import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { widget } from './support/widget-page.ts';
-import { useStage } from './support/stage.ts';
+import { widget } from '../support/widget-page.ts';
+import { useStage } from '../support/stage.ts';
 
 const stage = useStage();
 

@@ -4,8 +4,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
-import { useStage } from './support/stage.ts';
-import { widget } from './support/widget-page.ts';
+import { useStage } from '../support/stage.ts';
+import { widget } from '../support/widget-page.ts';
 
 const outputDir = join(import.meta.dirname, '../../test-output');
 const stage = useStage();

@@ -3,8 +3,8 @@
 // simulator, and "missed" offers another try.
 import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useStage } from './support/stage.ts';
-import { widget } from './support/widget-page.ts';
+import { useStage } from '../support/stage.ts';
+import { widget } from '../support/widget-page.ts';
 
 const stage = useStage(
   // The relay tells "ringing you" from "connected" by CALL_RING_SECONDS; the simulator's visitor

@@ -3,8 +3,8 @@
 // appears nowhere the browser can see.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Response as PwResponse } from 'playwright-core';
-import { launchChromium } from '../_util/browser.ts';
-import { startSystem, type System } from '../_util/system.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startSystem, type System } from '../support/system.ts';
 
 const OWNER_TOKEN = 'owner_e2e_0123456789abcdef';
 let system: System;
@@ -94,3 +94,34 @@ test('without the token the page shows nothing', async () => {
     await context.close();
   }
 });
+
+test('the owner sees a booked call among the pending leads and cancels it', async () => {
+  const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+  const booked = await fetch(`${system.relayUrl}/api/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: system.config.allowedOrigins[0]! },
+    body: JSON.stringify({ phone: '050 222 33 44', scheduledFor: inAnHour, pageUrl: 'https://shop.example/sofa', attribution: { utmSource: 'google', utmMedium: 'cpc' } }),
+  });
+  expect(booked.status).toBe(202);
+  const { requestId } = (await booked.json()) as { requestId: string };
+
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${system.relayUrl}/owner?token=${OWNER_TOKEN}`);
+    const row = page.locator(`#leads tbody tr[data-callback="${requestId}"]`);
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain('Booked for this time');
+    expect(text).toContain('google / cpc');
+    expect(text).toContain('/sofa');
+    expect(text).not.toContain('502223344');
+
+    await row.getByRole('button', { name: /Cancel the call to/ }).click();
+    await expect.poll(() => page.locator('#leads-status').textContent()).toMatch(/is cancelled/);
+    await expect.poll(() => row.count()).toBe(0);
+    expect(await system.relay.app.stores.jobs.get(requestId)).toMatchObject({ state: 'cancelled' });
+  } finally {
+    await context.close();
+  }
+}, 60_000);

@@ -3,8 +3,8 @@
 // (relative to the script's URL), never from the host page's origin.
 import { expect, test } from 'vitest';
 import type { Request } from 'playwright-core';
-import { consoleOf, widget } from './support/widget-page.ts';
-import { useStage } from './support/stage.ts';
+import { consoleOf, widget } from '../support/widget-page.ts';
+import { useStage } from '../support/stage.ts';
 
 const stage = useStage();
 

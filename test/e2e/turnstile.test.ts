@@ -4,9 +4,9 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { listen, type Listening } from '../_util/listen.ts';
-import { useStage } from './support/stage.ts';
-import { widget } from './support/widget-page.ts';
+import { listen, type Listening } from '../support/listen.ts';
+import { useStage } from '../support/stage.ts';
+import { widget } from '../support/widget-page.ts';
 
 let siteverify: Listening;
 const verified: string[] = [];

@@ -2,10 +2,10 @@
 // relay cannot be reached the visitor reads a clear sentence and gets the office's tel: link; the
 // page sees no uncaught error and one "[dialback]" line at most.
 import { expect, test } from 'vitest';
-import { deadUrl } from './support/ports.ts';
-import { consoleOf, widget } from './support/widget-page.ts';
-import { startSystem } from '../_util/system.ts';
-import { useStage } from './support/stage.ts';
+import { deadUrl } from '../support/listen.ts';
+import { consoleOf, widget } from '../support/widget-page.ts';
+import { startSystem } from '../support/system.ts';
+import { useStage } from '../support/stage.ts';
 
 const stage = useStage();
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { QUICK_CALLS } from '../_util/system.ts';
+import { QUICK_CALLS } from '../support/system.ts';
 
 const children: ChildProcess[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 // Contract of GET /calls/list as the spec and the facts describe it.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXPORT_FIELDS, MAX_EXPORT_ROWS } from '../../server/simulator/index.ts';
-import { callback, get, jsonOf, start, waitFor, type RunningSim } from './_helpers.ts';
+import { callback, get, jsonOf, start, waitFor, type RunningSim } from '../support/simulator.ts';
 
 // 2019-06-02 09:30:47 in Kyiv (summer, +0300): the facts' own example instant.
 const NOW = new Date('2019-06-02T06:30:47Z');

@@ -3,8 +3,8 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SimCall } from '../../server/simulator/index.ts';
-import { listen } from '../_util/listen.ts';
-import { get, jsonOf, start, type RunningSim } from './_helpers.ts';
+import { listen } from '../support/listen.ts';
+import { get, jsonOf, start, type RunningSim } from '../support/simulator.ts';
 
 let sim: RunningSim;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 // Contract of POST /a/v2 (JSON-RPC 2.0 `Api\V2\Callback.external`): success, the spec's 403 and 400,
 // JSON-RPC protocol errors, and HTTP-200 refusals.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { callback, callbackParams, jsonOf, postJson, rpcBody, start, type RunningSim } from './_helpers.ts';
+import { callback, callbackParams, jsonOf, postJson, rpcBody, start, type RunningSim } from '../support/simulator.ts';
 
 let sim: RunningSim;
 beforeEach(async () => {

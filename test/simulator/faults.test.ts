@@ -2,7 +2,7 @@
 // still recorded.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, FaultTarget } from '../../server/simulator/index.ts';
-import { callback, get, jsonOf, postJson, start, waitFor, type RunningSim } from './_helpers.ts';
+import { callback, get, jsonOf, postJson, start, waitFor, type RunningSim } from '../support/simulator.ts';
 
 let sim: RunningSim;
 beforeEach(async () => {

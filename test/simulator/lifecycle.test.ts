@@ -2,7 +2,7 @@
 // agent speaking to its final disposition. Waits are on states, never on durations.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SimCall } from '../../server/simulator/index.ts';
-import { callback, get, jsonOf, start, waitFor, type RunningSim } from './_helpers.ts';
+import { callback, get, jsonOf, start, waitFor, type RunningSim } from '../support/simulator.ts';
 
 let sim: RunningSim;
 beforeEach(async () => {

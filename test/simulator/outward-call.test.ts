@@ -2,7 +2,7 @@
 // extension connected to the project, destination a number or SIP login, 400 error objects.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SimCall } from '../../server/simulator/index.ts';
-import { jsonOf, postJson, start, waitFor, type RunningSim } from './_helpers.ts';
+import { jsonOf, postJson, start, waitFor, type RunningSim } from '../support/simulator.ts';
 
 let sim: RunningSim;
 beforeEach(async () => {

@@ -3,8 +3,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RouteMethod, RoutingScheme } from '../../server/simulator/index.ts';
-import { deadUrl, listen, type Listening } from '../_util/listen.ts';
-import { callback, get, jsonOf, start, waitFor, type RunningSim } from './_helpers.ts';
+import { deadUrl, listen, type Listening } from '../support/listen.ts';
+import { callback, get, jsonOf, start, waitFor, type RunningSim } from '../support/simulator.ts';
 
 interface Received {
   method: string;

@@ -9,9 +9,9 @@ import { App } from '../../widget/src/ui/App.tsx';
 import { messages as en } from '../../widget/src/ui/i18n/en.ts';
 import { messages as uk } from '../../widget/src/ui/i18n/uk.ts';
 import type { Messages } from '../../widget/src/ui/i18n/types.ts';
-import { startScriptedRelay, type ScriptedRelay } from './support/scripted-relay.ts';
-import { fakeTurnstile, removeFakeTurnstile } from './support/turnstile.ts';
-import { testConfig, testContext } from './support/ui-context.ts';
+import { startScriptedRelay, type ScriptedRelay } from '../support/scripted-relay.ts';
+import { fakeTurnstile, removeFakeTurnstile } from '../support/fake-turnstile.ts';
+import { testConfig, testContext } from '../support/ui-context.ts';
 import type { WidgetConfig } from '../../widget/src/config.ts';
 
 let relay: ScriptedRelay;

@@ -10,8 +10,8 @@ import { CallProgress } from '../../widget/src/ui/progress/CallProgress.tsx';
 import type { CallProgressState } from '../../widget/src/ui/progress/track.ts';
 import { StatusNotice } from '../../widget/src/ui/StatusNotice.tsx';
 import { Turnstile } from '../../widget/src/ui/Turnstile.tsx';
-import { fakeTurnstile, removeFakeTurnstile } from './support/turnstile.ts';
-import { testConfig } from './support/ui-context.ts';
+import { fakeTurnstile, removeFakeTurnstile } from '../support/fake-turnstile.ts';
+import { testConfig } from '../support/ui-context.ts';
 
 afterEach(() => {
   cleanup();

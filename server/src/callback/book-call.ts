@@ -7,23 +7,17 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import { RelayError } from '../errors.ts';
 import { maskPhone } from '../log.ts';
-import { LimitRefusalError } from '../protect/limit-refusal.ts';
 import type { Destination } from '../protect/phone-policy.ts';
+import { admitRequest } from './admit-request.ts';
 import { heldJob } from './held-job.ts';
 import type { CallbackOutcome } from './outcome.ts';
 import type { CallbackInput } from './request-callback.ts';
 
 export async function bookCall(app: AppContext, input: CallbackInput, destination: Destination, at: Date): Promise<CallbackOutcome> {
   const phone = maskPhone(destination.e164);
-  let admission;
-  try {
-    if (app.captcha) await app.captcha.verify(input.request.turnstileToken, { clientIp: input.clientIp, origin: input.origin, log: input.log.child({ phone }) });
-    admission = await app.limiter.admit({ digits: destination.digits, clientIp: input.clientIp, site: input.origin, part: 'visitor' });
-  } catch (err) {
-    if (err instanceof LimitRefusalError) return { kind: 'refused', refusal: err.refusal, phone };
-    if (err instanceof RelayError) return { kind: 'failed', error: err, reachedService: false };
-    throw err;
-  }
+  const admitted = await admitRequest(app, input, destination, phone, 'visitor');
+  if ('refused' in admitted) return admitted.refused;
+  const { admission } = admitted;
   const callbackId = randomUUID();
   const log = input.log.child({ callbackId, phone });
   const held = heldJob(app, input, destination, callbackId, 'scheduled', at.getTime());

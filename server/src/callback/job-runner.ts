@@ -5,27 +5,21 @@
 // killed mid-job leaves its lease to expire; the next claim is flagged `interrupted`, and the
 // unknown-outcome rule applies (never a blind second call).
 //
-// Time is the app's clock (app.now); the timers are injectable, so tests call runOnce() on their
-// own clock instead of waiting.
+// Time is the app's clock (app.now); the timers are the app's (app.timers) or the runner's own, so
+// tests call runOnce() on their own clock instead of waiting.
 import type { AppContext } from '../app-context.ts';
 import { WATCH_FIELDS } from '../outcome/call-log-watch.ts';
 import type { CallbackJob } from '../store/callback-jobs.ts';
+import type { Timers } from '../timers.ts';
 import { ROW_SKEW_MS, type HeldContext, type HeldStep, type LogRows } from './held-context.ts';
 import { heldTiming, type HeldTiming } from './held-timing.ts';
 import { handleHeldJob, logNeededSince } from './place-held-call.ts';
 
-export interface RunnerTimers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const systemTimers: RunnerTimers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+export type RunnerTimers = Timers;
 
 export interface JobRunnerOptions {
-  timers?: RunnerTimers;
+  /** The runner's own timers; the app's (app.timers) by default. */
+  timers?: Timers;
   /** Between looks at the store; at most 5 s, so a due call is placed within 30 s. */
   intervalMs?: number;
   /** Jobs claimed at once. */
@@ -49,7 +43,7 @@ export interface JobRunner {
 }
 
 export function createJobRunner(app: AppContext, options: JobRunnerOptions = {}): JobRunner {
-  const timers = options.timers ?? systemTimers;
+  const timers = options.timers ?? app.timers;
   const intervalMs = Math.min(options.intervalMs ?? 2_000, 5_000);
   const batch = options.batch ?? 16;
   const timing = { ...heldTiming(app.config), ...options.timing };

@@ -10,8 +10,8 @@ import { CallTrackingError } from '../calltracking/errors.ts';
 import { refusesOurCredentials, toRelayError } from '../calltracking/to-relay-error.ts';
 import { RelayError } from '../errors.ts';
 import { maskPhone, type Logger } from '../log.ts';
-import { LimitRefusalError } from '../protect/limit-refusal.ts';
 import { maskInternational, type Destination } from '../protect/phone-policy.ts';
+import { admitRequest } from './admit-request.ts';
 import { heldJob } from './held-job.ts';
 import { metricOutcome, type CallbackOutcome } from './outcome.ts';
 import { placeCallback } from './place-callback.ts';
@@ -27,15 +27,9 @@ interface Placed {
 
 export async function placeNow(app: AppContext, input: CallbackInput, destination: Destination): Promise<CallbackOutcome> {
   const phone = maskPhone(destination.e164);
-  let admission;
-  try {
-    if (app.captcha) await app.captcha.verify(input.request.turnstileToken, { clientIp: input.clientIp, origin: input.origin, log: input.log.child({ phone }) });
-    admission = await app.limiter.admit({ digits: destination.digits, clientIp: input.clientIp, site: input.origin });
-  } catch (err) {
-    if (err instanceof LimitRefusalError) return { kind: 'refused', refusal: err.refusal, phone };
-    if (err instanceof RelayError) return { kind: 'failed', error: err, reachedService: false };
-    throw err;
-  }
+  const admitted = await admitRequest(app, input, destination, phone, 'all');
+  if ('refused' in admitted) return admitted.refused;
+  const { admission } = admitted;
   // Only an admitted request becomes a callback with an id of its own: a refused one (most of a
   // flood) is not worth the id and the child logger.
   const callbackId = randomUUID();

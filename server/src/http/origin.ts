@@ -38,8 +38,8 @@ export function createOriginPolicy(allowed: readonly string[], publicUrl?: strin
       origin,
       Object.freeze({
         ...answer,
-        'access-control-allow-methods': 'GET, POST, OPTIONS',
-        'access-control-allow-headers': 'Content-Type, Idempotency-Key',
+        'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+        'access-control-allow-headers': 'Content-Type, Idempotency-Key, Cancel-Token',
         'access-control-max-age': '600',
       }),
     );

@@ -5,6 +5,7 @@
 // those answers the first line of each kind (route, method, status, reason) in a window is written
 // as usual; the rest of the window are only counted, and one line with the count closes the window.
 // Metrics still count every request.
+import { realTimers, type Timers } from '../timers.ts';
 import type { Logger } from './logger.ts';
 
 export interface RepeatKind {
@@ -20,7 +21,7 @@ export interface RepeatLines {
   admit(kind: RepeatKind): boolean;
 }
 
-export function createRepeatLines(log: Logger, windowMs: number): RepeatLines {
+export function createRepeatLines(log: Logger, windowMs: number, timers: Timers = realTimers): RepeatLines {
   /** Open windows by kind: a closed set (route patterns × methods × statuses × reasons), so bounded. */
   const open = new Map<string, { count: number }>();
   return {
@@ -34,10 +35,10 @@ export function createRepeatLines(log: Logger, windowMs: number): RepeatLines {
       }
       const fresh = { count: 0 };
       open.set(key, fresh);
-      setTimeout(() => {
+      timers.setTimeout(() => {
         open.delete(key);
         if (fresh.count > 0) log.info('repeated requests', { ...kind, more: fresh.count, windowMs });
-      }, windowMs).unref();
+      }, windowMs);
       return true;
     },
   };

@@ -7,7 +7,7 @@ import type { Route } from '../http/router.ts';
 import type { StaticSet } from '../http/static-files.ts';
 import { assetRoutes } from './assets.ts';
 import { callbackRoutes } from './callback.ts';
-import { callbackProgressRoutes } from './callback-progress.ts';
+import { callbackByIdRoutes } from './callback-by-id.ts';
 import { demoRoutes } from './demo.ts';
 import { healthRoutes } from './health.ts';
 import { metricsRoutes } from './metrics.ts';
@@ -27,7 +27,7 @@ export type RouteModule = (app: AppContext, files: RelayFiles) => Route[];
 
 const modules: readonly RouteModule[] = [
   callbackRoutes,
-  callbackProgressRoutes,
+  callbackByIdRoutes,
   statusRoutes,
   assetRoutes,
   healthRoutes,

@@ -11,6 +11,8 @@ import type { IncomingMessage } from 'node:http';
 import { createOwnerAccess } from '../owner/owner-access.ts';
 import { createOwnerCalls } from '../owner/owner-calls.ts';
 import type { RouteModule } from './index.ts';
+import { ownerLeads } from '../owner/owner-leads.ts';
+import { cancelCallback } from '../callback/cancel-callback.ts';
 
 /** The page runs only its own script and talks only to this relay; nobody may frame it. */
 const PAGE_HEADERS = {
@@ -63,6 +65,20 @@ export const ownerRoutes: RouteModule = (app, relayFiles) => {
     { path: /^\/owner\/(?<file>owner\.(?:js|css))$/, origin: 'none', access: resource, methods: { GET: (rc) => file(rc.params.file!, { 'cache-control': 'no-store' })(rc) } },
     { path: '/owner/api/agents', origin: 'none', access: resource, methods: { GET: agents } },
     { path: '/owner/api/calls', origin: 'none', access: resource, methods: { GET: async () => json(200, await calls.get(), API_HEADERS) } },
+    { path: '/owner/api/leads', origin: 'none', access: resource, methods: { GET: async () => json(200, await ownerLeads(app), API_HEADERS) } },
+    // The owner cancels a held call without the visitor's token: the owner view's own access
+    // (a header, or the SameSite=Strict cookie no other site's form can send) authorises it.
+    {
+      path: /^\/owner\/api\/leads\/(?<callbackId>[0-9a-f-]{36})\/cancel$/,
+      origin: 'none',
+      access: resource,
+      methods: {
+        POST: async (rc) => {
+          const job = await app.stores.jobs.get(rc.params.callbackId!);
+          return json(200, await cancelCallback(app, rc.params.callbackId!, job?.request.origin ?? null, null), API_HEADERS);
+        },
+      },
+    },
     // Any other path under /owner: the same 404 for every method, token or not.
   ];
 };

@@ -87,11 +87,16 @@ export interface CallbackJobStore {
    * redial); `notes`, when given, replaces the job's notes (undefined keeps them).
    */
   reschedule(callbackId: string, owner: string, dueAt: number, nowMs: number, kind?: CallbackJobKind, notes?: string | null): Promise<boolean>;
-  /** The visitor's cancel: needs the job's cancelToken; a job being placed right now cannot be cancelled. */
-  cancel(callbackId: string, cancelToken: string, nowMs: number): Promise<CancelJobResult>;
+  /**
+   * Cancels a pending job: the visitor with the job's cancelToken, or the owner (the owner view,
+   * which is authorised on its own) with null. A job being placed right now cannot be cancelled.
+   */
+  cancel(callbackId: string, cancelToken: string | null, nowMs: number): Promise<CancelJobResult>;
   get(callbackId: string): Promise<CallbackJob | undefined>;
   /** Pending jobs by due time (the owner view). */
   listPending(limit: number): Promise<CallbackJob[]>;
+  /** Jobs that failed since `sinceMs`, newest first: leads the owner must call back by hand (the owner view). */
+  listFailed(sinceMs: number, limit: number): Promise<CallbackJob[]>;
 }
 
 export const hashCancelToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');

@@ -84,7 +84,7 @@ export function createMemoryCallbackJobStore(): CallbackJobStore {
     async cancel(callbackId, cancelToken, nowMs) {
       const found = jobs.get(callbackId);
       if (!found) return 'not_found';
-      if (!cancelTokenMatches(cancelToken, found.cancelHash)) return 'wrong_token';
+      if (cancelToken !== null && !cancelTokenMatches(cancelToken, found.cancelHash)) return 'wrong_token';
       if (found.job.state !== 'pending') return 'not_pending';
       if (leased(found.job, nowMs)) return 'in_progress';
       finish(found.job, 'cancelled', null, nowMs);
@@ -101,6 +101,15 @@ export function createMemoryCallbackJobStore(): CallbackJobStore {
         .map((h) => h.job)
         .filter((j) => j.state === 'pending')
         .sort((a, b) => a.dueAt - b.dueAt)
+        .slice(0, limit)
+        .map(copy);
+    },
+
+    async listFailed(sinceMs, limit) {
+      return [...jobs.values()]
+        .map((h) => h.job)
+        .filter((j) => j.state === 'failed' && j.updatedAt >= sinceMs)
+        .sort((a, b) => b.updatedAt - a.updatedAt)
         .slice(0, limit)
         .map(copy);
     },

@@ -3,7 +3,7 @@
 // prefixes, TTLs, running out of memory, and the connection's log lines and metrics hooks.
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deadUrl } from '../../_util/listen.ts';
+import { deadUrl } from '../../support/listen.ts';
 import { createMemoryLimitStore } from '../../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck, LimitStore } from '../../../server/src/protect/limit-store.ts';
 import { StoreUnavailableError } from '../../../server/src/store/errors.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { listen } from '../../_util/listen.ts';
+import { listen } from '../../support/listen.ts';
 import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteWebhookOutbox } from '../../../server/src/store/sqlite/webhook-outbox.ts';
 import { backoffDelay, createWebhookDelivery, type DeliveryClock, type DeliveryReport } from '../../../server/src/webhooks/delivery.ts';

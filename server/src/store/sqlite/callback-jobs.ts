@@ -65,6 +65,7 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
     get: db.prepare('SELECT * FROM callback_jobs WHERE callback_id = ?'),
     cancel: db.prepare("UPDATE callback_jobs SET state = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ?"),
     pending: db.prepare("SELECT * FROM callback_jobs WHERE state = 'pending' ORDER BY due_ms LIMIT ?"),
+    failed: db.prepare("SELECT * FROM callback_jobs WHERE state = 'failed' AND updated_ms >= ? ORDER BY updated_ms DESC LIMIT ?"),
   };
 
   return {
@@ -111,7 +112,7 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
       return transaction(db, () => {
         const row = sql.get.get(callbackId) as Row | undefined;
         if (!row) return 'not_found';
-        if (!cancelTokenMatches(cancelToken, row.cancel_hash)) return 'wrong_token';
+        if (cancelToken !== null && !cancelTokenMatches(cancelToken, row.cancel_hash)) return 'wrong_token';
         if (row.state !== 'pending') return 'not_pending';
         if (row.lease_owner !== null && (row.lease_expires_ms ?? 0) > nowMs) return 'in_progress';
         sql.cancel.run(nowMs, callbackId);
@@ -126,6 +127,10 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
 
     async listPending(limit) {
       return (sql.pending.all(limit) as unknown as Row[]).map(toJob);
+    },
+
+    async listFailed(sinceMs, limit) {
+      return (sql.failed.all(sinceMs, limit) as unknown as Row[]).map(toJob);
     },
   };
 }

@@ -1,0 +1,38 @@
+// A visitor cancels a call held for later (booked, queued, or a pending re-dial) with the cancel
+// token it was given, or the owner does from the owner view (token null: the view's own access
+// authorises it). Only the site it was asked from can see it; a call being placed right now cannot
+// be cancelled (409), nor one that is over (it answers as it is). The owner's CRM is told.
+import type { AppContext } from '../app-context.ts';
+import type { CallbackProgress } from '../contract.ts';
+import { RelayError } from '../errors.ts';
+import { leadOfJob } from './job-lead.ts';
+
+export const unknownCallback = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
+
+/** `token`: the visitor's cancel token (undefined: none was sent), or null for the owner. */
+export async function cancelCallback(app: AppContext, callbackId: string, origin: string | null, token: string | null | undefined): Promise<CallbackProgress> {
+  if (token === undefined || token === '') throw new RelayError('invalid_request', 'Send the cancel token of this call in the Cancel-Token header.', { field: 'Cancel-Token' });
+  const job = await app.stores.jobs.get(callbackId);
+  if (!job || job.request.origin !== origin) throw unknownCallback();
+  const now = app.now().getTime();
+  const result = await app.stores.jobs.cancel(callbackId, token, now);
+  switch (result) {
+    case 'cancelled': {
+      app.metrics.heldCalls.inc({ kind: job.kind, outcome: 'cancelled' });
+      const lead = leadOfJob(job, 'callback.cancelled');
+      if (lead) await app.leads.announce(lead);
+      app.log.info('held call cancelled', { callbackId, kind: job.kind });
+      return { requestId: callbackId, outcome: 'cancelled' };
+    }
+    case 'wrong_token':
+      throw new RelayError('cancel_not_allowed', 'This call cannot be cancelled with that token.');
+    case 'in_progress':
+      throw new RelayError('not_cancellable', 'The call is being placed right now and can no longer be cancelled.');
+    case 'not_pending':
+      // Cancelling twice is answered as the first time; a call that was placed or failed is over.
+      if (job.state === 'cancelled') return { requestId: callbackId, outcome: 'cancelled' };
+      throw new RelayError('not_cancellable', 'This call is not waiting any more, so there is nothing to cancel.');
+    case 'not_found':
+      throw unknownCallback();
+  }
+}

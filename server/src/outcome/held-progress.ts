@@ -1,0 +1,20 @@
+// The progress of a call held for later, read from its job: booked (scheduled, with its time),
+// held while the service is unreachable (queued), waiting to be re-dialled (redial, with its time),
+// or over without a call the relay can follow (failed, cancelled). A placed call is followed
+// through the accepted calls instead (progress-tracker.ts).
+import type { CallbackProgress } from '../contract.ts';
+import type { CallbackJob } from '../store/callback-jobs.ts';
+
+/** How often the widget may ask about a call that is waiting: a booked one changes at its time at the earliest. */
+const WAITING_POLL_MS = 15_000;
+const QUEUED_POLL_MS = 5_000;
+
+export function progressOfJob(job: CallbackJob): CallbackProgress {
+  const requestId = job.callbackId;
+  if (job.state === 'cancelled') return { requestId, outcome: 'cancelled' };
+  if (job.state === 'failed') return { requestId, outcome: 'failed' };
+  // Placed, but no longer among the calls this relay follows (a restart, or another relay placed it).
+  if (job.state === 'completed') return { requestId, outcome: 'unknown' };
+  if (job.kind === 'queued') return { requestId, outcome: 'queued', pollAfterMs: QUEUED_POLL_MS };
+  return { requestId, outcome: job.kind === 'redial' ? 'redial' : 'scheduled', scheduledFor: new Date(job.dueAt).toISOString(), pollAfterMs: WAITING_POLL_MS };
+}

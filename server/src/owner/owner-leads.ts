@@ -1,0 +1,56 @@
+// The owner view's pending leads: calls held for later (booked, held while the service was
+// unreachable, waiting to be re-dialled) and the ones that failed in the last week, which the
+// owner should call back by hand. Masked numbers and attribution only: the full number goes to the
+// owner's CRM through the signed lead webhook, never to a browser.
+import type { AppContext } from '../app-context.ts';
+import type { CallbackJob } from '../store/callback-jobs.ts';
+
+const SHOWN = 200;
+const FAILED_FOR_MS = 7 * 86_400_000;
+
+export interface OwnerLead {
+  callbackId: string;
+  kind: CallbackJob['kind'];
+  state: CallbackJob['state'];
+  /** When it will be placed (pending), or when it failed. */
+  at: string;
+  requestedAt: string;
+  number: string;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  clientId: string | null;
+  pageUrl: string | null;
+  origin: string;
+  attempts: number;
+  /** Why it failed (an error code, queue_expired, …). */
+  reason: string | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function ownerLead(job: CallbackJob): OwnerLead {
+  const a = job.request.attribution;
+  return {
+    callbackId: job.callbackId,
+    kind: job.kind,
+    state: job.state,
+    at: iso(job.state === 'pending' ? job.dueAt : job.updatedAt),
+    requestedAt: iso(job.createdAt),
+    number: job.maskedNumber,
+    utmSource: a.utmSource ?? null,
+    utmMedium: a.utmMedium ?? null,
+    utmCampaign: a.utmCampaign ?? null,
+    clientId: a.clientId ?? null,
+    pageUrl: job.request.pageUrl,
+    origin: job.request.origin,
+    attempts: job.attempts,
+    reason: job.state === 'failed' ? job.outcome : null,
+  };
+}
+
+export async function ownerLeads(app: AppContext): Promise<{ pending: OwnerLead[]; failed: OwnerLead[] }> {
+  const now = app.now().getTime();
+  const [pending, failed] = await Promise.all([app.stores.jobs.listPending(SHOWN), app.stores.jobs.listFailed(now - FAILED_FOR_MS, SHOWN)]);
+  return { pending: pending.map(ownerLead), failed: failed.map(ownerLead) };
+}

@@ -1,0 +1,56 @@
+// Consent records: one per accepted call, proving when, where and to which sentence the visitor
+// agreed, without ever storing the number.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHash, createHmac } from 'node:crypto';
+import { startSystem, type System } from '../../support/system.ts';
+
+const ORIGIN = 'https://shop.example';
+const TEXT = 'I agree to be called back about my order.';
+const SECRET = 'consent-test-secret-0123456789';
+let system: System | undefined;
+const dir = mkdtempSync(join(tmpdir(), 'dialback-consent-'));
+afterEach(async () => {
+  await system?.close();
+});
+
+const post = (body: unknown) =>
+  fetch(`${system!.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) });
+
+describe('consent records', () => {
+  it('appends one record per accepted call to CONSENT_LOG_PATH, with hashes instead of the number', async () => {
+    const path = join(dir, 'consent.jsonl');
+    system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, REQUIRE_CONSENT: 'true', CONSENT_LOG_PATH: path, HASH_SECRET: SECRET });
+    const res = await post({ phone: '050 123 45 67', consent: true, consentText: TEXT });
+    expect(res.status).toBe(202);
+    const { requestId } = await res.json();
+
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain('501234567');
+    expect(JSON.parse(lines[0]!)).toEqual({
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      callbackId: requestId,
+      origin: ORIGIN,
+      textSha256: createHash('sha256').update(TEXT).digest('hex'),
+      numberHmac: createHmac('sha256', SECRET).update('+380501234567').digest('hex'),
+    });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes no record for a refused request', async () => {
+    system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, REQUIRE_CONSENT: 'true' });
+    expect((await post({ phone: '050 123 45 67', consent: false })).status).toBe(400);
+    system.sim.faults.set('callback', { kind: 'rpc_error' });
+    expect((await post({ phone: '050 123 45 67', consent: true, consentText: TEXT })).status).toBe(502);
+    expect(system.relay.app.consent.recent()).toHaveLength(0);
+    // The same relay does record an accepted one: the empty list above is not an empty log.
+    system.sim.faults.clear();
+    const accepted = await post({ phone: '050 765 43 21', consent: true, consentText: TEXT });
+    expect(accepted.status).toBe(202);
+    const { requestId } = await accepted.json();
+    expect(system.relay.app.consent.recent().map((r) => r.callbackId)).toEqual([requestId]);
+  });
+});

@@ -1,0 +1,24 @@
+// Chromium through playwright-core: the same Debian Chromium and launcher as the main suite.
+import { launchChromium } from '../browser.ts';
+import { callSource, type Engine, type EnginePage, type KeyName } from './engine.ts';
+
+export async function launchChromiumEngine(): Promise<Engine> {
+  const browser = await launchChromium();
+  return {
+    name: 'chromium',
+    async open(url, viewport) {
+      const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      await page.goto(url);
+      const adapter: EnginePage = {
+        run: (fn, arg) => page.evaluate(([source, a]) => (0, eval)(source)(a), [callSource(fn), arg] as const),
+        clickAt: (x, y) => page.mouse.click(x, y),
+        press: (key: KeyName) => page.keyboard.press(key),
+        type: (text) => page.keyboard.type(text),
+        close: () => context.close(),
+      };
+      return adapter;
+    },
+    close: () => browser.dispose(),
+  };
+}
