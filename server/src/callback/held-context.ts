@@ -7,7 +7,8 @@ import { sameNumber } from '../outcome/accepted-calls.ts';
 import type { Logger } from '../log.ts';
 import type { CallbackJob, CallbackJobKind } from '../store/callback-jobs.ts';
 import type { LeadEventType } from '../webhooks/events.ts';
-import { leadOfJob, writeNotes, type HeldNotes } from './held-notes.ts';
+import { writeNotes, type HeldNotes } from './held-notes.ts';
+import { leadOfJob } from './job-lead.ts';
 import type { HeldTiming } from './held-timing.ts';
 
 /** A step of handling a job, for tests (a kill -9 at that point) and traces. Awaited. */
@@ -44,11 +45,16 @@ export function jobMoves(ctx: HeldContext, job: CallbackJob, log: Logger) {
   const lost = (what: string) => log.warn('held call: lease lost before its step was recorded', { step: what });
   const count = (outcome: string) => app.metrics.heldCalls.inc({ kind: job.kind, outcome });
 
+  /** The visitor's booked time: kept in the notes once the job is no longer 'scheduled' (a following or re-dial job's due time is not a booking). */
+  const scheduledFor = (notes: HeldNotes) => notes.scheduledFor ?? (job.kind === 'scheduled' ? job.dueAt : null);
+  async function announce(type: LeadEventType, notes: HeldNotes, extra: { occurrence?: number; reason?: string } = {}): Promise<void> {
+    const lead = leadOfJob(job, type, extra);
+    if (lead) await app.leads.announce({ ...lead, scheduledFor: scheduledFor(notes) });
+  }
+
   return {
     count,
-    async announce(type: LeadEventType, notes: HeldNotes, extra: { occurrence?: number; reason?: string } = {}): Promise<void> {
-      await app.leads.announce({ ...leadOfJob(job, notes), type, ...extra });
-    },
+    announce,
     async reschedule(dueAt: number, notes: HeldNotes, kind?: CallbackJobKind): Promise<void> {
       const at = Math.max(dueAt, ctx.now() + 1000);
       if (!(await app.stores.jobs.reschedule(job.callbackId, owner, at, ctx.now(), kind, writeNotes(notes)))) lost('reschedule');
@@ -59,7 +65,7 @@ export function jobMoves(ctx: HeldContext, job: CallbackJob, log: Logger) {
     /** The call cannot be placed: the owner is told (callback.failed), then the job is over. */
     async fail(reason: string, notes: HeldNotes): Promise<void> {
       log.warn('held call failed', { reason });
-      await app.leads.announce({ ...leadOfJob(job, notes), type: 'callback.failed', reason });
+      await announce('callback.failed', notes, { reason });
       count('failed');
       if (!(await app.stores.jobs.fail(job.callbackId, owner, reason, ctx.now()))) lost('fail');
     },

@@ -9,7 +9,6 @@
 //   following `last.result` 'placed': the service took the call; the next claims read its outcome
 //             in the call log (a missed call is re-dialled, REDIAL_ATTEMPTS times). Nothing rings.
 import type { CallbackJob } from '../store/callback-jobs.ts';
-import type { LeadEventInput } from '../webhooks/events.ts';
 
 export interface HeldNotes {
   /** The last attempt that may have reached the service: when it started, and what it came to. */
@@ -43,19 +42,3 @@ export const writeNotes = (notes: HeldNotes): string => JSON.stringify(notes);
  * live progress comes from app.accepted when this relay placed it, else it is 'accepted').
  */
 export const isFollowing = (job: Pick<CallbackJob, 'notes' | 'state'>): boolean => job.state === 'pending' && readNotes(job).last?.result === 'placed';
-
-/** What the lead events of a held call say about it (all but type, occurrence and reason). */
-export function leadOfJob(job: CallbackJob, notes: HeldNotes): Omit<LeadEventInput, 'type' | 'occurredAt'> {
-  return {
-    callbackId: job.callbackId,
-    e164: job.request.e164 ?? '',
-    maskedNumber: job.maskedNumber,
-    numberHash: job.numberHash,
-    attribution: job.request.attribution,
-    pageUrl: job.request.pageUrl,
-    origin: job.request.origin,
-    locale: job.request.locale,
-    requestedAt: job.createdAt,
-    scheduledFor: notes.scheduledFor ?? (job.kind === 'scheduled' ? job.dueAt : null),
-  };
-}

@@ -32,6 +32,9 @@ async function start(env: Record<string, string> = {}, webhook = true) {
   return s;
 }
 
+const progressOf = async (sys: System, id: string) =>
+  (await (await fetch(`${sys.relayUrl}/api/callback/${id}`, { headers: { origin: ORIGIN } })).json()) as Record<string, unknown>;
+
 const events = (n: number) => until(() => crm!.events.length >= n && crm!.events.map((e) => `${e.type}:${e.data.occurredAt}`), `${n} lead events`);
 
 /** The call ends, its outcome is due to be read, and the runner reads it. */
@@ -53,6 +56,8 @@ describe('re-dial when nobody answered', () => {
     await followToEnd(s); // 17:50:20: missed
     const first = await get();
     expect(first).toMatchObject({ state: 'pending', kind: 'redial', dueAt: clock.ms + 300_000 });
+    // The visitor's widget shows the re-dial and its time, not a final "missed".
+    expect(await progressOf(s, job.callbackId)).toMatchObject({ outcome: 'redial', scheduledFor: new Date(first!.dueAt).toISOString() });
     await events(2);
 
     clock.set(first!.dueAt - 1);
@@ -63,6 +68,7 @@ describe('re-dial when nobody answered', () => {
     expect(callsTo(s, NO_ANSWER)).toHaveLength(2);
     await followToEnd(s); // 17:55:40: missed; 18:00:40 is after closing, so Tuesday 09:00
     expect(await get()).toMatchObject({ state: 'pending', kind: 'redial', dueAt: TUESDAY_0900 });
+    expect(await progressOf(s, job.callbackId)).toMatchObject({ outcome: 'redial', scheduledFor: new Date(TUESDAY_0900).toISOString() });
     await events(4);
 
     for (const at of ['2026-11-23T16:00:40Z', '2026-11-23T21:00:00Z', '2026-11-24T06:59:59Z']) {
@@ -74,6 +80,7 @@ describe('re-dial when nobody answered', () => {
     expect(await s.relay.runner.runOnce()).toBe(1); // call 3, the last re-dial
     await followToEnd(s);
     expect(await get()).toMatchObject({ state: 'completed', outcome: 'missed' });
+    expect(await progressOf(s, job.callbackId)).toMatchObject({ outcome: 'missed' });
     await events(6);
     clock.advance(3_600_000);
     expect(await s.relay.runner.runOnce()).toBe(0);
