@@ -41,7 +41,9 @@ export function logNeededSince(job: CallbackJob): number | null {
 export async function handleHeldJob(ctx: HeldContext, job: CallbackJob, rows: LogRows): Promise<void> {
   const log = ctx.app.log.child({ callbackId: job.callbackId, kind: job.kind, phone: maskPhone(job.request.e164 ?? '') });
   const moves = jobMoves(ctx, job, log);
-  const notes = readNotes(job);
+  const read = readNotes(job);
+  // A booked call keeps its time in the notes: its due time changes (a wait, a re-dial), the booking does not.
+  const notes: HeldNotes = job.kind === 'scheduled' && read.scheduledFor === undefined ? { ...read, scheduledFor: job.dueAt } : read;
   if (job.request.e164 === null || job.request.clientIp === null) return moves.fail('no_number', notes);
 
   if (notes.last?.result === 'placed') return followOutcome(ctx, job, notes, rows, moves, log);

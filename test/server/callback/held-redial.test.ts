@@ -35,7 +35,10 @@ async function start(env: Record<string, string> = {}, webhook = true) {
 const progressOf = async (sys: System, id: string) =>
   (await (await fetch(`${sys.relayUrl}/api/callback/${id}`, { headers: { origin: ORIGIN } })).json()) as Record<string, unknown>;
 
-const events = (n: number) => until(() => crm!.events.length >= n && crm!.events.map((e) => `${e.type}:${e.data.occurredAt}`), `${n} lead events`);
+/** The lead events of the test's main call (`mainId`), once there are `n`. */
+let mainId = '';
+const mine = () => crm!.events.filter((e) => e.data.callbackId === mainId);
+const events = (n: number) => until(() => mine().length >= n && mine(), `${n} lead events`);
 
 /** The call ends, its outcome is due to be read, and the runner reads it. */
 async function followToEnd(sys: System) {
@@ -48,6 +51,7 @@ describe('re-dial when nobody answered', () => {
   it('places a missed call again REDIAL_ATTEMPTS times, each after REDIAL_DELAY_SECONDS and inside office hours', async () => {
     const s = await start({ REDIAL_ATTEMPTS: '2', REDIAL_DELAY_SECONDS: '300' });
     const job = heldJobFor(NO_ANSWER, 'scheduled', clock.ms);
+    mainId = job.callbackId;
     await s.relay.app.stores.jobs.add(job, clock.ms - 3_600_000);
     const get = () => s.relay.app.stores.jobs.get(job.callbackId);
 
@@ -58,6 +62,19 @@ describe('re-dial when nobody answered', () => {
     expect(first).toMatchObject({ state: 'pending', kind: 'redial', dueAt: clock.ms + 300_000 });
     // The visitor's widget shows the re-dial and its time, not a final "missed".
     expect(await progressOf(s, job.callbackId)).toMatchObject({ outcome: 'redial', scheduledFor: new Date(first!.dueAt).toISOString() });
+    // A waiting re-dial can be cancelled; a call being followed cannot (it was placed). Checked on a
+    // second job in each state, so this one goes on.
+    const followed = heldJobFor('+380501230099', 'redial', clock.ms + 60_000);
+    await s.relay.app.stores.jobs.add({ ...followed, notes: '{"last":{"at":0,"result":"placed"}}' }, clock.ms);
+    const cancel = (id: string) => fetch(`${s.relayUrl}/api/callback/${id}`, { method: 'DELETE', headers: { origin: ORIGIN, 'cancel-token': `cancel-${id}` } });
+    expect((await cancel(followed.callbackId)).status).toBe(409);
+    const waiting = heldJobFor('+380501230199', 'redial', clock.ms + 60_000);
+    await s.relay.app.stores.jobs.add({ ...waiting, notes: '{"redials":1}' }, clock.ms);
+    expect((await cancel(waiting.callbackId)).status).toBe(200);
+    expect(await s.relay.app.stores.jobs.get(followed.callbackId)).toMatchObject({ state: 'pending' });
+    expect(await s.relay.app.stores.jobs.get(waiting.callbackId)).toMatchObject({ state: 'cancelled' });
+    await until(() => crm!.events.some((e) => e.type === 'callback.cancelled' && e.data.callbackId === waiting.callbackId), 'callback.cancelled');
+    await s.relay.app.stores.jobs.cancel(followed.callbackId, null, clock.ms); // out of the way of the rest
     await events(2);
 
     clock.set(first!.dueAt - 1);
@@ -89,10 +106,14 @@ describe('re-dial when nobody answered', () => {
     const calls = callsTo(s, NO_ANSWER);
     expect(calls.map((c) => c.calldate.toISOString())).toEqual(['2026-11-23T15:50:00.000Z', '2026-11-23T15:55:20.000Z', '2026-11-24T07:00:00.000Z']);
     expect(calls.every((c) => c.disposition === 'CLIENT NO ANSWER')).toBe(true);
-    expect(crm!.events.map((e) => e.type)).toEqual(['callback.placed', 'callback.missed', 'callback.placed', 'callback.missed', 'callback.placed', 'callback.missed']);
-    expect(crm!.events.filter((e) => e.type === 'callback.missed').map((e) => e.data.reason)).toEqual(['no_answer', 'no_answer', 'no_answer']);
-    // One stable id per occurrence: six events, six ids.
-    expect(new Set(crm!.ids).size).toBe(6);
+    expect(mine().map((e) => e.type)).toEqual(['callback.placed', 'callback.missed', 'callback.placed', 'callback.missed', 'callback.placed', 'callback.missed']);
+    const missed = mine().filter((e) => e.type === 'callback.missed');
+    expect(missed.map((e) => e.data.reason)).toEqual(['no_answer', 'no_answer', 'no_answer']);
+    // The booked time stays the visitor's, whatever the re-dials' times.
+    expect(mine().every((e) => e.data.scheduledFor === MONDAY_1750.toISOString())).toBe(true);
+    // One stable id per occurrence: six events, six ids (and the cancelled call's one).
+    expect(crm!.ids).toHaveLength(7);
+    expect(new Set(crm!.ids).size).toBe(7);
     // The runner logged every step, never the full number.
     expect(s.logs.some((l) => l.msg === 'missed call: re-dial due')).toBe(true);
     expect(s.rawLogs.join('\n')).not.toContain('501234599');
