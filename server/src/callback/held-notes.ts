@@ -23,6 +23,8 @@ export interface HeldNotes {
   unreachable?: number;
   /** The visitor's booked time, for a call that was scheduled. */
   scheduledFor?: number;
+  /** When a re-dial was first due, while it waits (office closed, a site cap): its lateness counts from it. */
+  dueSince?: number;
 }
 
 export function readNotes(job: Pick<CallbackJob, 'notes'>): HeldNotes {

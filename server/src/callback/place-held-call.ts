@@ -76,12 +76,12 @@ export async function handleHeldJob(ctx: HeldContext, job: CallbackJob, rows: Lo
 async function place(ctx: HeldContext, job: CallbackJob, notes: HeldNotes, moves: JobMoves, log: Logger, { counted }: { counted: boolean }): Promise<void> {
   const { app, timing } = ctx;
   const now = ctx.now();
-  // How late a booked call or a re-dial may become: from its booked (or planned) time.
-  const plannedAt = notes.scheduledFor ?? job.dueAt;
+  // How late a booked call or a re-dial may become: from its booked time, or when the re-dial was first due.
+  const plannedAt = (job.kind === 'scheduled' ? notes.scheduledFor : notes.dueSince) ?? job.dueAt;
   const later = async (at: number, reason: string) => {
     if (at - plannedAt > timing.maxLateMs) return moves.fail(reason, notes);
     moves.count('waiting');
-    await moves.reschedule(at, { ...notes, ...(job.kind === 'scheduled' && { scheduledFor: plannedAt }) });
+    await moves.reschedule(at, job.kind === 'scheduled' ? notes : { ...notes, dueSince: plannedAt });
   };
 
   const closes = closesAfter(app.config, now);
