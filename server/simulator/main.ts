@@ -9,7 +9,7 @@ import { startSimulator } from './simulator.ts';
 const write = (line: object) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
 
 async function main(): Promise<void> {
-  let config;
+  let config: ReturnType<typeof readEnv>;
   try {
     config = readEnv(process.env);
   } catch (error) {

@@ -13,7 +13,7 @@ export function internationalNumber(text: string): string | null {
   if (!DIGITS.test(trimmed)) return null;
   const digits = trimmed.replace(/^\+/, '');
   const parsed = parsePhoneNumberFromString(`+${digits}`);
-  if (!parsed || !parsed.isPossible() || parsed.number !== `+${digits}`) return null;
+  if (!parsed?.isPossible() || parsed.number !== `+${digits}`) return null;
   return digits;
 }
 

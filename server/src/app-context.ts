@@ -61,6 +61,7 @@ export function createAppContext(deps: AppDeps): AppContext {
   const metrics = createRelayMetrics();
   const nowMs = deps.now && (() => deps.now!().getTime());
   const stores = deps.stores ?? memoryStores(config, nowMs);
+  if (stores.registry) metrics.registry.append(stores.registry);
   const now = deps.now ?? (() => new Date());
   const timers = deps.timers ?? realTimers;
   const relayId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -83,12 +84,13 @@ export function createAppContext(deps: AppDeps): AppContext {
       timeZone: config.calltracking.timeZone,
     });
   const accepted = createAcceptedCalls();
-  const agents = createAgentStatus(client, { cacheMs: config.statusCacheMs, log });
+  // With Redis, one relay polls the SIP status and the call log for all (store/redis/shared-state.ts).
+  const agents = createAgentStatus(client, { cacheMs: config.statusCacheMs, log, ...(stores.shared && { shared: stores.shared.poll('sipstatus', config.statusCacheMs) }) });
   const nowOfApp = () => now().getTime();
   const progress = createProgressTracker({
     accepted,
     agents,
-    watch: createCallLogWatch({ client, pollMs: config.outcome.pollMs, now: nowOfApp, log }),
+    watch: createCallLogWatch({ client, pollMs: config.outcome.pollMs, now: nowOfApp, log, shared: stores.shared }),
     managerDst: config.callback.managerDst,
     ringSeconds: config.outcome.ringSeconds,
     pollMs: config.outcome.pollMs,
@@ -118,6 +120,8 @@ export function createAppContext(deps: AppDeps): AppContext {
       metrics,
       limitStore: stores.limits,
       idempotency: stores.idempotency,
+      wrapLimiter: stores.wrapLimiter,
+      shared: stores.shared,
       ...(nowMs && { now: nowMs }),
     }),
   };

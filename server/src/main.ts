@@ -5,7 +5,8 @@ import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './co
 import { createLogger } from './log.ts';
 import { createRelay } from './relay.ts';
 import { loadOrCreateHashSecret } from './store/hash-secret.ts';
-import { openEmbeddedStores } from './store/relay-stores.ts';
+import { openEmbeddedStores, type RelayStores } from './store/relay-stores.ts';
+import { openRedisStores } from './store/redis/open-redis-stores.ts';
 import type { Simulator } from '../simulator/index.ts';
 
 async function main(): Promise<void> {
@@ -30,8 +31,18 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
   for (const warning of config.warnings) log.warn(warning);
 
-  const stores = openEmbeddedStores(config);
-  log.info('state kept in the embedded store', { dataDir: config.store.dataDir });
+  let stores: RelayStores;
+  if (config.redis) {
+    // Shared by every relay with the same REDIS_URL and REDIS_PREFIX. The relay listens even while
+    // Redis is unreachable: /readyz says not ready, callbacks answer 503, and it recovers by itself.
+    const redis = openRedisStores(config, log);
+    stores = redis;
+    const up = await redis.connection.waitReady(config.redis.connectTimeoutMs);
+    log.info('state kept in Redis', { prefix: config.redis.prefix, connected: up });
+  } else {
+    stores = openEmbeddedStores(config);
+    log.info('state kept in the embedded store', { dataDir: config.store.dataDir });
+  }
   const relay = createRelay({ config, log, stores });
   await new Promise<void>((resolve, reject) => {
     relay.server.once('error', reject);

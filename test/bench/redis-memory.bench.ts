@@ -3,6 +3,8 @@
 //   memory per 1,000,000 limit keys, measured (INFO memory used_memory before and after filling
 //     through the store itself, pipelined): number records (cooldown + daily log, the commonest
 //     key) and client records (rate log + daily counter)
+//   memory per 1,000 pending calls (callback jobs as the relay stores them: hash + two sorted sets +
+//     the per-number index) and per 1,000 finished Idempotency-Keys
 //   latency of one consume (the limiter's five checks) and one peek, Redis on loopback vs the
 //     memory store, sequential, median and p99
 // Not part of `npm test`. BENCH_REDIS_KEYS overrides the key count (e.g. 100000 for a quick look;
@@ -12,6 +14,8 @@ import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-st
 import type { CountRule, LimitCheck, LimitStore } from '../../server/src/protect/limit-store.ts';
 import { connectRedis } from '../../server/src/store/redis/connection.ts';
 import { createRedisLimitStore } from '../../server/src/store/redis/limit-store.ts';
+import { createRedisCallbackJobStore } from '../../server/src/store/redis/callback-jobs.ts';
+import { createRedisIdempotencyStore } from '../../server/src/store/redis/idempotency-store.ts';
 import { startRedisServer } from '../support/redis-server.ts';
 
 const KEYS = Number(process.env.BENCH_REDIS_KEYS ?? 1_000_000);
@@ -101,6 +105,58 @@ try {
     if (dbsize !== KEYS) throw new Error(`expected ${KEYS} keys, found ${dbsize}`);
     rows.push([`memory per 1,000,000 ${name} keys`, `${perMillion(after - before)}; filled ${KEYS.toLocaleString('en')} at ${Math.round(KEYS / seconds).toLocaleString('en')}/s`]);
   }
+  await connection.client.flushAll();
+
+  // Pending calls: a realistic job (attribution, page URL, user agent) per number.
+  const JOBS = Number(process.env.BENCH_REDIS_JOBS ?? 100_000);
+  const jobs = createRedisCallbackJobStore({ connection, retentionDays: 30 });
+  let before = await used();
+  for (let start = 0; start < JOBS; start += IN_PARALLEL) {
+    const batch = [];
+    for (let i = start; i < Math.min(JOBS, start + IN_PARALLEL); i++) {
+      const e164 = `+38050${String(1_000_000 + i).padStart(7, '0')}`;
+      batch.push(
+        jobs.add(
+          {
+            callbackId: `7f3c${String(i).padStart(4, '0')}-1b2c-4d5e-8f90-${String(i).padStart(12, '0')}`,
+            kind: 'scheduled',
+            dueAt: T0 + 3_600_000 + i,
+            request: {
+              e164,
+              attribution: { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'spring_sale', clientId: '1234567890.1712345678' },
+              clientIp: '203.0.113.9',
+              userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+              origin: 'https://shop.example.com',
+              pageUrl: 'https://shop.example.com/catalog/item-42?utm_source=google&utm_medium=cpc',
+              locale: 'uk',
+            },
+            numberHash: hex(`number ${e164}`) + hex(`more ${e164}`),
+            maskedNumber: `+380 50 *** **${e164.slice(-2)}`,
+            cancelToken: hex(`token ${i}`),
+          },
+          T0,
+        ),
+      );
+    }
+    await Promise.all(batch);
+  }
+  rows.push([`memory per 1,000 pending calls`, `${(((await used()) - before) / JOBS).toFixed(0)} kB (${JOBS.toLocaleString('en')} jobs stored)`]);
+  await connection.client.flushAll();
+
+  const idem = createRedisIdempotencyStore({ connection, hashSecret: 'x'.repeat(32), ttlSec: 86_400, maxKeys: 10_000_000 });
+  before = await used();
+  for (let start = 0; start < JOBS; start += IN_PARALLEL) {
+    const batch = [];
+    for (let i = start; i < Math.min(JOBS, start + IN_PARALLEL); i++) {
+      batch.push(
+        idem.begin('https://shop.example.com', `key-${i}-0123456789abcdef`, hex(`body ${i}`)).then((b) =>
+          b.kind === 'new' ? b.ticket.complete({ status: 202, body: { status: 'accepted', requestId: `7f3c-${i}`, phoneMasked: '+380 50 *** **67', estimateSeconds: 30 }, headers: {} }) : undefined,
+        ),
+      );
+    }
+    await Promise.all(batch);
+  }
+  rows.push([`memory per 1,000 Idempotency-Keys (answered)`, `${(((await used()) - before) / JOBS).toFixed(0)} kB`]);
   await connection.client.flushAll();
 
   const memory = createMemoryLimitStore({ maxKeysPerTable: 1_000_000, startMs: T0 });

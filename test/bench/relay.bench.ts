@@ -11,6 +11,9 @@
 //     number's cooldown, the client itself is refused before its body is read: the flood's steady
 //     state), and for reference the same flood from ever-new clients behind a trusted proxy (each
 //     refused by the number's cooldown: the body must be read to know the number)
+//   the same four rows with REDIS_URL (a private redis-server on loopback, no persistence): the
+//     relay's state in Redis instead of its own memory — accepted, cached status, the refused
+//     flood (answered from the blocked-client cache), the flood from ever-new clients
 //   memory growth after one million distinct limiter keys                       (goal ≤ 64 MB)
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
@@ -25,6 +28,8 @@ import { createRelay } from '../../server/src/relay.ts';
 import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck } from '../../server/src/protect/limit-store.ts';
 import { listen, type Listening } from '../support/listen.ts';
+import { openRedisStores } from '../../server/src/store/redis/open-redis-stores.ts';
+import { startRedisServer } from '../support/redis-server.ts';
 
 const ORIGIN = 'https://shop.example';
 const CONNECTIONS = 32;
@@ -345,6 +350,43 @@ async function main() {
   for (const url of [strictL.url, proxiedL.url]) await fetch(`${url}/api/callback`, { method: 'POST', headers: json, body: flood });
   row('POST /api/callback refused (429) vs hello-world', await compare(refusedBy(strictL.url), helloWorld), 0.5);
   results.push(['  the same flood from ever-new clients (body read)', ...figures(await compare(refusedBy(proxiedL.url, true), helloWorld)), 'reference: every refusal reads a body']);
+
+  // The same rows with the relay's state in Redis (REDIS_URL), each relay under its own prefix.
+  const redisServer = await startRedisServer({ persistent: false });
+  let prefixes = 0;
+  const redisRelayFor = async (env: Record<string, string>) => {
+    const config = configFor({ ...env, REDIS_URL: redisServer.url, REDIS_PREFIX: `bench${++prefixes}:` });
+    const log = logFor(config);
+    const stores = openRedisStores(config, log);
+    if (!(await stores.connection.waitReady(5_000))) throw new Error('the private redis-server did not answer');
+    return { relay: createRelay({ config, log, stores }), stores };
+  };
+  const openR = await redisRelayFor({
+    TRUSTED_PROXIES: '127.0.0.1', SITE_HOURLY_CAP: '65000', SITE_DAILY_CAP: '65000', STATUS_CACHE_MS: '600000',
+    LIMIT_NETWORK_IPV4_24_HOURLY: '0', LIMIT_NETWORK_IPV4_24_DAILY: '0', SURGE_CALLS: '0', SURGE_CAP_PERCENT: '0',
+  });
+  const strictR = await redisRelayFor({});
+  const proxiedR = await redisRelayFor({ TRUSTED_PROXIES: '127.0.0.1' });
+  const openRL = await listen(openR.relay.server);
+  const strictRL = await listen(strictR.relay.server);
+  const proxiedRL = await listen(proxiedR.relay.server);
+  results.push(['with REDIS_URL (state in Redis, loopback):', '', '', '', '']);
+  results.push(['  POST /api/callback (accepted) vs undici passthrough', ...figures(await compare(callbacksTo(openRL.url), viaPassthrough)), 'reference: Redis round trips']);
+  await fetch(`${openRL.url}/api/status`);
+  results.push([
+    '  GET /api/status (cached) vs hello-world',
+    ...figures(await compare({ url: openRL.url, method: 'GET', path: '/api/status', headers: { origin: ORIGIN }, expectStatus: 200 }, helloWorld)),
+    'no Redis round trip',
+  ]);
+  for (const url of [strictRL.url, proxiedRL.url]) await fetch(`${url}/api/callback`, { method: 'POST', headers: json, body: flood });
+  results.push(['  POST /api/callback refused (429) vs hello-world', ...figures(await compare(refusedBy(strictRL.url), helloWorld)), 'blocked-client cache']);
+  results.push(['  the same flood from ever-new clients (body read)', ...figures(await compare(refusedBy(proxiedRL.url, true), helloWorld)), 'Redis round trips']);
+  await Promise.all([openRL.close(), strictRL.close(), proxiedRL.close()]);
+  for (const r of [openR, strictR, proxiedR]) {
+    await r.relay.close();
+    await r.stores.close();
+  }
+  await redisServer.stop();
 
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
   const worstMem = Math.max(memNumber, memClient);

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { listen, type Listening } from './listen.ts';
 
-const hostileCss = readFileSync(join(import.meta.dirname, '../../../demo/hostile.css'), 'utf8');
+const hostileCss = readFileSync(join(import.meta.dirname, '../../demo/hostile.css'), 'utf8');
 
 export interface PageOptions {
   /** Base URL of the relay; widget.js comes from there. */

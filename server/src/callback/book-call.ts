@@ -9,6 +9,7 @@ import { RelayError } from '../errors.ts';
 import { maskPhone } from '../log.ts';
 import type { Destination } from '../protect/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';
+import type { AddJobResult } from '../store/callback-jobs.ts';
 import { heldJob } from './held-job.ts';
 import type { CallbackOutcome } from './outcome.ts';
 import type { CallbackInput } from './request-callback.ts';
@@ -21,7 +22,7 @@ export async function bookCall(app: AppContext, input: CallbackInput, destinatio
   const callbackId = randomUUID();
   const log = input.log.child({ callbackId, phone });
   const held = heldJob(app, input, destination, callbackId, 'scheduled', at.getTime());
-  let added;
+  let added: AddJobResult;
   try {
     added = await app.stores.jobs.add(held.job, app.now().getTime());
   } catch (err) {

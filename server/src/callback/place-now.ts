@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import { CallTrackingError } from '../calltracking/errors.ts';
 import { refusesOurCredentials, toRelayError } from '../calltracking/to-relay-error.ts';
-import { RelayError } from '../errors.ts';
+import type { RelayError } from '../errors.ts';
 import { maskPhone, type Logger } from '../log.ts';
 import { maskInternational, type Destination } from '../protect/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';

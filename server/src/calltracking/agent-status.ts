@@ -2,8 +2,18 @@
 // seconds and single-flight, so a page full of visitors (or a flood) costs the service at most two
 // requests per cache period, failures included. When the service fails, the last good answer is
 // served as "cached"; with none, the answer is "unknown" rather than a guess.
+//
+// Several relays (Redis, `shared`): once per cache period a relay reads the answer some relay
+// fetched (store/redis/shared-state.ts), and only the relay holding the poll lock asks the
+// service, so N relays cost the service what one does. The answer still comes from this relay's
+// memory between periods, and while Redis is down the relay polls for itself: /api/status never
+// waits for Redis.
 import type { CallTrackingClient } from './client.ts';
 import type { Logger } from '../log.ts';
+import type { SharedPoll } from '../store/shared-state.ts';
+
+/** What one poll of the service gives (null: it failed), as shared between relays. */
+export type SipPoll = { online: string[]; speaking: string[] } | null;
 
 export interface AgentSnapshot {
   online: readonly string[];
@@ -24,7 +34,7 @@ export interface AgentStatus {
 
 export function createAgentStatus(
   client: Pick<CallTrackingClient, 'sipOnline' | 'sipSpeaking'>,
-  options: { cacheMs: number; log: Logger; now?: () => number },
+  options: { cacheMs: number; log: Logger; now?: () => number; shared?: SharedPoll<SipPoll> },
 ): AgentStatus {
   const now = options.now ?? Date.now;
   let last: AgentSnapshot | null = null;
@@ -33,15 +43,33 @@ export function createAgentStatus(
   let askedAt = -Infinity;
   let inFlight: Promise<AgentSnapshot> | null = null;
 
-  async function fetchFresh(): Promise<AgentSnapshot> {
+  async function poll(): Promise<SipPoll> {
     try {
       const [online, speaking] = await Promise.all([client.sipOnline(), client.sipSpeaking()]);
-      const busy = new Set(speaking);
-      last = { online, speaking, free: online.filter((login) => !busy.has(login)), fetchedAt: now(), source: 'live' };
-      cached = { ...last, source: 'cached' };
-      return last;
+      return { online: [...online], speaking: [...speaking] };
     } catch (err) {
       options.log.warn('agent status unavailable', { err });
+      return null;
+    }
+  }
+
+  async function fetchFresh(): Promise<AgentSnapshot> {
+    try {
+      let got: { value: SipPoll; fetchedAt: number } | null;
+      if (options.shared) {
+        got = await options.shared.get(poll);
+        // Another relay is polling and its answer is late: keep what we had for one more period.
+        if (!got) return cached ?? (cached = { online: [], speaking: [], free: [], fetchedAt: now(), source: 'unknown' });
+      } else {
+        got = { value: await poll(), fetchedAt: now() };
+      }
+      if (got.value) {
+        const { online, speaking } = got.value;
+        const busy = new Set(speaking);
+        last = { online, speaking, free: online.filter((login) => !busy.has(login)), fetchedAt: got.fetchedAt, source: 'live' };
+        cached = { ...last, source: 'cached' };
+        return last;
+      }
       // A failure is cached like an answer: while the service is down, a flood still costs it
       // at most one pair of requests per cache period.
       if (!last) cached = { online: [], speaking: [], free: [], fetchedAt: now(), source: 'unknown' };

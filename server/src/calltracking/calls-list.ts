@@ -6,7 +6,7 @@
 // is counted twice. Requests go one after another: a long export must not flood the service.
 import { z } from 'zod';
 import { callRecordSchema, isCallField, type CallField, type CallRecord } from './call-fields.ts';
-import { CsvError, parseCsvRecords } from './csv.ts';
+import { type CsvError, parseCsvRecords } from './csv.ts';
 import { formatServiceTime } from './datetime.ts';
 import { startOfNextLocalDay } from '../schedule/zoned.ts';
 import { CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.ts';

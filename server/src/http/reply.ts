@@ -1,6 +1,7 @@
 // Writing responses. One function maps any thrown value to a safe reply: RelayErrors keep their
 // code and message; anything else is logged and answered as a generic internal_error, so stack
 // traces and upstream bodies never reach a visitor.
+import { isStoreUnavailable, toRelayError as storeUnavailableReply } from '../store/errors.ts';
 import type { ServerResponse } from 'node:http';
 import { RelayError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -59,6 +60,9 @@ function put(raw: Array<string | number>, name: string, value: string | number):
 
 export function errorReply(error: unknown, log: Logger): Reply {
   if (error instanceof RelayError) return relayErrorReply(error);
+  // The shared store (Redis) could not answer: nothing was checked, so nothing was done. The
+  // connection logs the outage once (ALERT) and /metrics counts it; no line per request here.
+  if (isStoreUnavailable(error)) return relayErrorReply(storeUnavailableReply(error));
   log.error('unhandled error', { err: error });
   return relayErrorReply(new RelayError('internal_error', 'Something went wrong on our side. Please try again.', { cause: error }));
 }

@@ -69,7 +69,7 @@ export function loadStaticSet(dir: string): StaticSet {
       if (!file) return null;
       const common = { ...headers, etag: file.etag, vary: 'Accept-Encoding', 'content-type': file.type };
       const inm = req.headers['if-none-match'];
-      if (inm && inm.split(',').some((t) => t.trim() === file.etag)) return { status: 304, headers: common };
+      if (inm?.split(',').some((t) => t.trim() === file.etag)) return { status: 304, headers: common };
       const accepts = String(req.headers['accept-encoding'] ?? '');
       if (file.br && /\bbr\b/.test(accepts)) return { status: 200, body: file.br, headers: { ...common, 'content-encoding': 'br' } };
       if (file.gzip && /\bgzip\b/.test(accepts)) return { status: 200, body: file.gzip, headers: { ...common, 'content-encoding': 'gzip' } };

@@ -20,7 +20,13 @@ export interface Readiness {
 
 export function createReadiness(
   client: Pick<CallTrackingClient, 'sipOnline'>,
-  options: { cacheMs: number; log: Logger; now?: () => number },
+  options: {
+    cacheMs: number;
+    log: Logger;
+    now?: () => number;
+    /** The shared store (Redis) answers: without it no callback can be taken, so not ready. */
+    storeReady?: () => boolean;
+  },
 ): Readiness {
   const now = options.now ?? Date.now;
   let last: ReadinessState | null = null;
@@ -42,6 +48,8 @@ export function createReadiness(
   return {
     async check() {
       if (draining) return { ready: false, reason: 'draining', checkedAt: now() };
+      // Asked every time, not cached: the connection knows at once (no round trip).
+      if (options.storeReady && !options.storeReady()) return { ready: false, reason: 'store_unavailable', checkedAt: now() };
       if (last && now() - last.checkedAt < options.cacheMs) return last;
       inFlight ??= probe().finally(() => {
         inFlight = null;

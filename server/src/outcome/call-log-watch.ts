@@ -1,9 +1,15 @@
 // One shared, bounded view of the recent call log for every visitor waiting on a callback. However
 // many widgets ask, the service gets at most one `/calls/list` request per OUTCOME_POLL_MS, and none
 // at all when nobody is waiting: the window only covers calls someone asked about recently.
+//
+// Several relays (Redis, `shared`): each relay lowers a shared mark to the earliest call it is
+// asked about, and once per OUTCOME_POLL_MS the relay that wins the poll lock fetches the window
+// from that mark for everyone; the others read the rows it stored. So N relays cost the service
+// one `/calls/list` per period, as one relay does. While Redis is down a relay polls for itself.
 import type { CallTrackingClient } from '../calltracking/client.ts';
 import type { CallRecord } from '../calltracking/call-fields.ts';
 import type { Logger } from '../log.ts';
+import type { SharedState } from '../store/shared-state.ts';
 
 export const WATCH_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'connected_with', 'uniqueid'] as const;
 export type WatchedRow = CallRecord<(typeof WATCH_FIELDS)[number]>;
@@ -27,13 +33,19 @@ export function createCallLogWatch(deps: {
   pollMs: number;
   now: () => number;
   log: Logger;
+  shared?: SharedState | undefined;
 }): CallLogWatch {
+  const shared = deps.shared;
+  const sharedPoll = shared?.poll<WatchedRow[] | null>('calllog', deps.pollMs);
+  /** The shared mark lives this long: the window moves on once nobody asks about older calls. */
+  const markTtlMs = Math.max(deps.pollMs * 10, 10 * 60_000);
   let snapshot: LogSnapshot = { rows: [], fetchedAt: null };
   let lastAttempt = -Infinity;
   let inFlight: Promise<void> | null = null;
   let wantedFrom = Infinity; // earliest call asked about since the last fetch
 
   async function refresh(): Promise<void> {
+    if (shared && sharedPoll) return refreshShared(sharedPoll);
     const from = wantedFrom - SKEW_MS;
     wantedFrom = Infinity;
     lastAttempt = deps.now();
@@ -48,6 +60,22 @@ export function createCallLogWatch(deps: {
     } catch (err) {
       deps.log.warn('call log unavailable for call outcomes', { err });
     }
+  }
+
+  async function refreshShared(poll: NonNullable<typeof sharedPoll>): Promise<void> {
+    const own = wantedFrom;
+    wantedFrom = Infinity;
+    lastAttempt = deps.now();
+    const mark = (await shared!.keepEarliest('calllog', own, markTtlMs)) ?? own;
+    const got = await poll.get(async () => {
+      try {
+        return await deps.client.callsList({ from: new Date(Math.min(mark, own) - SKEW_MS), to: new Date(deps.now() + SKEW_MS), fields: WATCH_FIELDS });
+      } catch (err) {
+        deps.log.warn('call log unavailable for call outcomes', { err });
+        return null;
+      }
+    });
+    if (got?.value) snapshot = { rows: got.value, fetchedAt: got.fetchedAt };
   }
 
   return {

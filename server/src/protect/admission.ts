@@ -1,5 +1,6 @@
 // An admitted request's hold on its number: released once, whatever happens; refunded (everything
 // it counted given back) when the service provably never got it.
+import { isStoreUnavailable } from '../store/errors.ts';
 import type { LimitStore, Receipt } from './limit-store.ts';
 
 export interface Admission {
@@ -25,7 +26,13 @@ export class NumberAdmission implements Admission {
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    await this.store.release(this.numberKey);
+    try {
+      await this.store.release(this.numberKey);
+    } catch (err) {
+      // The shared store went away after the call was placed: the slot frees itself at its TTL
+      // (inFlightTtlMs), and the visitor must still hear that the call was placed.
+      if (!isStoreUnavailable(err)) throw err;
+    }
   }
 
   async refund(): Promise<void> {

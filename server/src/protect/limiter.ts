@@ -10,8 +10,9 @@ import { CountsOnly, NumberAdmission, type Admission } from './admission.ts';
 import { createLimitKeys } from './limit-keys.ts';
 import { createLimitPlan, type AdmitInput, type ClientKeys } from './limit-plan.ts';
 import { refusalError, worstOf } from './limit-refusal.ts';
-import type { LimitStore, Refusal } from './limit-store.ts';
+import type { LimitDecision, LimitStore, Refusal } from './limit-store.ts';
 import type { LimitSettings } from './settings.ts';
+import type { SharedState } from '../store/shared-state.ts';
 import { createSiteBreaker } from './site-breaker.ts';
 import { createStrikes } from './strikes.ts';
 import { createSurge } from './surge.ts';
@@ -44,6 +45,8 @@ export interface LimiterDeps {
   /** How long an in-flight slot may be held at worst (a lost release must not block a number forever). */
   inFlightTtlMs: number;
   now?: () => number;
+  /** Several relays (Redis): the site breaker's open state and its one ALERT line are shared. */
+  shared?: SharedState;
 }
 
 export function createLimiter(deps: LimiterDeps): Limiter {
@@ -51,7 +54,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const now = deps.now ?? Date.now;
   const keys = createLimitKeys(deps.hashSecret);
   const plan = createLimitPlan(s, keys);
-  const breaker = createSiteBreaker(s, log, metrics);
+  const breaker = createSiteBreaker(s, log, metrics, deps.shared);
   const strikes = createStrikes(store, plan);
   const surge = createSurge(s.surge, store, keys, log);
 
@@ -88,7 +91,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
         return refuseNow({ reason: 'number_in_flight', retryAfter: Math.max(1, Math.ceil(deps.inFlightTtlMs / 2000)) });
       }
       const releaseNumber = () => (holdsNumber ? store.release(numberKey) : Promise.resolve());
-      let decision;
+      let decision: LimitDecision;
       try {
         decision = await store.consume(plan.admitChecks(input, numberKey, k), at);
       } catch (err) {

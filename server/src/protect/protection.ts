@@ -11,6 +11,7 @@ import { createCaptchaGate } from '../captcha/captcha-gate.ts';
 import type { IdempotencyStore } from '../store/idempotency-store.ts';
 import { createLimiter, type Limiter } from './limits.ts';
 import type { LimitStore } from './limit-store.ts';
+import type { SharedState } from '../store/shared-state.ts';
 
 export interface Protection {
   metrics: RelayMetrics;
@@ -30,6 +31,10 @@ export interface ProtectionDeps {
   limitStore: LimitStore;
   /** The Idempotency-Key records (store/relay-stores.ts). */
   idempotency: IdempotencyStore;
+  /** Wraps the limiter (Redis: blocked clients answered from memory; store/relay-stores.ts). */
+  wrapLimiter?: ((limiter: Limiter, now?: () => number) => Limiter) | undefined;
+  /** Shared with other relays (Redis): the site breaker's open state and alert. */
+  shared?: SharedState | undefined;
   now?: () => number;
 }
 
@@ -39,8 +44,14 @@ export function createProtection(deps: ProtectionDeps): Protection {
   // The store's time origin follows the relay's clock, so a test clock may start anywhere.
   const store = deps.limitStore;
   const idempotency = deps.idempotency;
-  metrics.registry.onCollect(async () => metrics.idempotencyKeys.set(await idempotency.size()));
-  const limiter = createLimiter({
+  metrics.registry.onCollect(async () => {
+    try {
+      metrics.idempotencyKeys.set(await idempotency.size());
+    } catch {
+      // A shared store that is down: /metrics still answers (dialback_redis_up says why).
+    }
+  });
+  const own = createLimiter({
     settings: p.limits,
     store,
     hashSecret: config.hashSecret,
@@ -49,7 +60,10 @@ export function createProtection(deps: ProtectionDeps): Protection {
     // A placed call holds its number at most this long, even if a release were lost.
     inFlightTtlMs: config.upstreamTimeoutMs * 2 + 5_000,
     ...(deps.now && { now: deps.now }),
+    ...(deps.shared && { shared: deps.shared }),
   });
+  const limiter = deps.wrapLimiter ? deps.wrapLimiter(own, deps.now) : own;
+  const shared = deps.shared;
   return {
     metrics,
     limiter,
@@ -57,6 +71,6 @@ export function createProtection(deps: ProtectionDeps): Protection {
     captcha: p.turnstile
       ? createCaptchaGate({ check: createTurnstile({ secret: p.turnstile.secret, verifyUrl: p.turnstile.verifyUrl }), required: p.turnstile.required, limiter })
       : null,
-    readiness: createReadiness(deps.client, { cacheMs: p.readyCacheMs, log }),
+    readiness: createReadiness(deps.client, { cacheMs: p.readyCacheMs, log, ...(shared && { storeReady: () => shared.ready }) }),
   };
 }

@@ -3,7 +3,6 @@
 // calls per day by utm source). Served in demo mode or with OWNER_TOKEN; who may see what is
 // owner/owner-access.ts, applied by the relay from each route's `access` before any handler. Nothing
 // here reads the Auth-key: the page gets agents' logins, masked numbers and attribution only.
-import type { AppContext } from '../app-context.ts';
 import { RelayError } from '../errors.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';

@@ -1,9 +1,12 @@
 // Every piece of state the relay keeps, behind the store interfaces: the embedded SQLite file by
 // default (DATA_DIR), and memory for tests and benchmarks. (Several relays share Redis instead:
-// REDIS_URL, store/redis/.) createRelay takes one RelayStores; main.ts opens it and closes it last.
+// REDIS_URL, store/redis/open-redis-stores.ts.) createRelay takes one RelayStores; main.ts opens it and closes it last.
 import type { ConsentLog } from '../callback/consent-log.ts';
 import type { Config } from '../config.ts';
 import type { LimitStore } from '../protect/limit-store.ts';
+import type { Limiter } from '../protect/limits.ts';
+import type { Registry } from 'prom-client';
+import type { SharedState } from './shared-state.ts';
 import { createMemoryLimitStore } from '../protect/memory-limit-store.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { createMemoryWebhookOutbox } from '../webhooks/memory-outbox.ts';
@@ -22,6 +25,12 @@ export interface RelayStores {
   jobs: CallbackJobStore;
   consent: ConsentLog;
   outbox: WebhookOutbox;
+  /** Wraps the relay's limiter (Redis: blocked clients answered from memory, refusal-cache.ts). */
+  wrapLimiter?: (limiter: Limiter, now?: () => number) => Limiter;
+  /** What several relays coordinate (polls, breaker); absent on the embedded store (one relay). */
+  shared?: SharedState;
+  /** The store's own metrics (Redis latency, errors, up), appended to the relay's /metrics. */
+  registry?: Registry;
   close(): Promise<void>;
 }
 

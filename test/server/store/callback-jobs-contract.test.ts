@@ -1,4 +1,4 @@
-// The same callback-job cases against the memory and the SQLite store (leases, exclusivity, crash
+// The same callback-job cases against the memory, the SQLite and the Redis store (leases, exclusivity, crash
 // takeover, one scheduled call per number, cancel with its token, reschedule), then the SQLite store
 // across a reopen and a SIGKILL in the middle of placing a call.
 import { describe, expect, it } from 'vitest';
@@ -6,13 +6,17 @@ import type { CallbackJobStore } from '../../../server/src/store/callback-jobs.t
 import { createMemoryCallbackJobStore } from '../../../server/src/store/memory-callback-jobs.ts';
 import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteCallbackJobStore } from '../../../server/src/store/sqlite/callback-jobs.ts';
+import { createRedisCallbackJobStore } from '../../../server/src/store/redis/callback-jobs.ts';
+import { redisForTests } from '../../support/redis-test-connection.ts';
 import { crashJobs, jobFor, T0 } from './fixtures/scenarios.ts';
 import { runAndKill, tempDataDir } from './_support.ts';
 
 const LEASE = 30_000;
+const redis = redisForTests();
 const factories: [string, () => CallbackJobStore][] = [
   ['memory', () => createMemoryCallbackJobStore()],
   ['sqlite', () => createSqliteCallbackJobStore({ db: openDatabase({ dataDir: tempDataDir() }) })],
+  ['redis', () => createRedisCallbackJobStore({ connection: redis.fresh(), retentionDays: 30 })],
 ];
 
 describe.each(factories)('callback job store contract: %s', (_name, make) => {

@@ -1,4 +1,4 @@
-// The same Idempotency-Key cases against the memory and the SQLite store, then the SQLite store
+// The same Idempotency-Key cases against the memory, the SQLite and the Redis store, then the SQLite store
 // across a reopen and a SIGKILL: a finished key replays, a running one stays in progress.
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '../../../server/src/errors.ts';
@@ -6,6 +6,8 @@ import type { IdempotencyStore, IdempotencyStoreOptions } from '../../../server/
 import { createMemoryIdempotencyStore } from '../../../server/src/store/memory-idempotency-store.ts';
 import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteIdempotencyStore } from '../../../server/src/store/sqlite/idempotency-store.ts';
+import { createRedisIdempotencyStore } from '../../../server/src/store/redis/idempotency-store.ts';
+import { redisForTests } from '../../support/redis-test-connection.ts';
 import { crashIdempotency, T0 } from './fixtures/scenarios.ts';
 import { runAndKill, tempDataDir } from './_support.ts';
 
@@ -23,9 +25,11 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 }
 
 type Factory = (options: IdempotencyStoreOptions) => IdempotencyStore;
+const redis = redisForTests();
 const factories: [string, Factory][] = [
   ['memory', (o) => createMemoryIdempotencyStore(o)],
   ['sqlite', (o) => createSqliteIdempotencyStore({ ...o, hashSecret: 'a-test-hash-secret-0123456789', db: openDatabase({ dataDir: tempDataDir() }) })],
+  ['redis', (o) => createRedisIdempotencyStore({ ...o, hashSecret: 'a-test-hash-secret-0123456789', connection: redis.fresh() })],
 ];
 
 describe.each(factories)('idempotency store contract: %s', (_name, make) => {

@@ -1,5 +1,4 @@
-// The LimitStore contract (limit-store-cases.ts) against the memory store and against a real Redis,
-// started privately for this file; then what only Redis has: atomicity across clients, outages,
+// What only the Redis limit store has (the shared contract cases run in limit-store-contract.test.ts): atomicity across clients, outages,
 // prefixes, TTLs, running out of memory, and the connection's log lines and metrics hooks.
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { readRedisSettings } from '../../../server/src/store/redis/settings.ts';
 import { createRedisMetrics } from '../../../server/src/store/redis/metrics.ts';
 import { createRefusalCache } from '../../../server/src/store/refusal-cache.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
-import { hex, limitStoreCases, numberCheck, sec, T0 } from './limit-store-cases.ts';
+import { hex, numberCheck, sec, T0 } from './limit-store-cases.ts';
 
 interface Line {
   level: string;
@@ -51,17 +50,7 @@ async function redisStore(prefix?: string): Promise<{ store: LimitStore; connect
   return { store: createRedisLimitStore({ connection }), connection };
 }
 
-describe('limit store contract: memory', () => {
-  limitStoreCases(async (startMs) => createMemoryLimitStore({ maxKeysPerTable: 100_000, startMs }));
-});
-
-describe('limit store contract: Redis', () => {
-  limitStoreCases(async () => (await redisStore()).store);
-});
-
-describe('limit store contract: memory behind the refusal cache', () => {
-  limitStoreCases(async (startMs) => createRefusalCache(createMemoryLimitStore({ maxKeysPerTable: 100_000, startMs })));
-});
+// The contract cases themselves run over memory, SQLite and Redis in limit-store-contract.test.ts.
 
 describe('Redis limit store', () => {
   it('is atomic across relays: 300 parallel consumes for one number through 3 clients admit exactly the allowed count', async () => {

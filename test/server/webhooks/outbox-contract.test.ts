@@ -1,4 +1,4 @@
-// The same outbox cases against the memory and the SQLite outbox: one entry per event id, due
+// The same outbox cases against the memory, the SQLite and the Redis outbox: one entry per event id, due
 // entries leased to one deliverer at a time, a dead deliverer's entry due again after its lease,
 // and only the lease holder settles an attempt.
 import { describe, expect, it } from 'vitest';
@@ -6,13 +6,17 @@ import { createMemoryWebhookOutbox } from '../../../server/src/webhooks/memory-o
 import type { WebhookOutbox } from '../../../server/src/webhooks/outbox.ts';
 import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteWebhookOutbox } from '../../../server/src/store/sqlite/webhook-outbox.ts';
+import { createRedisWebhookOutbox } from '../../../server/src/store/redis/webhook-outbox.ts';
+import { redisForTests } from '../../support/redis-test-connection.ts';
 import { leadEventFor, T0 } from '../store/fixtures/scenarios.ts';
 import { tempDataDir } from '../store/_support.ts';
 
 const LEASE = 40_000;
+const redis = redisForTests();
 const factories: [string, () => WebhookOutbox][] = [
   ['memory', () => createMemoryWebhookOutbox()],
   ['sqlite', () => createSqliteWebhookOutbox({ db: openDatabase({ dataDir: tempDataDir() }) })],
+  ['redis', () => createRedisWebhookOutbox({ connection: redis.fresh(), retentionDays: 30 })],
 ];
 
 describe.each(factories)('webhook outbox contract: %s', (_name, make) => {

@@ -1,0 +1,34 @@
+// Consent records in Redis: one key per accepted call, expiring DATA_RETENTION_DAYS after it was
+// made (the SQLite store deletes them at the same age). Decision: in Redis rather than a file per
+// relay, so the proof of consent for a call is where its job is, whichever relay took the request,
+// and an operator asks one place. CONSENT_LOG_PATH still appends JSON lines to a file per relay
+// when set (relay-stores.ts), for shipping elsewhere.
+//   <prefix>{<prefix>consent}:<callbackId>   JSON ConsentRecord (no number: its keyed hash)
+import { createHash, createHmac } from 'node:crypto';
+import type { ConsentLog, ConsentRecord } from '../../callback/consent-log.ts';
+import type { RedisConnection } from './connection.ts';
+
+const RECENT = 1_000;
+
+export function createRedisConsentLog(options: { connection: RedisConnection; hashSecret: string; retentionDays: number }): ConsentLog {
+  const { connection } = options;
+  const space = connection.keyspace('consent');
+  const ttlMs = options.retentionDays * 86_400_000;
+  const recent: ConsentRecord[] = [];
+  return {
+    async record({ at, callbackId, origin, text, e164 }) {
+      const entry: ConsentRecord = {
+        at: at.toISOString(),
+        callbackId,
+        origin,
+        textSha256: text ? createHash('sha256').update(text, 'utf8').digest('hex') : null,
+        numberHmac: createHmac('sha256', options.hashSecret).update(e164).digest('hex'),
+      };
+      await connection.run('consent.record', (c) => c.set(`${space}${callbackId}`, JSON.stringify(entry), { PX: ttlMs }));
+      recent.push(entry);
+      if (recent.length > RECENT) recent.shift();
+      return entry;
+    },
+    recent: () => recent,
+  };
+}

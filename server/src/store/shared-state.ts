@@ -1,0 +1,39 @@
+// What several relays share beyond the stores' records: one relay polls the service for a value
+// and the others read what it got (the SIP status, the call-log window), and the site breaker's
+// "open" state with its one ALERT line. The embedded store has none of this (one relay: its own
+// memory is the whole truth), so RelayStores.shared is null there and the callers keep their
+// in-process behaviour unchanged; with REDIS_URL it is store/redis/shared-state.ts.
+//
+// Every method is best effort and never throws: a Redis outage falls back to the relay's own
+// memory (its own poll, its own breaker), which is what a single relay does anyway. None of this
+// decides whether a call is placed: limits and Idempotency-Keys stay in the stores, fail closed.
+
+export interface SharedPoll<T> {
+  /**
+   * The value some relay fetched at most `freshMs` ago, or `fetch()`'s result when this relay won
+   * the right to poll (a lock held for `freshMs`), or null when another relay is polling right now
+   * and nothing fresh is stored yet (the caller waits a little or uses what it had).
+   */
+  get(fetch: () => Promise<T>): Promise<{ value: T; fetchedAt: number } | null>;
+}
+
+export interface SharedState {
+  /** A value polled by one relay at a time, stored for `freshMs` (`name` is a fixed word, e.g. 'sipstatus'). */
+  poll<T>(name: string, freshMs: number): SharedPoll<T>;
+  /**
+   * Marks `site`'s `window` breaker open for `ttlMs`; true only for the first relay to open it
+   * (that one logs the ALERT). False also when the shared store cannot answer (then the caller
+   * decides by its own memory).
+   */
+  openBreaker(site: string, window: string, ttlMs: number): Promise<boolean | null>;
+  /** Closes it; true only for the relay that closed it (that one logs it). */
+  closeBreaker(site: string): Promise<boolean | null>;
+  /**
+   * Lowers the mark `name` to `at` when it is later or unset (it lives `ttlMs` from when it was
+   * set), and answers the mark: the earliest moment any relay asked about (the call-log window).
+   * null when the shared store cannot answer.
+   */
+  keepEarliest(name: string, at: number, ttlMs: number): Promise<number | null>;
+  /** Whether the shared store answers now (for /readyz). */
+  readonly ready: boolean;
+}

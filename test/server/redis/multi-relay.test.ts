@@ -1,0 +1,277 @@
+// Three relays as separate processes (node server/src/main.ts), one private redis-server and one
+// standalone simulator: the relays act as one. Every call count is the simulator's own.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../../server/simulator/index.ts';
+import type { Simulator } from '../../../server/simulator/index.ts';
+import { QUICK_CALLS } from '../../support/system.ts';
+import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { createClient } from 'redis';
+import { startRelay, waitUntil, type RelayProcess } from './relay-processes.ts';
+
+const ORIGIN = 'https://shop.example';
+let redis: RedisServer;
+let sim: Simulator & { url: string; close(): Promise<void> };
+let relays: RelayProcess[] = [];
+let prefixes = 0;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  sim = (await startSimulator({ port: 0, host: '127.0.0.1', timing: QUICK_CALLS })) as typeof sim;
+});
+afterEach(async () => {
+  await Promise.all(relays.map((r) => r.kill()));
+  relays = [];
+  sim.reset();
+});
+afterAll(async () => {
+  await sim?.close();
+  await redis?.stop();
+});
+
+/** The prefix of the relays started last. */
+let lastPrefix = '';
+
+/** `n` relays sharing Redis under a prefix of their own (a fresh deployment per test). */
+async function startRelays(n: number, env: Record<string, string> = {}, service: { url: string; authKey: string; projectId: string; officeLine: string } = sim): Promise<RelayProcess[]> {
+  const prefix = `mr${++prefixes}:`;
+  lastPrefix = prefix;
+  const started = await Promise.all(
+    Array.from({ length: n }, () =>
+      startRelay({
+        REDIS_URL: redis.url,
+        REDIS_PREFIX: prefix,
+        HASH_SECRET: 'multi-relay-hash-secret-0123456789abcdef',
+        CALLTRACKING_BASE_URL: service.url,
+        CALLTRACKING_AUTH_KEY: service.authKey,
+        CALLTRACKING_PROJECT_ID: service.projectId,
+        CALLBACK_CALLER: service.officeLine,
+        ALLOWED_ORIGINS: ORIGIN,
+        TRUSTED_PROXIES: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        // These tests are about the shared state: the network and surge limits stay out of the way.
+        LIMIT_NETWORK_IPV4_24_HOURLY: '0',
+        LIMIT_NETWORK_IPV4_24_DAILY: '0',
+        SURGE_CALLS: '0',
+        ...env,
+      }),
+    ),
+  );
+  relays.push(...started);
+  return started;
+}
+
+/** A distinct client address per i (distinct /24s). */
+const clientIp = (i: number) => `198.${18 + Math.floor(i / 65_000) % 2}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
+const phone = (i: number) => `050 ${String(1_000_000 + i).padStart(7, '0')}`;
+
+function post(relay: RelayProcess, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return fetch(`${relay.url}/api/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ORIGIN, ...headers },
+    body: JSON.stringify({ consent: true, ...body }),
+  });
+}
+
+const placed = () => sim.requests.filter((r) => r.path === '/a/v2').length;
+
+describe('three relays sharing one Redis', () => {
+  it('300 parallel requests for one number spread over three relays ring it exactly once', async () => {
+    const three = await startRelays(3);
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => post(three[i % 3]!, { phone: '050 123 45 67' }, { 'x-forwarded-for': clientIp(i) }).then(async (r) => ({ status: r.status, body: await r.json() }))),
+    );
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 202).every((a) => a.status === 429 && a.body.error.code === 'rate_limited')).toBe(true);
+    expect(placed()).toBe(1);
+    expect(sim.calls).toHaveLength(1);
+  });
+
+  it('holds the per-client limit across relays: one client, many numbers, all relays — three calls', async () => {
+    const three = await startRelays(3, { LIMIT_CLIENT_NUMBERS_DAILY: '20' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) statuses.push((await post(three[i % 3]!, { phone: phone(i) }, { 'x-forwarded-for': '203.0.113.7' })).status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(3);
+    expect(statuses.slice(3).every((s) => s === 429)).toBe(true);
+    expect(placed()).toBe(3);
+  });
+
+  it('replays an Idempotency-Key on another relay with the first answer and no second call', async () => {
+    const [a, b, c] = await startRelays(3);
+    const headers = { 'idempotency-key': 'k-0123456789', 'x-forwarded-for': clientIp(1) };
+    const first = await post(a!, { phone: phone(1) }, headers);
+    expect(first.status).toBe(202);
+    const firstBody = await first.json();
+    for (const relay of [b!, c!]) {
+      const again = await post(relay, { phone: phone(1) }, headers);
+      expect(again.status).toBe(202);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.json()).toEqual(firstBody);
+    }
+    // The same key with another body is refused on any relay.
+    expect((await post(c!, { phone: phone(2) }, headers)).status).toBe(422);
+    expect(placed()).toBe(1);
+  });
+
+  it('knows a booked call on every relay: the number cannot be booked twice, any relay shows and cancels it', async () => {
+    const [a, b, c] = await startRelays(3);
+    const scheduledFor = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const booked = await post(a!, { phone: phone(900), scheduledFor }, { 'x-forwarded-for': clientIp(900) });
+    expect(booked.status).toBe(202);
+    const { requestId, cancelToken, status } = (await booked.json()) as { requestId: string; cancelToken: string; status: string };
+    expect(status).toBe('scheduled');
+    const again = await post(b!, { phone: phone(900), scheduledFor }, { 'x-forwarded-for': clientIp(901) });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe('already_scheduled');
+    const seen = await fetch(`${c!.url}/api/callback/${requestId}`, { headers: { origin: ORIGIN } });
+    expect(((await seen.json()) as { outcome: string }).outcome).toBe('scheduled');
+    expect((await fetch(`${b!.url}/api/callback/${requestId}`, { method: 'DELETE', headers: { origin: ORIGIN, 'cancel-token': 'wrong' } })).status).toBe(403);
+    const cancelled = await fetch(`${c!.url}/api/callback/${requestId}`, { method: 'DELETE', headers: { origin: ORIGIN, 'cancel-token': cancelToken } });
+    expect(cancelled.status).toBe(200);
+    expect(((await (await fetch(`${a!.url}/api/callback/${requestId}`, { headers: { origin: ORIGIN } })).json()) as { outcome: string }).outcome).toBe('cancelled');
+    expect(placed()).toBe(0);
+
+    // Nothing is pending now: every key the relays wrote (limits, the cancelled job, consent
+    // records, shared polls and locks) expires on its own.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const keys: string[] = [];
+      for await (const batch of client.scanIterator({ MATCH: `${lastPrefix}*`, COUNT: 1000 })) keys.push(...batch);
+      expect(keys.some((k) => k.includes('{' + lastPrefix + 'jobs}:job:'))).toBe(true);
+      const without = [];
+      for (const key of keys) if ((await client.pTTL(key)) < 0) without.push(key);
+      expect(without).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('trips the site breaker once for all relays: one ALERT line, every relay refusing', async () => {
+    const three = await startRelays(3, { SITE_HOURLY_CAP: '3', LIMIT_PREFIX_RATE: '100' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await post(three[i % 3]!, { phone: phone(500 + i) }, { 'x-forwarded-for': clientIp(500 + i) })).status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(3);
+    expect(statuses.slice(3).every((s) => s === 503)).toBe(true);
+    expect(placed()).toBe(3);
+    await new Promise((r) => setTimeout(r, 200)); // the alert is logged after the shared check
+    const alerts = three.flatMap((r) => r.lines().filter((l) => String(l.msg).startsWith('ALERT site callback cap reached')));
+    expect(alerts).toHaveLength(1);
+  });
+
+  it('with three relays the service sees no more SIP-status and call-log requests than with one', async () => {
+    // Calls that stay in progress, so every widget keeps asking about its call for the whole run.
+    const slow = (await startSimulator({ port: 0, host: '127.0.0.1', timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 120_000 } })) as typeof sim;
+    try {
+      await compare(slow);
+    } finally {
+      await Promise.all(relays.map((r) => r.kill()));
+      await slow.close();
+    }
+  });
+});
+
+async function compare(service: typeof sim) {
+    const count = (path: string) => service.requests.filter((r) => r.path.startsWith(path)).length;
+    const env = { STATUS_CACHE_MS: '300', OUTCOME_POLL_MS: '300' };
+    /** Floods /api/status and the progress of one call per relay for `ms`; what the service saw. */
+    async function load(group: RelayProcess[], ms: number) {
+      const ids: Array<[RelayProcess, string]> = [];
+      for (const [i, relay] of group.entries()) {
+        const res = await post(relay, { phone: phone(100 + i + group.length * 10) }, { 'x-forwarded-for': clientIp(100 + i + group.length * 10) });
+        expect(res.status).toBe(202);
+        ids.push([relay, (await res.json()).requestId]);
+      }
+      const before = { sip: count('/sipstatus'), log: count('/calls/list') };
+      const end = Date.now() + ms;
+      await Promise.all(
+        group.flatMap((relay) => [
+          (async () => {
+            while (Date.now() < end) await fetch(`${relay.url}/api/status`).then((r) => r.arrayBuffer());
+          })(),
+          ...ids
+            .filter(([r]) => r === relay)
+            .map(async ([, id]) => {
+              while (Date.now() < end) {
+                await fetch(`${relay.url}/api/callback/${id}`, { headers: { origin: ORIGIN } }).then((r) => r.arrayBuffer());
+                await new Promise((r) => setTimeout(r, 20));
+              }
+            }),
+        ]),
+      );
+      return { sip: count('/sipstatus') - before.sip, log: count('/calls/list') - before.log };
+    }
+    const one = await startRelays(1, env, service);
+    const alone = await load(one, 3_000);
+    await one[0]!.kill();
+    const three = await startRelays(3, env, service);
+    const shared = await load(three, 3_000);
+    // About one poll (two SIP requests, one call-log request) per 300 ms period either way; the
+    // edges of a 3 s run may give a period or two more. Without sharing, three relays cost ~3x.
+    expect(alone.sip).toBeGreaterThan(8);
+    expect(alone.log).toBeGreaterThan(4);
+    expect(shared.sip).toBeLessThanOrEqual(Math.max(alone.sip, 22) + 4);
+    expect(shared.log).toBeLessThanOrEqual(Math.max(alone.log, 11) + 2);
+}
+
+describe('Redis stopped and restarted under load', () => {
+  it('places no call without its limits, none twice, answers 503 with Retry-After meanwhile, and resumes by itself', async () => {
+    const three = await startRelays(3, { LIMIT_PREFIX_RATE: '65000', SITE_HOURLY_CAP: '65000', SITE_DAILY_CAP: '65000' });
+    let i = 0;
+    const results: Array<{ status: number; code?: string; retryAfter: string | null; n: number; during: boolean }> = [];
+    let down = false;
+    let stop = false;
+    const workers = three.map(async (relay) => {
+      while (!stop) {
+        const n = i++;
+        const during = down;
+        const res = await post(relay, { phone: phone(n) }, { 'x-forwarded-for': clientIp(n) }).catch(() => null);
+        if (!res) continue;
+        const body = (await res.json()) as { error?: { code: string } };
+        results.push({ status: res.status, ...(body.error && { code: body.error.code }), retryAfter: res.headers.get('retry-after'), n, during });
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    });
+    await waitUntil(() => results.filter((r) => r.status === 202).length >= 10, 'calls before the outage');
+    await redis.kill();
+    down = true;
+    const callsAtOutage = placed();
+    // While Redis is down: every new callback is refused 503 temporarily_unavailable with Retry-After.
+    await waitUntil(() => results.filter((r) => r.during && r.status === 503).length >= 15, 'refusals during the outage');
+    for (const relay of three) {
+      expect((await fetch(`${relay.url}/readyz`)).status).toBe(503);
+      const status = await fetch(`${relay.url}/api/status`);
+      expect(status.status).toBe(200);
+      const metrics = await (await fetch(`${relay.url}/metrics`)).text();
+      expect(metrics).toMatch(/^dialback_redis_up 0$/m);
+      expect(metrics).toMatch(/^dialback_redis_errors_total\{operation="[a-z.]+",outcome="offline"\} [1-9]/m);
+    }
+    // In-flight requests at the moment of the kill may still have been placed; after that, none.
+    const settled = placed();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(placed()).toBe(settled);
+    expect(settled - callsAtOutage).toBeLessThanOrEqual(3);
+    const refused = results.filter((r) => r.during && r.status === 503);
+    expect(refused.every((r) => r.code === 'temporarily_unavailable' && r.retryAfter !== null)).toBe(true);
+    for (const relay of three) expect(relay.lines().filter((l) => String(l.msg).startsWith('ALERT redis unreachable'))).toHaveLength(1);
+
+    await redis.restart();
+    down = false;
+    const acceptedBefore = results.filter((r) => r.status === 202).length;
+    await waitUntil(() => results.filter((r) => r.status === 202).length >= acceptedBefore + 15, 'calls after Redis returned');
+    for (const relay of three) {
+      await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'ready again');
+      expect(await (await fetch(`${relay.url}/metrics`)).text()).toMatch(/^dialback_redis_up 1$/m);
+    }
+    stop = true;
+    await Promise.all(workers);
+    await new Promise((r) => setTimeout(r, 200));
+
+    // Every call the service took was answered 202 to someone, and no number rang twice.
+    const accepted = results.filter((r) => r.status === 202);
+    expect(placed()).toBe(accepted.length);
+    const callers = sim.calls.map((c) => c.caller);
+    expect(new Set(callers).size).toBe(callers.length);
+    expect(results.every((r) => r.status === 202 || r.status === 503)).toBe(true);
+    for (const relay of three) expect(relay.lines().filter((l) => l.msg === 'redis reachable again')).toHaveLength(1);
+  });
+});
