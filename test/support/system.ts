@@ -4,7 +4,7 @@
 import { afterEach } from 'vitest';
 import { loadConfig, secretsOf, type Config } from '../../server/src/config.ts';
 import { createLogger, type Logger } from '../../server/src/log.ts';
-import { createRelay, type Relay } from '../../server/src/relay.ts';
+import { createRelay, type Relay, type RelayDeps } from '../../server/src/relay.ts';
 import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.ts';
 import { listen } from './listen.ts';
 import type { Timers } from '../../server/src/timers.ts';
@@ -36,6 +36,8 @@ export interface SystemOptions {
   store?: 'embedded' | 'memory';
   /** The relay's background timers (log windows, webhook retries, held calls), for tests that move them on (manual-timers.ts). */
   timers?: Timers;
+  /** The held calls' runner (interval, step hooks): tests of held calls drive `relay.runner.runOnce()` on their own clock. */
+  runner?: RelayDeps['runner'];
 }
 
 /** Simulator timing for tests that need a call placed, not watched: every call ends within milliseconds. */
@@ -75,7 +77,14 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
   }
   const nowMs = options.now && (() => options.now!().getTime());
   const stores = options.store === 'memory' ? memoryStores(config, nowMs) : openEmbeddedStores(config, nowMs);
-  const relay = createRelay({ config, log, stores, ...(options.now && { now: options.now }), ...(options.timers && { timers: options.timers }) });
+  const relay = createRelay({
+    config,
+    log,
+    stores,
+    ...(options.now && { now: options.now }),
+    ...(options.timers && { timers: options.timers }),
+    ...(options.runner && { runner: options.runner }),
+  });
   const listening = await listen(relay.server);
   relay.start();
   return {

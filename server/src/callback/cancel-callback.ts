@@ -5,6 +5,7 @@
 import type { AppContext } from '../app-context.ts';
 import type { CallbackProgress } from '../contract.ts';
 import { RelayError } from '../errors.ts';
+import { isFollowing } from './held-notes.ts';
 import { leadOfJob } from './job-lead.ts';
 
 export const unknownCallback = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
@@ -14,6 +15,8 @@ export async function cancelCallback(app: AppContext, callbackId: string, origin
   if (token === undefined || token === '') throw new RelayError('invalid_request', 'Send the cancel token of this call in the Cancel-Token header.', { field: 'Cancel-Token' });
   const job = await app.stores.jobs.get(callbackId);
   if (!job || job.request.origin !== origin) throw unknownCallback();
+  // Placed already: the job only follows the call (for a re-dial), there is nothing to cancel.
+  if (isFollowing(job)) throw new RelayError('not_cancellable', 'The call has already been placed, so there is nothing to cancel.');
   const now = app.now().getTime();
   const result = await app.stores.jobs.cancel(callbackId, token, now);
   switch (result) {

@@ -2,6 +2,7 @@
 // held while the service is unreachable (queued), waiting to be re-dialled (redial, with its time),
 // or over without a call the relay can follow (failed, cancelled). A placed call is followed
 // through the accepted calls instead (progress-tracker.ts).
+import { isFollowing } from '../callback/held-notes.ts';
 import type { CallbackProgress } from '../contract.ts';
 import type { CallbackJob } from '../store/callback-jobs.ts';
 
@@ -13,8 +14,11 @@ export function progressOfJob(job: CallbackJob): CallbackProgress {
   const requestId = job.callbackId;
   if (job.state === 'cancelled') return { requestId, outcome: 'cancelled' };
   if (job.state === 'failed') return { requestId, outcome: 'failed' };
-  // Placed, but no longer among the calls this relay follows (a restart, or another relay placed it).
-  if (job.state === 'completed') return { requestId, outcome: 'unknown' };
+  // Placed, but no longer among the calls this relay follows (a restart, or another relay placed
+  // it): what the job runner read in the call log, when it did (follow-outcome.ts).
+  if (job.state === 'completed') return { requestId, outcome: job.outcome === 'answered' ? 'completed' : job.outcome === 'missed' ? 'missed' : 'unknown' };
+  // Placed, and followed by the job runner until the call log shows how it ended.
+  if (isFollowing(job)) return { requestId, outcome: 'accepted', pollAfterMs: QUEUED_POLL_MS };
   if (job.kind === 'queued') return { requestId, outcome: 'queued', pollAfterMs: QUEUED_POLL_MS };
   return { requestId, outcome: job.kind === 'redial' ? 'redial' : 'scheduled', scheduledFor: new Date(job.dueAt).toISOString(), pollAfterMs: WAITING_POLL_MS };
 }

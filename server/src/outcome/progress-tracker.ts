@@ -62,6 +62,13 @@ export function createProgressTracker(deps: {
 
   // Who was already speaking when the call was accepted: they are on other calls, not ours.
   deps.accepted.onAdd((call) => {
+    // The same callback placed again (a re-dial): a new call to follow. The old call's row stays
+    // claimed, so the new call cannot take it for its own.
+    const previous = tracked.get(call.callbackId);
+    if (previous && previous.call !== call) {
+      tracked.delete(call.callbackId);
+      unsettled.delete(previous);
+    }
     const t = track(call);
     deps.agents
       .get()

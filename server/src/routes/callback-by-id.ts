@@ -12,6 +12,7 @@ import { cancelCallback, unknownCallback } from '../callback/cancel-callback.ts'
 import { CANCEL_TOKEN_HEADER } from '../contract.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
+import { isFollowing } from '../callback/held-notes.ts';
 import { progressOfJob } from '../outcome/held-progress.ts';
 import type { RouteModule } from './index.ts';
 
@@ -31,6 +32,9 @@ function progress(app: AppContext): Handler {
     if (call) {
       if (rc.origin !== call.origin) throw unknownCallback();
       const placed = await app.progress.progress(callbackId);
+      // A missed call with a re-dial waiting: the widget shows the re-dial and keeps asking.
+      const redial = placed?.outcome === 'missed' ? await app.stores.jobs.get(callbackId) : undefined;
+      if (redial?.state === 'pending' && !isFollowing(redial)) return json(200, progressOfJob(redial), noStore);
       if (placed) return json(200, placed, noStore);
     }
     const job = await app.stores.jobs.get(callbackId);
