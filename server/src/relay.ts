@@ -3,6 +3,7 @@
 // pipeline (http/handle-request.ts) and the connection guard (http/connection-guard.ts).
 import { createServer, type Server } from 'node:http';
 import { createAppContext, type AppContext, type AppDeps } from './app-context.ts';
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from './callback/job-runner.ts';
 import { guardConnections } from './http/connection-guard.ts';
 import { createRequestHandler } from './http/handle-request.ts';
 import { createRepeatLines } from './log/repeat-lines.ts';
@@ -11,11 +12,16 @@ import { loadStaticSet, type StaticSet } from './http/static-files.ts';
 import { routeTable } from './routes/index.ts';
 import { redactWebhookToken } from './routes/route-webhook.ts';
 
-export type RelayDeps = AppDeps;
+export interface RelayDeps extends AppDeps {
+  /** The held calls' runner: its timers (tests drive runOnce() on their own clock), interval, hooks. */
+  runner?: JobRunnerOptions;
+}
 
 export interface Relay {
   server: Server;
   app: AppContext;
+  /** Places held calls (scheduled, queued, re-dials) and follows placed ones: callback/job-runner.ts. */
+  runner: JobRunner;
   /** Starts the background work: the lead webhook's delivery (and the held calls' runner). main.ts calls it once listening. */
   start(): void;
   /** Stops accepting, lets in-flight requests finish, then releases the service connections. */
@@ -25,6 +31,7 @@ export interface Relay {
 export function createRelay(deps: RelayDeps): Relay {
   const app = createAppContext(deps);
   const { config, log, metrics } = app;
+  const runner = createJobRunner(app, deps.runner);
 
   const widget = loadStaticSet(config.widgetDir);
   if (!widget.paths.includes('widget.js')) log.warn('widget not built: /widget.js will answer 503 until `npm run build` has run', { widgetDir: config.widgetDir });
@@ -76,11 +83,15 @@ export function createRelay(deps: RelayDeps): Relay {
   return {
     server,
     app,
+    runner,
     start() {
       app.delivery?.start();
+      runner.start();
     },
     async close() {
       app.readiness.drain();
+      // The calls in hand are placed (or left to their lease) before the service client closes.
+      await runner.stop();
       await app.delivery?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -4,7 +4,7 @@
 import { afterEach } from 'vitest';
 import { loadConfig, secretsOf, type Config } from '../../server/src/config.ts';
 import { createLogger, type Logger } from '../../server/src/log.ts';
-import { createRelay, type Relay } from '../../server/src/relay.ts';
+import { createRelay, type Relay, type RelayDeps } from '../../server/src/relay.ts';
 import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.ts';
 import { listen } from './listen.ts';
 import { memoryStores, openEmbeddedStores } from '../../server/src/store/relay-stores.ts';
@@ -33,6 +33,8 @@ export interface SystemOptions {
    * in production), or memory. DATA_DIR in `env` picks the directory (to restart on the same file).
    */
   store?: 'embedded' | 'memory';
+  /** The held calls' runner (its timers, hooks): tests of held calls drive `relay.runner.runOnce()` on their own clock. */
+  runner?: RelayDeps['runner'];
 }
 
 /** Simulator timing for tests that need a call placed, not watched: every call ends within milliseconds. */
@@ -72,7 +74,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
   }
   const nowMs = options.now && (() => options.now!().getTime());
   const stores = options.store === 'memory' ? memoryStores(config, nowMs) : openEmbeddedStores(config, nowMs);
-  const relay = createRelay({ config, log, stores, ...(options.now && { now: options.now }) });
+  const relay = createRelay({ config, log, stores, ...(options.now && { now: options.now }), ...(options.runner && { runner: options.runner }) });
   const listening = await listen(relay.server);
   relay.start();
   return {

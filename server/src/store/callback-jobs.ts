@@ -38,6 +38,8 @@ export interface NewCallbackJob {
   maskedNumber: string;
   /** The cancelToken given to the visitor; only its SHA-256 is stored. */
   cancelToken: string;
+  /** The placer's notes (see `CallbackJob.notes`); absent for a new booking or hold. */
+  notes?: string | null;
 }
 
 export interface CallbackJob {
@@ -57,6 +59,12 @@ export interface CallbackJob {
   interrupted: boolean;
   /** completed: what happened (e.g. 'placed'); failed: why. */
   outcome: string | null;
+  /**
+   * What the placer needs to remember between attempts (callback/held-notes.ts: the last attempt
+   * and what it came to, re-dials so far, when it was first queued). Opaque to the store, which
+   * keeps it as given (never a full number); null until the placer writes one.
+   */
+  notes: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -74,8 +82,11 @@ export interface CallbackJobStore {
   complete(callbackId: string, owner: string, outcome: string, nowMs: number): Promise<boolean>;
   /** The call cannot be placed: the job is over. False unless `owner` holds it. */
   fail(callbackId: string, owner: string, reason: string, nowMs: number): Promise<boolean>;
-  /** Back to pending at `dueAt` (a backoff, a re-dial), lease released; `kind` may change (queued → redial). */
-  reschedule(callbackId: string, owner: string, dueAt: number, nowMs: number, kind?: CallbackJobKind): Promise<boolean>;
+  /**
+   * Back to pending at `dueAt` (a backoff, a re-dial), lease released; `kind` may change (queued →
+   * redial); `notes`, when given, replaces the job's notes (undefined keeps them).
+   */
+  reschedule(callbackId: string, owner: string, dueAt: number, nowMs: number, kind?: CallbackJobKind, notes?: string | null): Promise<boolean>;
   /**
    * Cancels a pending job: the visitor with the job's cancelToken, or the owner (the owner view,
    * which is authorised on its own) with null. A job being placed right now cannot be cancelled.

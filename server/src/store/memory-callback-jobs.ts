@@ -28,10 +28,10 @@ export function createMemoryCallbackJobStore(): CallbackJobStore {
           if (job.state === 'pending' && job.kind === 'scheduled' && job.numberHash === input.numberHash) return { ok: false, reason: 'number_already_scheduled' };
         }
       }
-      const { cancelToken, ...rest } = input;
+      const { cancelToken, notes, ...rest } = input;
       jobs.set(input.callbackId, {
         cancelHash: hashCancelToken(cancelToken),
-        job: { ...structuredClone(rest), state: 'pending', attempts: 0, leaseOwner: null, leaseExpiresAt: null, interrupted: false, outcome: null, createdAt: nowMs, updatedAt: nowMs },
+        job: { ...structuredClone(rest), notes: notes ?? null, state: 'pending', attempts: 0, leaseOwner: null, leaseExpiresAt: null, interrupted: false, outcome: null, createdAt: nowMs, updatedAt: nowMs },
       });
       return { ok: true };
     },
@@ -69,7 +69,7 @@ export function createMemoryCallbackJobStore(): CallbackJobStore {
       return true;
     },
 
-    async reschedule(callbackId, owner, dueAt, nowMs, kind) {
+    async reschedule(callbackId, owner, dueAt, nowMs, kind, notes) {
       const job = held(callbackId, owner);
       if (!job) return false;
       if (kind === 'scheduled' && job.kind !== 'scheduled') {
@@ -77,7 +77,7 @@ export function createMemoryCallbackJobStore(): CallbackJobStore {
           if (other !== job && other.state === 'pending' && other.kind === 'scheduled' && other.numberHash === job.numberHash) return false;
         }
       }
-      Object.assign(job, { dueAt, kind: kind ?? job.kind, leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs });
+      Object.assign(job, { dueAt, kind: kind ?? job.kind, notes: notes === undefined ? job.notes : notes, leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs });
       return true;
     },
 

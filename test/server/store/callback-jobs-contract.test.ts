@@ -33,6 +33,7 @@ describe.each(factories)('callback job store contract: %s', (_name, make) => {
       leaseExpiresAt: null,
       interrupted: false,
       outcome: null,
+      notes: null,
       createdAt: T0,
       updatedAt: T0,
     });
@@ -98,6 +99,25 @@ describe.each(factories)('callback job store contract: %s', (_name, make) => {
     const [again] = await store.claimDue('b', T0 + 300_000, LEASE, 10);
     expect(again).toMatchObject({ callbackId: 'q', attempts: 2, interrupted: false });
     expect(await store.fail('f', 'a', 'again', T0 + 2)).toBe(false);
+  });
+
+  it("keeps the placer's notes: given with the job, replaced by a reschedule that gives them, kept by one that does not", async () => {
+    const store = make();
+    await store.add({ ...jobFor('cb', '1', T0, 'redial'), notes: '{"redials":0}' }, T0);
+    await store.add(jobFor('plain', '2', T0, 'queued'), T0);
+    expect((await store.get('plain'))?.notes).toBeNull();
+    await store.claimDue('a', T0, LEASE, 10);
+    expect(await store.reschedule('cb', 'a', T0 + 1000, T0, undefined, '{"redials":1}')).toBe(true);
+    expect(await store.reschedule('plain', 'a', T0 + 1000, T0, undefined, '{"queuedAt":1}')).toBe(true);
+    expect((await store.get('cb'))?.notes).toBe('{"redials":1}');
+    const [taken] = await store.claimDue('a', T0 + 1000, LEASE, 1);
+    expect(taken).toMatchObject({ callbackId: 'cb', notes: '{"redials":1}' });
+    expect(await store.reschedule('cb', 'a', T0 + 2000, T0 + 1000, 'redial')).toBe(true);
+    expect((await store.get('cb'))?.notes).toBe('{"redials":1}');
+    await store.claimDue('a', T0 + 2000, LEASE, 10);
+    expect(await store.reschedule('cb', 'a', T0 + 3000, T0 + 2000, undefined, null)).toBe(true);
+    expect((await store.get('cb'))?.notes).toBeNull();
+    expect((await store.get('plain'))?.notes).toBe('{"queuedAt":1}');
   });
 
   it('cancels a pending job only with its token, and not while it is being placed', async () => {

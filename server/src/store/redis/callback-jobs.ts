@@ -125,7 +125,7 @@ finish(id, k, ARGV[4], ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]))
 return 1
 `);
 
-// ARGV: space, id, owner, dueAt, now, kind ('' keeps it)
+// ARGV: space, id, owner, dueAt, now, kind ('' keeps it), notes ('0' keeps them, '1' + ARGV[8] replaces, '2' clears)
 const RESCHEDULE = lua(`${COMMON}
 local id, owner, due, now, kind = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
 local k = jobKey(id)
@@ -140,6 +140,7 @@ elseif redis.call('HGET', numbers, nh) == id then
   redis.call('HDEL', numbers, nh)
 end
 redis.call('HSET', k, 'due', due, 'kind', kind, 'owner', '', 'lease', '', 'updated', now)
+if ARGV[7] == '1' then redis.call('HSET', k, 'notes', ARGV[8]) elseif ARGV[7] == '2' then redis.call('HDEL', k, 'notes') end
 redis.call('ZADD', ready, due, id)
 redis.call('ZADD', pending, due, id)
 return 1
@@ -174,6 +175,7 @@ function toJob(h: Record<string, string>): CallbackJob {
     leaseExpiresAt: num(h.lease),
     interrupted: h.interrupted === '1',
     outcome: h.outcome ?? null,
+    notes: h.notes ?? null,
     createdAt: Number(h.created),
     updatedAt: Number(h.updated),
   };
@@ -218,6 +220,8 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
         interrupted: '0',
         created: nowMs,
         updated: nowMs,
+        // The placer's notes (callback/held-notes.ts): opaque, never a full number.
+        ...(job.notes != null && { notes: job.notes }),
       };
       const answer = await run('jobs.add', ADD, [job.callbackId, job.kind, job.dueAt, job.numberHash, ...Object.entries(fields).flat()]);
       if (answer === 'duplicate') return { ok: false, reason: 'duplicate_callback_id' };
@@ -243,8 +247,9 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
       return (await run('jobs.finish', FINISH, [callbackId, owner, 'failed', reason, nowMs, retentionMs])) === 1;
     },
 
-    async reschedule(callbackId, owner, dueAt, nowMs, kind) {
-      return (await run('jobs.reschedule', RESCHEDULE, [callbackId, owner, dueAt, nowMs, kind ?? ''])) === 1;
+    async reschedule(callbackId, owner, dueAt, nowMs, kind, notes) {
+      const notesArgs = notes === undefined ? ['0', ''] : notes === null ? ['2', ''] : ['1', notes];
+      return (await run('jobs.reschedule', RESCHEDULE, [callbackId, owner, dueAt, nowMs, kind ?? '', ...notesArgs])) === 1;
     },
 
     async cancel(callbackId, cancelToken, nowMs) {

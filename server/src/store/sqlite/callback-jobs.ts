@@ -21,6 +21,7 @@ interface Row {
   lease_expires_ms: number | null;
   interrupted: number;
   outcome: string | null;
+  notes: string | null;
   created_ms: number;
   updated_ms: number;
 }
@@ -39,6 +40,7 @@ function toJob(row: Row): CallbackJob {
     leaseExpiresAt: row.lease_expires_ms,
     interrupted: row.interrupted === 1,
     outcome: row.outcome,
+    notes: row.notes,
     createdAt: row.created_ms,
     updatedAt: row.updated_ms,
   };
@@ -49,8 +51,8 @@ const isUnique = (err: unknown, column: string) => err instanceof Error && err.m
 export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): CallbackJobStore {
   const { db } = options;
   const sql = {
-    insert: db.prepare(`INSERT INTO callback_jobs (callback_id, kind, state, due_ms, number_hash, masked_number, e164, request, cancel_hash, created_ms, updated_ms)
-      VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insert: db.prepare(`INSERT INTO callback_jobs (callback_id, kind, state, due_ms, number_hash, masked_number, e164, request, cancel_hash, notes, created_ms, updated_ms)
+      VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     claim: db.prepare(`UPDATE callback_jobs
       SET interrupted = (lease_owner IS NOT NULL), lease_owner = ?, lease_expires_ms = ?, attempts = attempts + 1, updated_ms = ?
       WHERE callback_id IN (SELECT callback_id FROM callback_jobs
@@ -58,7 +60,7 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
       RETURNING *`),
     renew: db.prepare("UPDATE callback_jobs SET lease_expires_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ? AND lease_expires_ms > ?"),
     finish: db.prepare("UPDATE callback_jobs SET state = ?, outcome = ?, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ?"),
-    reschedule: db.prepare(`UPDATE callback_jobs SET due_ms = ?, kind = COALESCE(?, kind), lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?
+    reschedule: db.prepare(`UPDATE callback_jobs SET due_ms = ?, kind = COALESCE(?, kind), notes = CASE WHEN ? THEN ? ELSE notes END, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?
       WHERE callback_id = ? AND state = 'pending' AND lease_owner = ?`),
     get: db.prepare('SELECT * FROM callback_jobs WHERE callback_id = ?'),
     cancel: db.prepare("UPDATE callback_jobs SET state = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ?"),
@@ -70,7 +72,7 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
     async add(job, nowMs) {
       const { e164, ...rest } = job.request;
       try {
-        sql.insert.run(job.callbackId, job.kind, job.dueAt, job.numberHash, job.maskedNumber, e164, JSON.stringify(rest), hashCancelToken(job.cancelToken), nowMs, nowMs);
+        sql.insert.run(job.callbackId, job.kind, job.dueAt, job.numberHash, job.maskedNumber, e164, JSON.stringify(rest), hashCancelToken(job.cancelToken), job.notes ?? null, nowMs, nowMs);
       } catch (err) {
         // SQLite may report either index first when both are violated: the id decides.
         if (isUnique(err, 'callback_id') || (isUnique(err, 'number_hash') && sql.get.get(job.callbackId))) return { ok: false, reason: 'duplicate_callback_id' };
@@ -97,9 +99,9 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
       return sql.finish.run('failed', reason, nowMs, callbackId, owner).changes === 1;
     },
 
-    async reschedule(callbackId, owner, dueAt, nowMs, kind) {
+    async reschedule(callbackId, owner, dueAt, nowMs, kind, notes) {
       try {
-        return sql.reschedule.run(dueAt, kind ?? null, nowMs, callbackId, owner).changes === 1;
+        return sql.reschedule.run(dueAt, kind ?? null, notes === undefined ? 0 : 1, notes ?? null, nowMs, callbackId, owner).changes === 1;
       } catch (err) {
         if (isUnique(err, 'number_hash')) return false;
         throw err;

@@ -89,4 +89,9 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX webhook_outbox_by_age ON webhook_outbox (finished_ms) WHERE state <> 'pending';
     `,
   },
+  {
+    version: 2,
+    name: 'callback job notes: what the placer remembers between attempts',
+    sql: `ALTER TABLE callback_jobs ADD COLUMN notes TEXT;`,
+  },
 ];

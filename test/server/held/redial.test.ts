@@ -1,0 +1,136 @@
+// Re-dial when nobody answered: a placed call is followed in the call log; when it was missed (the
+// simulator's numbers ending in 99 never answer) the relay places it again after
+// REDIAL_DELAY_SECONDS, at most REDIAL_ATTEMPTS times, never outside office hours; the owner hears
+// of every placement and every miss, each with its own stable occurrence.
+import { afterEach, describe, expect, it } from 'vitest';
+import { followPlacedCall } from '../../../server/src/callback/follow-outcome.ts';
+import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
+import { callsSettled, callsTo, HELD_ENV, heldJobFor, manualTimers, ORIGIN, SECRET, startCrm, testClock, until, type Crm } from './_support.ts';
+
+// Monday 2026-11-23 17:50 in Kyiv; the office (Mon-Fri 09-18) closes at 18:00.
+const MONDAY_1750 = new Date('2026-11-23T15:50:00Z');
+const TUESDAY_0900 = Date.parse('2026-11-24T07:00:00Z');
+const clock = testClock(MONDAY_1750);
+const NO_ANSWER = '+380501234599';
+const CHECK_MS = 20_000;
+
+let s: System | undefined;
+let crm: Crm | undefined;
+afterEach(async () => {
+  await s?.close();
+  await crm?.close();
+  s = crm = undefined;
+  clock.set(MONDAY_1750);
+});
+
+async function start(env: Record<string, string> = {}, webhook = true) {
+  crm = webhook ? await startCrm(clock) : undefined;
+  s = await startSystem(
+    { ...HELD_ENV, WORKING_HOURS: 'Mon-Fri 09:00-18:00', TIMEZONE: 'Europe/Kyiv', ...(crm && { LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET }), ...env },
+    { simulator: { timing: QUICK_CALLS, now: clock.now }, now: clock.now, runner: { timers: manualTimers(clock) } },
+  );
+  return s;
+}
+
+const events = (n: number) => until(() => crm!.events.length >= n && crm!.events.map((e) => `${e.type}:${e.data.occurredAt}`), `${n} lead events`);
+
+/** The call ends, its outcome is due to be read, and the runner reads it. */
+async function followToEnd(sys: System) {
+  await callsSettled(sys, NO_ANSWER);
+  clock.advance(CHECK_MS);
+  expect(await sys.relay.runner.runOnce()).toBe(1);
+}
+
+describe('re-dial when nobody answered', () => {
+  it('places a missed call again REDIAL_ATTEMPTS times, each after REDIAL_DELAY_SECONDS and inside office hours', async () => {
+    const s = await start({ REDIAL_ATTEMPTS: '2', REDIAL_DELAY_SECONDS: '300' });
+    const job = heldJobFor(NO_ANSWER, 'scheduled', clock.ms);
+    await s.relay.app.stores.jobs.add(job, clock.ms - 3_600_000);
+    const get = () => s.relay.app.stores.jobs.get(job.callbackId);
+
+    expect(await s.relay.runner.runOnce()).toBe(1); // 17:50:00, call 1
+    expect(callsTo(s, NO_ANSWER)).toHaveLength(1);
+    await followToEnd(s); // 17:50:20: missed
+    const first = await get();
+    expect(first).toMatchObject({ state: 'pending', kind: 'redial', dueAt: clock.ms + 300_000 });
+    await events(2);
+
+    clock.set(first!.dueAt - 1);
+    expect(await s.relay.runner.runOnce()).toBe(0);
+    expect(callsTo(s, NO_ANSWER)).toHaveLength(1);
+    clock.set(first!.dueAt);
+    expect(await s.relay.runner.runOnce()).toBe(1); // 17:55:20, call 2
+    expect(callsTo(s, NO_ANSWER)).toHaveLength(2);
+    await followToEnd(s); // 17:55:40: missed; 18:00:40 is after closing, so Tuesday 09:00
+    expect(await get()).toMatchObject({ state: 'pending', kind: 'redial', dueAt: TUESDAY_0900 });
+    await events(4);
+
+    for (const at of ['2026-11-23T16:00:40Z', '2026-11-23T21:00:00Z', '2026-11-24T06:59:59Z']) {
+      clock.set(new Date(at));
+      expect(await s.relay.runner.runOnce()).toBe(0);
+    }
+    expect(callsTo(s, NO_ANSWER)).toHaveLength(2);
+    clock.set(TUESDAY_0900);
+    expect(await s.relay.runner.runOnce()).toBe(1); // call 3, the last re-dial
+    await followToEnd(s);
+    expect(await get()).toMatchObject({ state: 'completed', outcome: 'missed' });
+    await events(6);
+    clock.advance(3_600_000);
+    expect(await s.relay.runner.runOnce()).toBe(0);
+
+    // Exactly 1 + REDIAL_ATTEMPTS calls, none outside office hours.
+    const calls = callsTo(s, NO_ANSWER);
+    expect(calls.map((c) => c.calldate.toISOString())).toEqual(['2026-11-23T15:50:00.000Z', '2026-11-23T15:55:20.000Z', '2026-11-24T07:00:00.000Z']);
+    expect(calls.every((c) => c.disposition === 'CLIENT NO ANSWER')).toBe(true);
+    expect(crm!.events.map((e) => e.type)).toEqual(['callback.placed', 'callback.missed', 'callback.placed', 'callback.missed', 'callback.placed', 'callback.missed']);
+    expect(crm!.events.filter((e) => e.type === 'callback.missed').map((e) => e.data.reason)).toEqual(['no_answer', 'no_answer', 'no_answer']);
+    // One stable id per occurrence: six events, six ids.
+    expect(new Set(crm!.ids).size).toBe(6);
+  });
+
+  it('an answered call is not re-dialled', async () => {
+    const s = await start({ REDIAL_ATTEMPTS: '3', REDIAL_DELAY_SECONDS: '60' });
+    const job = heldJobFor('+380501234500', 'scheduled', clock.ms);
+    await s.relay.app.stores.jobs.add(job, clock.ms - 3_600_000);
+    expect(await s.relay.runner.runOnce()).toBe(1);
+    await callsSettled(s, '+380501234500');
+    clock.advance(CHECK_MS);
+    expect(await s.relay.runner.runOnce()).toBe(1);
+    expect(await s.relay.app.stores.jobs.get(job.callbackId)).toMatchObject({ state: 'completed', outcome: 'answered' });
+    clock.advance(3_600_000);
+    expect(await s.relay.runner.runOnce()).toBe(0);
+    expect(callsTo(s, '+380501234500')).toHaveLength(1);
+  });
+
+  it('follows a call the request path placed at once (followPlacedCall): missed → exactly one re-dial (REDIAL_ATTEMPTS default 1)', async () => {
+    const s = await start({ REDIAL_DELAY_SECONDS: '120' }, false);
+    const res = await fetch(`${s.relayUrl}/api/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ phone: NO_ANSWER, consent: true }),
+    });
+    const { requestId, status } = (await res.json()) as { requestId: string; status: string };
+    expect(status).toBe('accepted');
+    const placedAt = clock.ms;
+    await followPlacedCall(s.relay.app, heldJobFor(NO_ANSWER, 'queued', 0, requestId), placedAt);
+    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ state: 'pending', kind: 'redial', dueAt: placedAt + CHECK_MS });
+    await followToEnd(s);
+    const redial = await s.relay.app.stores.jobs.get(requestId);
+    expect(redial).toMatchObject({ state: 'pending', kind: 'redial', dueAt: clock.ms + 120_000 });
+    clock.set(redial!.dueAt);
+    expect(await s.relay.runner.runOnce()).toBe(1);
+    expect(callsTo(s, NO_ANSWER)).toHaveLength(2);
+    // No attempts left and no lead webhook to tell: nothing comes of following it, so it is not followed.
+    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ state: 'completed', outcome: 'placed' });
+    clock.advance(3_600_000);
+    expect(await s.relay.runner.runOnce()).toBe(0);
+    expect(callsTo(s, NO_ANSWER)).toHaveLength(2);
+  });
+
+  it('keeps no number to follow a call when nothing would come of it (no lead webhook, REDIAL_ATTEMPTS=0)', async () => {
+    const s = await start({ REDIAL_ATTEMPTS: '0' }, false);
+    const job = heldJobFor(NO_ANSWER, 'queued', 0);
+    await followPlacedCall(s.relay.app, job, clock.ms);
+    expect(await s.relay.app.stores.jobs.get(job.callbackId)).toBeUndefined();
+  });
+});
