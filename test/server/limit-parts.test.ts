@@ -58,3 +58,26 @@ describe('admitting a held call in two parts', () => {
     await placed.release();
   });
 });
+
+describe('which limit writes a call waits for', () => {
+  it('strikes and surge records are deferrable; everything an admitted call counts is not', async () => {
+    const config = loadConfig({ LIMIT_CLIENT_NUMBERS_DAILY: '32' }, { baseUrl: 'http://127.0.0.1:1', authKey: 'sim-auth-key', projectId: '1', caller: '380441112233' });
+    const inner = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
+    const writes: string[][] = [];
+    const store = { ...inner, consume: (checks: Parameters<typeof inner.consume>[0], now: number) => (writes.push(checks.map((c) => c.table)), inner.consume(checks, now)) };
+    const limits = createLimiter({ settings: config.protect.limits, store, hashSecret: 'test-hash-secret-0123456789', log: createLogger({ level: 'silent' }), metrics: createRelayMetrics(), inFlightTtlMs: 10_000, now: () => T0 });
+    await (await limits.admit({ digits: '380501234567', clientIp: '203.0.113.7', site: SITE })).release();
+    const admitted = writes.splice(0);
+    // The number cools down: a refusal, which is a strike.
+    expect(await reasonOf(limits.admit({ digits: '380501234567', clientIp: '203.0.113.8', site: SITE }))).toBe('number_cooldown');
+    const afterRefusal = writes.splice(0);
+    const { DEFERRABLE_TABLES } = await import('../../server/src/protect/limit-store.ts');
+    const [counted, ...records] = admitted;
+    expect(counted!.filter((t) => DEFERRABLE_TABLES.includes(t))).toEqual([]);
+    expect(records.flat().length).toBeGreaterThan(0);
+    expect(records.flat().every((t) => DEFERRABLE_TABLES.includes(t))).toBe(true);
+    const strikes = afterRefusal.slice(1).flat();
+    expect(strikes).toContain('client_refusals');
+    expect(strikes.every((t) => DEFERRABLE_TABLES.includes(t))).toBe(true);
+  });
+});

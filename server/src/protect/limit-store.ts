@@ -96,3 +96,11 @@ export interface LimitStore {
   /** Keys held, by table (for /metrics). */
   sizes(): Record<string, number>;
 }
+
+/**
+ * Tables whose writes no call waits on: the strikes of refused requests (client and network) and
+ * the surge records of accepted ones. A durable store may write them a moment later (a crash loses
+ * at most that moment of them); every other table counts an accepted call, which must be stored
+ * before the call is placed.
+ */
+export const DEFERRABLE_TABLES: readonly string[] = ['client_refusals', 'network_refusals', 'surge_site', 'surge_site_hourly', 'surge_network'];

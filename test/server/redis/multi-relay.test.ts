@@ -5,6 +5,7 @@ import { startSimulator } from '../../../server/simulator/index.ts';
 import type { Simulator } from '../../../server/simulator/index.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { createClient } from 'redis';
 import { startRelay, waitUntil, type RelayProcess } from './relay-processes.ts';
 
 const ORIGIN = 'https://shop.example';
@@ -27,9 +28,13 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** The prefix of the relays started last. */
+let lastPrefix = '';
+
 /** `n` relays sharing Redis under a prefix of their own (a fresh deployment per test). */
 async function startRelays(n: number, env: Record<string, string> = {}, service: { url: string; authKey: string; projectId: string; officeLine: string } = sim): Promise<RelayProcess[]> {
   const prefix = `mr${++prefixes}:`;
+  lastPrefix = prefix;
   const started = await Promise.all(
     Array.from({ length: n }, () =>
       startRelay({
@@ -124,6 +129,21 @@ describe('three relays sharing one Redis', () => {
     expect(cancelled.status).toBe(200);
     expect(((await (await fetch(`${a!.url}/api/callback/${requestId}`, { headers: { origin: ORIGIN } })).json()) as { outcome: string }).outcome).toBe('cancelled');
     expect(placed()).toBe(0);
+
+    // Nothing is pending now: every key the relays wrote (limits, the cancelled job, consent
+    // records, shared polls and locks) expires on its own.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const keys: string[] = [];
+      for await (const batch of client.scanIterator({ MATCH: `${lastPrefix}*`, COUNT: 1000 })) keys.push(...batch);
+      expect(keys.some((k) => k.includes('{' + lastPrefix + 'jobs}:job:'))).toBe(true);
+      const without = [];
+      for (const key of keys) if ((await client.pTTL(key)) < 0) without.push(key);
+      expect(without).toEqual([]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('trips the site breaker once for all relays: one ALERT line, every relay refusing', async () => {

@@ -15,6 +15,7 @@ import { createSqliteIdempotencyStore } from './idempotency-store.ts';
 import { createSqliteLimitStore, type SqliteLimitStore } from './limit-store.ts';
 import { createPurge, type Purge } from './purge.ts';
 import { createSqliteWebhookOutbox } from './webhook-outbox.ts';
+import { DEFERRABLE_TABLES } from '../../protect/limit-store.ts';
 
 export interface OpenStoreOptions {
   dataDir: string;
@@ -40,15 +41,13 @@ export interface EmbeddedStore {
   close(): Promise<void>;
 }
 
-/** The limiter's table of refusals counted against a client (protect/limits.ts): written per turn. */
-const STRIKES_TABLE = 'client_refusals';
 
 export function openEmbeddedStore(options: OpenStoreOptions): EmbeddedStore {
   const db = openDatabase({ dataDir: options.dataDir });
   const interval = options.maintenanceIntervalMs ?? 60_000;
   const now = options.now ?? Date.now;
   const checkpointer: Checkpointer = startCheckpointer(db, join(options.dataDir, DATABASE_FILE));
-  const limits = createSqliteLimitStore({ db, maxKeysPerTable: options.limiterMaxKeys, batchedTables: [STRIKES_TABLE], pruneIntervalMs: interval, now });
+  const limits = createSqliteLimitStore({ db, maxKeysPerTable: options.limiterMaxKeys, batchedTables: DEFERRABLE_TABLES, pruneIntervalMs: interval, now });
   const purge = createPurge({ db, retentionDays: options.retentionDays, now });
   purge.start(interval);
   return {
