@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
 import { startSystem } from '../support/system.ts';
 import { startHostSite } from '../support/host-site.ts';
-import { budgets, distDir, widgetSizes } from '../build/widget-size.ts';
+import { budgets, distDir, widgetSizes } from '../support/widget-size.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const throttle = 4;

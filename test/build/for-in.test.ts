@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { builtFiles, distDir } from './widget-size.ts';
+import { builtFiles, distDir } from '../support/widget-size.ts';
 
 const reviewed: Record<string, number> = { runtime: 9, attribution: 2 };
 const forIn = /for\((?:var |let |const )?[\w$]+ in [^)]*\)/g;

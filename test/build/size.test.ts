@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { budgets, builtFiles, distDir, widgetSizes } from './widget-size.ts';
+import { budgets, builtFiles, distDir, widgetSizes } from '../support/widget-size.ts';
 
 const KB = 1024;
 const sizes = widgetSizes();

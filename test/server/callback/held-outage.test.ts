@@ -5,7 +5,7 @@
 // with the Standard Webhooks package). Time is the test's clock; the runner runs when asked.
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
-import { callsSettled, callsTo, HELD_ENV, manualTimers, ORIGIN, SECRET, startCrm, startGate, testClock, until, type Crm } from './held-support.ts';
+import { callsSettled, callsTo, HELD_ENV, manualTimers, ORIGIN, SECRET, startCrm, startGate, testClock, until, type Crm } from '../../support/held-calls.ts';
 
 // Monday 2026-11-23 10:00 in Kyiv: the office (Mon-Fri 09-18) is open.
 const MONDAY_10 = new Date('2026-11-23T08:00:00Z');

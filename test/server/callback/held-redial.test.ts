@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { followPlacedCall } from '../../../server/src/callback/follow-outcome.ts';
 import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
-import { callsSettled, callsTo, HELD_ENV, heldJobFor, manualTimers, ORIGIN, SECRET, startCrm, testClock, until, type Crm } from './held-support.ts';
+import { callsSettled, callsTo, HELD_ENV, heldJobFor, manualTimers, ORIGIN, SECRET, startCrm, testClock, until, type Crm } from '../../support/held-calls.ts';
 
 // Monday 2026-11-23 17:50 in Kyiv; the office (Mon-Fri 09-18) closes at 18:00.
 const MONDAY_1750 = new Date('2026-11-23T15:50:00Z');

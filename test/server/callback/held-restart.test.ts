@@ -16,12 +16,12 @@ import { createRelay, type Relay } from '../../../server/src/relay.ts';
 import { openEmbeddedStores, type RelayStores } from '../../../server/src/store/relay-stores.ts';
 import { startSimulator } from '../../../server/simulator/index.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
-import { CHILD_CALLBACK_ID, CHILD_PHONE, callsSettled, callsTo, HELD_ENV, manualTimers, testClock } from './held-support.ts';
+import { CHILD_CALLBACK_ID, CHILD_PHONE, callsSettled, callsTo, HELD_ENV, manualTimers, testClock } from '../../support/held-calls.ts';
 
 const T0 = new Date('2026-11-23T08:00:00Z');
 const LEASE_MS = 60_000;
 const clock = testClock(T0);
-const childScript = fileURLToPath(new URL('./fixtures/held-relay-child.ts', import.meta.url));
+const childScript = fileURLToPath(new URL('../../support/fixtures/held-relay-child.ts', import.meta.url));
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@
 // site's limits — decides, not what held when the call was booked.
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
-import { callsTo, HELD_ENV, heldJobFor, manualTimers, ORIGIN, SECRET, startCrm, testClock, until, type Crm } from './held-support.ts';
+import { callsTo, HELD_ENV, heldJobFor, manualTimers, ORIGIN, SECRET, startCrm, testClock, until, type Crm } from '../../support/held-calls.ts';
 
 const MONDAY_10 = new Date('2026-11-23T08:00:00Z'); // 10:00 in Kyiv
 const clock = testClock(MONDAY_10);

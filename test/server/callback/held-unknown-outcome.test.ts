@@ -5,7 +5,7 @@
 // service act and then break its reply (`handled`), or break it before acting.
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackCalls, QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
-import { callsTo, HELD_ENV, heldJobFor, manualTimers, SECRET, startCrm, testClock, until, type Crm } from './held-support.ts';
+import { callsTo, HELD_ENV, heldJobFor, manualTimers, SECRET, startCrm, testClock, until, type Crm } from '../../support/held-calls.ts';
 
 const T0 = new Date('2026-11-23T08:00:00Z');
 const clock = testClock(T0);

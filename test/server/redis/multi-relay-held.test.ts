@@ -8,7 +8,7 @@ import type { Simulator } from '../../../server/simulator/index.ts';
 import { connectRedis, type RedisConnection } from '../../../server/src/store/redis/connection.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
-import { startRelay, waitUntil, type RelayProcess } from './relay-processes.ts';
+import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
 
 const ORIGIN = 'https://shop.example';
 const PREFIX = 'held:';

@@ -8,8 +8,8 @@ import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteCallbackJobStore } from '../../../server/src/store/sqlite/callback-jobs.ts';
 import { createRedisCallbackJobStore } from '../../../server/src/store/redis/callback-jobs.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
-import { crashJobs, jobFor, T0 } from './fixtures/scenarios.ts';
-import { runAndKill, tempDataDir } from './_support.ts';
+import { crashJobs, jobFor, T0 } from '../../support/store-scenarios.ts';
+import { runAndKill, tempDataDir } from '../../support/crash.ts';
 
 const LEASE = 30_000;
 const redis = redisForTests();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { DATABASE_FILE, openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { startCheckpointer } from '../../../server/src/store/sqlite/checkpointer.ts';
-import { tempDataDir } from './_support.ts';
+import { tempDataDir } from '../../support/crash.ts';
 
 const pragma = (db: ReturnType<typeof openDatabase>, name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get()!)[0];
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createConsentLog } from '../../../server/src/callback/consent-log.ts';
 import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteConsentLog } from '../../../server/src/store/sqlite/consent-log.ts';
-import { T0, tempDataDir } from './_support.ts';
+import { T0, tempDataDir } from '../../support/crash.ts';
 
 const secret = 'a-test-hash-secret-0123456789';
 const input = { at: new Date(T0), callbackId: 'req-1', origin: 'https://shop.example', text: 'I agree to be called back.', e164: '+380501234567' };

@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { DATABASE_FILE, openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { schemaVersion, type Migration } from '../../../server/src/store/sqlite/migrations.ts';
 import { migrations } from '../../../server/src/store/sqlite/schema.ts';
-import { tempDataDir } from './_support.ts';
+import { tempDataDir } from '../../support/crash.ts';
 
 const pragma = (db: DatabaseSync, name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get()!)[0];
 

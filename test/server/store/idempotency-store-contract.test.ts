@@ -8,8 +8,8 @@ import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteIdempotencyStore } from '../../../server/src/store/sqlite/idempotency-store.ts';
 import { createRedisIdempotencyStore } from '../../../server/src/store/redis/idempotency-store.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
-import { crashIdempotency, T0 } from './fixtures/scenarios.ts';
-import { runAndKill, tempDataDir } from './_support.ts';
+import { crashIdempotency, T0 } from '../../support/store-scenarios.ts';
+import { runAndKill, tempDataDir } from '../../support/crash.ts';
 
 const S = 'https://shop.example';
 const accepted = { status: 202, body: { status: 'accepted', requestId: 'r-1' }, headers: { 'x-request-id': 'r-1', 'retry-after': 3 } };

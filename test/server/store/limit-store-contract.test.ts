@@ -11,8 +11,8 @@ import { createRefusalCache } from '../../../server/src/store/refusal-cache.ts';
 import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteLimitStore } from '../../../server/src/store/sqlite/limit-store.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
-import { tempDataDir } from './_support.ts';
-import { hex, limitStoreCases, sec, type LimitStoreFactory } from './limit-store-cases.ts';
+import { tempDataDir } from '../../support/crash.ts';
+import { hex, limitStoreCases, sec, type LimitStoreFactory } from '../../support/limit-store-cases.ts';
 
 const redis = redisForTests();
 

@@ -12,7 +12,7 @@ import { readRedisSettings } from '../../../server/src/store/redis/settings.ts';
 import { createRedisMetrics } from '../../../server/src/store/redis/metrics.ts';
 import { createRefusalCache } from '../../../server/src/store/refusal-cache.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
-import { hex, numberCheck, sec, T0 } from './limit-store-cases.ts';
+import { hex, numberCheck, sec, T0 } from '../../support/limit-store-cases.ts';
 
 interface Line {
   level: string;

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import type { LimitCheck } from '../../../server/src/protect/limit-store.ts';
 import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteLimitStore } from '../../../server/src/store/sqlite/limit-store.ts';
-import { crashChecks, T0 } from './fixtures/scenarios.ts';
-import { runAndKill, sec, tempDataDir } from './_support.ts';
+import { crashChecks, T0 } from '../../support/store-scenarios.ts';
+import { runAndKill, sec, tempDataDir } from '../../support/crash.ts';
 
 const hex = (s: string) => createHash('sha256').update(s).digest('hex');
 const numberCheck = (n: string): LimitCheck => ({

@@ -11,7 +11,7 @@ import { connectRedis, type RedisConnection } from '../../../server/src/store/re
 import { createRedisLimitStore } from '../../../server/src/store/redis/limit-store.ts';
 import { cacheBlockedClients } from '../../../server/src/store/refusal-cache.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
-import { T0 } from './limit-store-cases.ts';
+import { T0 } from '../../support/limit-store-cases.ts';
 
 const settings: LimitSettings = {
   numberCooldownSec: 120,

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openEmbeddedStore } from '../../../server/src/store/sqlite/open-store.ts';
 import { storeEnv, storeSettings } from '../../../server/src/store/settings.ts';
-import { jobFor, leadEventFor, T0 } from './fixtures/scenarios.ts';
-import { tempDataDir } from './_support.ts';
+import { jobFor, leadEventFor, T0 } from '../../support/store-scenarios.ts';
+import { tempDataDir } from '../../support/crash.ts';
 
 const options = (dataDir: string) => ({ dataDir, hashSecret: 'a-test-hash-secret-0123456789', retentionDays: 30, limiterMaxKeys: 1000, idempotency: { ttlSec: 3600, maxKeys: 100 }, now: () => T0 });
 

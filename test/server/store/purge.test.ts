@@ -9,8 +9,8 @@ import { createSqliteCallbackJobStore } from '../../../server/src/store/sqlite/c
 import { createSqliteWebhookOutbox } from '../../../server/src/store/sqlite/webhook-outbox.ts';
 import { createSqliteConsentLog } from '../../../server/src/store/sqlite/consent-log.ts';
 import { createPurge } from '../../../server/src/store/sqlite/purge.ts';
-import { jobFor, leadEventFor, T0 } from './fixtures/scenarios.ts';
-import { tempDataDir } from './_support.ts';
+import { jobFor, leadEventFor, T0 } from '../../support/store-scenarios.ts';
+import { tempDataDir } from '../../support/crash.ts';
 
 const DAY = 86_400_000;
 

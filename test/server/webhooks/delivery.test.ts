@@ -9,8 +9,8 @@ import { listen } from '../../support/listen.ts';
 import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteWebhookOutbox } from '../../../server/src/store/sqlite/webhook-outbox.ts';
 import { backoffDelay, createWebhookDelivery, type DeliveryClock, type DeliveryReport } from '../../../server/src/webhooks/delivery.ts';
-import { crashOutbox, leadEventFor, T0 } from '../store/fixtures/scenarios.ts';
-import { runAndKill, tempDataDir } from '../store/_support.ts';
+import { crashOutbox, leadEventFor, T0 } from '../../support/store-scenarios.ts';
+import { runAndKill, tempDataDir } from '../../support/crash.ts';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 

@@ -8,8 +8,8 @@ import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteWebhookOutbox } from '../../../server/src/store/sqlite/webhook-outbox.ts';
 import { createRedisWebhookOutbox } from '../../../server/src/store/redis/webhook-outbox.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
-import { leadEventFor, T0 } from '../store/fixtures/scenarios.ts';
-import { tempDataDir } from '../store/_support.ts';
+import { leadEventFor, T0 } from '../../support/store-scenarios.ts';
+import { tempDataDir } from '../../support/crash.ts';
 
 const LEASE = 40_000;
 const redis = redisForTests();

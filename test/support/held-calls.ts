@@ -8,10 +8,10 @@ import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { RunnerTimers } from '../../../server/src/callback/job-runner.ts';
-import type { CallbackJobKind, NewCallbackJob } from '../../../server/src/store/callback-jobs.ts';
-import { listen, type Listening } from '../../support/listen.ts';
-import type { System } from '../../support/system.ts';
+import type { RunnerTimers } from '../../server/src/callback/job-runner.ts';
+import type { CallbackJobKind, NewCallbackJob } from '../../server/src/store/callback-jobs.ts';
+import { listen, type Listening } from './listen.ts';
+import type { System } from './system.ts';
 
 export const ORIGIN = 'https://shop.example';
 export const HASH_SECRET = 'held-calls-test-hash-secret-0123456789';
@@ -63,7 +63,7 @@ export function manualTimers(clock: TestClock) {
 /** The settings every held-call system shares (env strings, as an operator writes them). */
 export const HELD_ENV = { ALLOWED_ORIGINS: ORIGIN, HASH_SECRET, CALL_RING_SECONDS: '10', LIMIT_CLIENT_NUMBERS_DAILY: '32', LIMIT_CLIENT_RATE: '50' };
 
-/** The call the kill -9 child (fixtures/held-relay-child.ts) holds. */
+/** The call the kill -9 child (test/support/fixtures/held-relay-child.ts) holds. */
 export const CHILD_PHONE = '+380509876543';
 export const CHILD_CALLBACK_ID = '5b0d2b8e-3c1f-4c55-9d9e-1f1a2b3c4d5e';
 
