@@ -12,6 +12,8 @@ import type { RelayError } from '../errors.ts';
 import { maskPhone, type Logger } from '../log.ts';
 import { maskInternational, type Destination } from '../protect/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';
+import { callbackParams } from './callback-params.ts';
+import { followPlacedCall } from './follow-outcome.ts';
 import { heldJob } from './held-job.ts';
 import { metricOutcome, type CallbackOutcome } from './outcome.ts';
 import { placeCallback } from './place-callback.ts';
@@ -52,6 +54,9 @@ export async function placeNow(app: AppContext, input: CallbackInput, destinatio
   if (placed.failure?.neverSent) throw placed.failure.error;
   if (placed.failure) return { kind: 'failed', error: placed.failure.error, reachedService: true };
 
+  // Followed to its end, so a call nobody answered is re-dialled and the owner hears of it.
+  const placedAt = app.now().getTime();
+  await followPlacedCall(app, heldJob(app, input, destination, callbackId, 'redial', placedAt).job, placedAt);
   if (input.request.consent) await recordConsent(app, input, destination, callbackId, log);
   return {
     kind: 'accepted',
@@ -87,22 +92,8 @@ export async function recordConsent(app: AppContext, input: CallbackInput, desti
 async function place(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<Placed> {
   const attribution = input.request.attribution ?? {};
   try {
-    const { attempts } = await placeCallback(
-      app.client,
-      {
-        caller: app.config.callback.caller,
-        caller_type: app.config.callback.callerType,
-        callee: destination.digits,
-        callee_type: 'default',
-        direction: app.config.callback.direction,
-        manager_dst: app.config.callback.managerDst,
-        projectId: app.config.calltracking.projectId,
-        clientIp: input.clientIp,
-        ...attribution,
-        ...(input.userAgent && { clientUserAgent: input.userAgent.slice(0, 512) }),
-      },
-      log,
-    );
+    const params = callbackParams(app.config, { digits: destination.digits, clientIp: input.clientIp, userAgent: input.userAgent, attribution });
+    const { attempts } = await placeCallback(app.client, params, log);
     log.info('callback accepted', { attempts, origin: input.origin, utmSource: attribution.utmSource });
     app.accepted.add({ callbackId, digits: destination.digits, acceptedAt: app.now(), origin: input.origin });
     return { failure: null };

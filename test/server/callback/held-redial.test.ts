@@ -133,7 +133,7 @@ describe('re-dial when nobody answered', () => {
     expect(callsTo(s, '+380501234500')).toHaveLength(1);
   });
 
-  it('follows a call the request path placed at once (followPlacedCall): missed → exactly one re-dial (REDIAL_ATTEMPTS default 1)', async () => {
+  it('follows a call the request path placed at once: missed → exactly one re-dial (REDIAL_ATTEMPTS default 1)', async () => {
     const s = await start({ REDIAL_DELAY_SECONDS: '120' }, false);
     const res = await fetch(`${s.relayUrl}/api/callback`, {
       method: 'POST',
@@ -142,8 +142,8 @@ describe('re-dial when nobody answered', () => {
     });
     const { requestId, status } = (await res.json()) as { requestId: string; status: string };
     expect(status).toBe('accepted');
+    // POST /api/callback itself left the job that follows the call (place-now.ts → followPlacedCall).
     const placedAt = clock.ms;
-    await followPlacedCall(s.relay.app, heldJobFor(NO_ANSWER, 'queued', 0, requestId), placedAt);
     expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ state: 'pending', kind: 'redial', dueAt: placedAt + CHECK_MS });
     await followToEnd(s);
     const redial = await s.relay.app.stores.jobs.get(requestId);
