@@ -98,7 +98,8 @@ function renderCalls(data) {
     body.append(tr);
   }
   const fromWidget = data.latest.filter((c) => c.widget).length;
-  $('calls-summary').textContent = `${data.latest.length} latest calls, ${fromWidget} from the widget; times in ${data.timeZone}${data.live ? '' : ' (the call log is not answering; showing the last data)'}.`;
+  $('calls-summary').textContent =
+    `${data.latest.length} latest calls, ${fromWidget} from the widget; times in ${data.timeZone}${data.live ? '' : ' (the call log is not answering; showing the last data)'}.`;
   renderChart(data);
 }
 
@@ -174,7 +175,15 @@ function renderChart(data) {
       if (n === 0) continue;
       const h = (n / max) * plotH;
       y -= h;
-      const rect = svg('rect', { x: x.toFixed(1), y: y.toFixed(1), width: barW.toFixed(1), height: h.toFixed(1), fill: colour.get(source), 'data-source': source, 'data-count': n });
+      const rect = svg('rect', {
+        x: x.toFixed(1),
+        y: y.toFixed(1),
+        width: barW.toFixed(1),
+        height: h.toFixed(1),
+        fill: colour.get(source),
+        'data-source': source,
+        'data-count': n,
+      });
       rect.append(svg('title', {}, `${d.day} · ${source}: ${n}`));
       group.append(rect);
     }

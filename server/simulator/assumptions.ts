@@ -36,16 +36,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /**
  * `fields` when the parameter is absent: the fields the interface spec lists (unpublished default).
  */
-export const DEFAULT_EXPORT_FIELDS = [
-  'calldate',
-  'caller',
-  'dst',
-  'disposition',
-  'billsec',
-  'utm_source',
-  'utm_medium',
-  'recording',
-] as const;
+export const DEFAULT_EXPORT_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'utm_source', 'utm_medium', 'recording'] as const;
 
 /** Default `order` (unpublished): oldest first. */
 export const DEFAULT_ORDER = 'asc' as const;

@@ -55,14 +55,7 @@ export function exportRow(call: SimCall, fields: readonly string[], time: Projec
 }
 
 /** A fresh row in progress, with every field filled (placeholders for utm, '' for the rest). */
-export function newCall(init: {
-  origin: CallOrigin;
-  callType: CallType;
-  calldate: Date;
-  caller: string;
-  dst: string;
-  visitor: string;
-}): SimCall {
+export function newCall(init: { origin: CallOrigin; callType: CallType; calldate: Date; caller: string; dst: string; visitor: string }): SimCall {
   return {
     uniqueid: newUniqueId(init.calldate),
     calldate: init.calldate,

@@ -16,8 +16,14 @@ const Env = z.object({
   SIMULATOR_PORT: intIn(0, 65535).default(8090),
   SIMULATOR_HOST: z.string().min(1, 'a host name or address').default('127.0.0.1'),
   SIMULATOR_AUTH_KEY: z.string().min(8, 'at least 8 characters').max(200, 'at most 200 characters').optional(),
-  SIMULATOR_PROJECT_ID: z.string().regex(/^\d{1,20}$/, 'digits only').optional(),
-  SIMULATOR_OFFICE_LINE: z.string().regex(/^\+?[1-9]\d{6,14}$/, 'a phone number in international format').optional(),
+  SIMULATOR_PROJECT_ID: z
+    .string()
+    .regex(/^\d{1,20}$/, 'digits only')
+    .optional(),
+  SIMULATOR_OFFICE_LINE: z
+    .string()
+    .regex(/^\+?[1-9]\d{6,14}$/, 'a phone number in international format')
+    .optional(),
   SIMULATOR_AGENT_DRIFT_MS: intIn(0, 86_400_000).default(15_000),
   SIMULATOR_ROUTE_URL: z.string().url('an http(s) URL').optional(),
   SIMULATOR_ROUTE_METHOD: z.enum(['GET', 'POST', 'PUT', 'DELETE'], 'GET, POST, PUT or DELETE').default('POST'),

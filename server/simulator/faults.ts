@@ -126,7 +126,10 @@ export async function applyFault(fault: Fault, ctx: FaultContext): Promise<void>
       // even if the client gave up meanwhile (a server rarely notices), but not after close().
       ctx.timers.after(fault.ms, () => {
         if (reply) return send(res, reply);
-        ctx.run().then((r) => send(res, r), () => send(res, text(500, 'simulator error')));
+        ctx.run().then(
+          (r) => send(res, r),
+          () => send(res, text(500, 'simulator error')),
+        );
       });
       return;
     }

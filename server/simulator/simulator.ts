@@ -84,9 +84,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Access log: path without the query (filters may name a caller's number), never headers.
     const started = Date.now();
-    res.on('finish', () =>
-      log({ msg: 'request', method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: Date.now() - started }),
-    );
+    res.on('finish', () => log({ msg: 'request', method: req.method, path: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: Date.now() - started }));
     let body = '';
     let tooLarge = false;
     try {

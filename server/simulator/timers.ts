@@ -19,10 +19,13 @@ export function createTimers(): Timers {
   return {
     after(ms, fn) {
       if (stopped) return;
-      const t = setTimeout(() => {
-        live.delete(t);
-        fn();
-      }, Math.max(0, ms));
+      const t = setTimeout(
+        () => {
+          live.delete(t);
+          fn();
+        },
+        Math.max(0, ms),
+      );
       live.add(t);
     },
     every(ms, fn) {

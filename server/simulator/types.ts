@@ -13,17 +13,7 @@ export interface CallTiming {
 }
 
 /** Dispositions the call log is known to carry (facts: doc + seen). */
-export type Disposition =
-  | 'ANSWERED'
-  | 'NO ANSWER'
-  | 'REPEATED'
-  | 'BUSY'
-  | 'FAILED'
-  | 'VOICEMAIL'
-  | 'NO EXTENSION'
-  | 'WRONG EXTENSION'
-  | 'CLIENT NO ANSWER'
-  | 'IN PROGRESS';
+export type Disposition = 'ANSWERED' | 'NO ANSWER' | 'REPEATED' | 'BUSY' | 'FAILED' | 'VOICEMAIL' | 'NO EXTENSION' | 'WRONG EXTENSION' | 'CLIENT NO ANSWER' | 'IN PROGRESS';
 
 /** call_type values (facts: seen). */
 export type CallType = 'in' | 'out' | 'callback' | 'transitin' | 'transitout';
@@ -167,16 +157,7 @@ export interface RoutingScheme {
   params?: Record<string, string>;
 }
 
-export type RouteReason =
-  | 'routed'
-  | 'no_scheme'
-  | 'http_status'
-  | 'timeout'
-  | 'network_error'
-  | 'empty_body'
-  | 'bad_json'
-  | 'missing_member'
-  | 'invalid_destination';
+export type RouteReason = 'routed' | 'no_scheme' | 'http_status' | 'timeout' | 'network_error' | 'empty_body' | 'bad_json' | 'missing_member' | 'invalid_destination';
 
 export interface InboundCallResult {
   /** Where the webhook reply sent the call, null when it was skipped. */
@@ -193,8 +174,7 @@ export interface InboundCallResult {
 export interface RoutingControl {
   configure(scheme: RoutingScheme): void;
   clear(): void;
-  readonly scheme: Readonly<Required<Omit<RoutingScheme, 'destinationField' | 'params'>>> &
-    Pick<RoutingScheme, 'destinationField' | 'params'> | null;
+  readonly scheme: (Readonly<Required<Omit<RoutingScheme, 'destinationField' | 'params'>>> & Pick<RoutingScheme, 'destinationField' | 'params'>) | null;
   /** `from`: the inbound caller's number; `to`: the pool number dialled (default the office line). */
   simulateInboundCall(call: { from: string; to?: string }): Promise<InboundCallResult>;
 }

@@ -102,11 +102,20 @@ const origin = z.string().transform((value, ctx) => {
   ctx.addIssue({ code: 'custom', message: `expected an origin such as https://shop.example.com, got "${value}"` });
   return z.NEVER;
 });
-const commaList = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
-const httpUrl = z.string().url('expected an http(s) URL').refine((u) => /^https?:/.test(u), 'expected an http(s) URL');
+const commaList = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+const httpUrl = z
+  .string()
+  .url('expected an http(s) URL')
+  .refine((u) => /^https?:/.test(u), 'expected an http(s) URL');
 
 /** Secrets that travel in URLs: long enough not to guess, and URL-safe so nothing mangles them. */
-const secretToken = z.string().regex(/^[A-Za-z0-9._~-]{16,256}$/, 'expected a random URL-safe token of at least 16 characters (letters, digits, . _ ~ -), e.g. from `openssl rand -hex 24`');
+const secretToken = z
+  .string()
+  .regex(/^[A-Za-z0-9._~-]{16,256}$/, 'expected a random URL-safe token of at least 16 characters (letters, digits, . _ ~ -), e.g. from `openssl rand -hex 24`');
 
 // One schema per variable, so the error names exactly the variable that is wrong.
 const env = {
@@ -116,7 +125,10 @@ const env = {
   CALLTRACKING_BASE_URL: httpUrl.optional(),
   CALLTRACKING_AUTH_KEY: z.string().min(8, 'expected the project Auth-key (at least 8 characters)').optional(),
   CALLTRACKING_PROJECT_ID: z.string().regex(/^\S+$/, 'expected the project id').optional(),
-  CALLBACK_CALLER: z.string().regex(/^\S{2,64}$/, 'expected a number, SIP login or scheme id').optional(),
+  CALLBACK_CALLER: z
+    .string()
+    .regex(/^\S{2,64}$/, 'expected a number, SIP login or scheme id')
+    .optional(),
   CALLBACK_CALLER_TYPE: z.enum(['default', 'scheme']).default('default'),
   CALLBACK_DIRECTION: z.enum(['in', 'out']).default('out'),
   CALLBACK_MANAGER_DST: z.enum(['0', '1']).default('1').transform(Number) as z.ZodType<0 | 1>,
@@ -139,8 +151,14 @@ const env = {
   DEMO_DIR: z.string().default('demo'),
   CALLTRACKING_TIMEZONE: z.string().optional(),
   ROUTE_WEBHOOK_TOKEN: secretToken.optional(),
-  ROUTE_FALLBACK: z.string().regex(/^[^\s/]{2,64}$/, 'expected a phone number in international format or a SIP login').optional(),
-  ROUTE_DESTINATION_FIELD: z.string().regex(/^[\w.-]{1,64}$/, 'expected the member name entered as "Name in response for destination" (letters, digits, _ . -)').default('destination'),
+  ROUTE_FALLBACK: z
+    .string()
+    .regex(/^[^\s/]{2,64}$/, 'expected a phone number in international format or a SIP login')
+    .optional(),
+  ROUTE_DESTINATION_FIELD: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, 'expected the member name entered as "Name in response for destination" (letters, digits, _ . -)')
+    .default('destination'),
   ROUTE_REPLY: z.enum(['json', 'text']).default('json'),
   ROUTE_STATUS_WAIT_MS: integer(50, 2500).default(1000),
   OWNER_TOKEN: secretToken.optional(),
@@ -189,13 +207,15 @@ function isTimeZone(tz: string): boolean {
 export function loadConfig(raw: Record<string, string | undefined>, simulator?: SimulatorDefaults, fallbacks?: ServiceFallbacks): Config {
   const e = readEnv(raw);
   const external = e.CALLTRACKING_BASE_URL !== undefined;
-  if (external && !e.CALLTRACKING_AUTH_KEY) throw new ConfigError('CALLTRACKING_AUTH_KEY: required when CALLTRACKING_BASE_URL is set (the project Auth-key from the service\'s integration section)');
+  if (external && !e.CALLTRACKING_AUTH_KEY)
+    throw new ConfigError("CALLTRACKING_AUTH_KEY: required when CALLTRACKING_BASE_URL is set (the project Auth-key from the service's integration section)");
   const warnings: string[] = [];
   const projectId = e.CALLTRACKING_PROJECT_ID ?? (external ? fallbacks?.projectId : simulator?.projectId);
   const caller = e.CALLBACK_CALLER ?? (external ? fallbacks?.caller : simulator?.caller);
   if (external && !projectId) throw new ConfigError('CALLTRACKING_PROJECT_ID: required when CALLTRACKING_BASE_URL is set (the projectId of the extended callback)');
   if (external && !caller) throw new ConfigError('CALLBACK_CALLER: required when CALLTRACKING_BASE_URL is set (the number, SIP login or scheme that is called first)');
-  if (external && !e.CALLTRACKING_PROJECT_ID) warnings.push(`CALLTRACKING_PROJECT_ID is not set: using the simulator's "${projectId}"; the real service refuses callbacks until it is set`);
+  if (external && !e.CALLTRACKING_PROJECT_ID)
+    warnings.push(`CALLTRACKING_PROJECT_ID is not set: using the simulator's "${projectId}"; the real service refuses callbacks until it is set`);
   if (external && !e.CALLBACK_CALLER) warnings.push(`CALLBACK_CALLER is not set: using the simulator's office line "${caller}"; set the number, SIP login or scheme to call first`);
   if (!external && !simulator) throw new ConfigError('CALLTRACKING_BASE_URL: not set, and no simulator was started to stand in for the service');
 
@@ -207,7 +227,8 @@ export function loadConfig(raw: Record<string, string | undefined>, simulator?: 
   }
   const publicUrl = e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`;
   const allowedOrigins = e.ALLOWED_ORIGINS ?? (demo ? [new URL(publicUrl).origin] : undefined);
-  if (!allowedOrigins) throw new ConfigError('ALLOWED_ORIGINS: required outside demo mode (comma-separated origins of the sites that embed the widget, e.g. https://shop.example.com)');
+  if (!allowedOrigins)
+    throw new ConfigError('ALLOWED_ORIGINS: required outside demo mode (comma-separated origins of the sites that embed the widget, e.g. https://shop.example.com)');
   const projectTimeZone = e.CALLTRACKING_TIMEZONE ?? simulator?.timeZone ?? DEFAULT_PROJECT_TIME_ZONE;
   if (!isTimeZone(projectTimeZone)) throw new ConfigError(`CALLTRACKING_TIMEZONE: expected an IANA time zone such as Europe/Kyiv, got "${projectTimeZone}"`);
   if (!isTimeZone(e.TIMEZONE)) throw new ConfigError(`TIMEZONE: expected an IANA time zone such as Europe/Kyiv, got "${e.TIMEZONE}"`);

@@ -23,7 +23,10 @@ export const CallbackRequest = z
     /** What the visitor typed; the relay parses it (national forms use `country`, then DEFAULT_COUNTRY). */
     phone: z.string().min(1).max(40),
     /** ISO 3166-1 alpha-2 country the visitor picked for national numbers. */
-    country: z.string().regex(/^[A-Za-z]{2}$/).optional(),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/)
+      .optional(),
     /** True when the visitor ticked the consent box (required when the relay has REQUIRE_CONSENT). */
     consent: z.boolean().optional(),
     /** The consent sentence the visitor saw; the relay stores only its hash in the consent record. */
@@ -83,7 +86,20 @@ export type CallbackAnswer = CallbackAccepted | CallbackScheduled | CallbackQueu
  * connected), and final (completed, missed, failed, cancelled, unknown). `redial`: nobody answered,
  * and the relay will call again at `scheduledFor`.
  */
-export const callOutcomes = ['scheduled', 'queued', 'accepted', 'agent_ringing', 'ringing_you', 'connected', 'completed', 'missed', 'redial', 'failed', 'cancelled', 'unknown'] as const;
+export const callOutcomes = [
+  'scheduled',
+  'queued',
+  'accepted',
+  'agent_ringing',
+  'ringing_you',
+  'connected',
+  'completed',
+  'missed',
+  'redial',
+  'failed',
+  'cancelled',
+  'unknown',
+] as const;
 export type CallOutcome = (typeof callOutcomes)[number];
 export interface CallbackProgress {
   requestId: string;

@@ -53,7 +53,9 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info('relay listening', { host: config.host, port, publicUrl: config.publicUrl, demo: config.demo, simulator: simulator?.url ?? null });
   if (config.demo) {
-    process.stdout.write(`\n  Dialback demo:  http://${config.host}:${port}/\n  Owner view:     http://${config.host}:${port}/owner\n${simulator ? `  Simulator:      ${simulator.url} (Auth-key ${simulator.authKey}, project ${simulator.projectId})\n` : ''}\n`);
+    process.stdout.write(
+      `\n  Dialback demo:  http://${config.host}:${port}/\n  Owner view:     http://${config.host}:${port}/owner\n${simulator ? `  Simulator:      ${simulator.url} (Auth-key ${simulator.authKey}, project ${simulator.projectId})\n` : ''}\n`,
+    );
   }
 
   let stopping = false;

@@ -33,7 +33,8 @@ interface Sample {
 }
 
 type Marks = { longTasks: number[]; shift: number; launcherAt: number | null };
-const marks = (page: Page) => page.evaluate(() => ({ ...(window as unknown as { __bench: Marks }).__bench, longTasks: [...(window as unknown as { __bench: Marks }).__bench.longTasks] }));
+const marks = (page: Page) =>
+  page.evaluate(() => ({ ...(window as unknown as { __bench: Marks }).__bench, longTasks: [...(window as unknown as { __bench: Marks }).__bench.longTasks] }));
 
 // Collects long tasks and layout shifts from navigation start, and when the launcher appeared.
 const observe = `(() => {

@@ -89,7 +89,7 @@ try {
     return Number(/used_memory:(\d+)/.exec(info)![1]);
   };
   const rows: Array<[string, string]> = [];
-  const perMillion = (bytes: number) => `${((bytes / KEYS) * 1_000_000 / 1024 / 1024).toFixed(1)} MB (${(bytes / KEYS).toFixed(0)} B/key)`;
+  const perMillion = (bytes: number) => `${(((bytes / KEYS) * 1_000_000) / 1024 / 1024).toFixed(1)} MB (${(bytes / KEYS).toFixed(0)} B/key)`;
 
   for (const [name, make] of [
     ['number', (i: number): LimitCheck => ({ table: 'number', key: hex(`n${i}`), counts: numberCounts })],
@@ -149,9 +149,13 @@ try {
     const batch = [];
     for (let i = start; i < Math.min(JOBS, start + IN_PARALLEL); i++) {
       batch.push(
-        idem.begin('https://shop.example.com', `key-${i}-0123456789abcdef`, hex(`body ${i}`)).then((b) =>
-          b.kind === 'new' ? b.ticket.complete({ status: 202, body: { status: 'accepted', requestId: `7f3c-${i}`, phoneMasked: '+380 50 *** **67', estimateSeconds: 30 }, headers: {} }) : undefined,
-        ),
+        idem
+          .begin('https://shop.example.com', `key-${i}-0123456789abcdef`, hex(`body ${i}`))
+          .then((b) =>
+            b.kind === 'new'
+              ? b.ticket.complete({ status: 202, body: { status: 'accepted', requestId: `7f3c-${i}`, phoneMasked: '+380 50 *** **67', estimateSeconds: 30 }, headers: {} })
+              : undefined,
+          ),
       );
     }
     await Promise.all(batch);

@@ -63,8 +63,18 @@ async function memoryPerMillion(table: 'number' | 'client'): Promise<number> {
   const before = used();
   const store = createMemoryLimitStore({ maxKeysPerTable: 1_000_000 });
   const rules: Record<typeof table, Omit<LimitCheck, 'key' | 'table'>> = {
-    number: { counts: [{ reason: 'number_cooldown', limit: 1, windowSec: 120 }, { reason: 'number_daily', limit: 3, windowSec: 86_400 }] },
-    client: { counts: [{ reason: 'client_rate', limit: 3, windowSec: 600 }, { reason: 'client_daily', limit: 10, windowSec: 86_400 }] },
+    number: {
+      counts: [
+        { reason: 'number_cooldown', limit: 1, windowSec: 120 },
+        { reason: 'number_daily', limit: 3, windowSec: 86_400 },
+      ],
+    },
+    client: {
+      counts: [
+        { reason: 'client_rate', limit: 3, windowSec: 600 },
+        { reason: 'client_daily', limit: 10, windowSec: 86_400 },
+      ],
+    },
   };
   const now = Date.now();
   for (let i = 0; i < 1_000_000; i++) {
@@ -159,7 +169,9 @@ function requiredWork(config: Config, log: Logger, parts: { phone: boolean; rest
       for (const subject of [`number\0${destination.digits}`, `client\0${client}`, `prefix\0${destination.digits.slice(0, -4)}`]) {
         createHmac('sha256', config.hashSecret).update(subject).digest('hex');
       }
-      createHash('sha256').update(`${ORIGIN}\0${String(req.headers['idempotency-key'])}`).digest('base64url');
+      createHash('sha256')
+        .update(`${ORIGIN}\0${String(req.headers['idempotency-key'])}`)
+        .digest('base64url');
       requestFingerprint({ phone });
       requestId = randomUUID();
     }
@@ -308,7 +320,13 @@ async function main() {
     return createRelay({ config, log: logFor(config), stores });
   };
   const references = await Promise.all(
-    ([{ phone: true, rest: true }, { phone: true, rest: false }, { phone: false, rest: true }] as const).map(async (work) => {
+    (
+      [
+        { phone: true, rest: true },
+        { phone: true, rest: false },
+        { phone: false, rest: true },
+      ] as const
+    ).map(async (work) => {
       const made = passthroughServer(upstream.url, requiredWork(configFor({}), logFor(configFor({})), work));
       return { ...made, listening: await listen(made.server) };
     }),
@@ -319,8 +337,14 @@ async function main() {
   // and carries its own Idempotency-Key. Only the site caps are raised, or they would trip as designed;
   // the clients are neighbours (256 to a /24), so the /24 limit and the surge defence are off too.
   const open = relayFor({
-    TRUSTED_PROXIES: '127.0.0.1', SITE_HOURLY_CAP: '65000', SITE_DAILY_CAP: '65000', STATUS_CACHE_MS: '600000',
-    LIMIT_NETWORK_IPV4_24_HOURLY: '0', LIMIT_NETWORK_IPV4_24_DAILY: '0', SURGE_CALLS: '0', SURGE_CAP_PERCENT: '0',
+    TRUSTED_PROXIES: '127.0.0.1',
+    SITE_HOURLY_CAP: '65000',
+    SITE_DAILY_CAP: '65000',
+    STATUS_CACHE_MS: '600000',
+    LIMIT_NETWORK_IPV4_24_HOURLY: '0',
+    LIMIT_NETWORK_IPV4_24_DAILY: '0',
+    SURGE_CALLS: '0',
+    SURGE_CAP_PERCENT: '0',
   });
   // Default limits: one client flooding one number is refused by the number's cooldown, and after
   // LIMIT_CLIENT_REFUSALS of those, as a client, body unread.
@@ -342,7 +366,15 @@ async function main() {
   const helloWorld: LoadSpec = { url: hello.url, method: 'GET', path: '/', headers: {}, expectStatus: 200 };
   /** One number's callback sent over and over to a relay that refuses it. */
   const flood = JSON.stringify({ phone: '+380501234567' });
-  const refusedBy = (url: string, distinctClients = false): LoadSpec => ({ url, method: 'POST', path: '/api/callback', headers: json, fixedBody: flood, distinctClients, expectStatus: 429 });
+  const refusedBy = (url: string, distinctClients = false): LoadSpec => ({
+    url,
+    method: 'POST',
+    path: '/api/callback',
+    headers: json,
+    fixedBody: flood,
+    distinctClients,
+    expectStatus: 429,
+  });
 
   row('POST /api/callback (accepted) vs undici passthrough', await compare(callbacksTo(openL.url), viaPassthrough), 0.75);
   results.push(['  reference: passthrough + only the required work', ...figures(await compare(callbacksTo(required.url), viaPassthrough)), 'ceiling for the row above']);
@@ -371,8 +403,14 @@ async function main() {
     return { relay: createRelay({ config, log, stores }), stores };
   };
   const openR = await redisRelayFor({
-    TRUSTED_PROXIES: '127.0.0.1', SITE_HOURLY_CAP: '65000', SITE_DAILY_CAP: '65000', STATUS_CACHE_MS: '600000',
-    LIMIT_NETWORK_IPV4_24_HOURLY: '0', LIMIT_NETWORK_IPV4_24_DAILY: '0', SURGE_CALLS: '0', SURGE_CAP_PERCENT: '0',
+    TRUSTED_PROXIES: '127.0.0.1',
+    SITE_HOURLY_CAP: '65000',
+    SITE_DAILY_CAP: '65000',
+    STATUS_CACHE_MS: '600000',
+    LIMIT_NETWORK_IPV4_24_HOURLY: '0',
+    LIMIT_NETWORK_IPV4_24_DAILY: '0',
+    SURGE_CALLS: '0',
+    SURGE_CAP_PERCENT: '0',
   });
   const strictR = await redisRelayFor({});
   const proxiedR = await redisRelayFor({ TRUSTED_PROXIES: '127.0.0.1' });
@@ -410,7 +448,9 @@ async function main() {
   const header: [string, string, string, string, string] = ['measure', 'relay', 'baseline', 'ratio', 'goal'];
   const widths = header.map((h, i) => Math.max(h.length, ...results.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(`\nRelay benchmark (${CONNECTIONS} connections, best of ${ROUNDS} × ${SECONDS} s (accepted path: at most ${MAX_ACCEPTED} requests), LOG_LEVEL=info to /dev/null, LOG_REPEAT_WINDOW_MS at its default, loopback, Node ${process.version})\n`);
+  console.log(
+    `\nRelay benchmark (${CONNECTIONS} connections, best of ${ROUNDS} × ${SECONDS} s (accepted path: at most ${MAX_ACCEPTED} requests), LOG_LEVEL=info to /dev/null, LOG_REPEAT_WINDOW_MS at its default, loopback, Node ${process.version})\n`,
+  );
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of results) console.log(line(r));

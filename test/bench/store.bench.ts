@@ -21,11 +21,20 @@ const hex = (s: string) => createHash('sha256').update(s).digest('hex').slice(0,
 const T0 = Date.now();
 const DAY = 86_400;
 const rules = {
-  number: [{ reason: 'number_cooldown', limit: 1, windowSec: 120 }, { reason: 'number_daily', limit: 3, windowSec: DAY }],
-  client: [{ reason: 'client_rate', limit: 3, windowSec: 600 }, { reason: 'client_daily', limit: 10, windowSec: DAY }],
+  number: [
+    { reason: 'number_cooldown', limit: 1, windowSec: 120 },
+    { reason: 'number_daily', limit: 3, windowSec: DAY },
+  ],
+  client: [
+    { reason: 'client_rate', limit: 3, windowSec: 600 },
+    { reason: 'client_daily', limit: 10, windowSec: DAY },
+  ],
   prefix: [{ reason: 'prefix_rate', limit: 5, windowSec: 600 }],
   strikes: [{ reason: 'client_refusals', limit: 20, windowSec: 600 }],
-  site: [{ reason: 'site_hourly_cap', limit: 65_000, windowSec: 3600 }, { reason: 'site_daily_cap', limit: 65_000, windowSec: DAY }],
+  site: [
+    { reason: 'site_hourly_cap', limit: 65_000, windowSec: 3600 },
+    { reason: 'site_daily_cap', limit: 65_000, windowSec: DAY },
+  ],
 } satisfies Record<string, LimitCheck['counts']>;
 
 /** The limiter's five-table plan for number `n` from client `c`. */
@@ -130,10 +139,34 @@ async function main() {
   const addStart = performance.now();
   for (let i = 0; i < JOBS; i++) {
     const e164 = `+38050${String(i).padStart(7, '0')}`;
-    const request = { e164, attribution: { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'spring-sale', clientId: '1234567890.1700000000' }, clientIp: '203.0.113.9', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36', origin: 'https://shop.example.com', pageUrl: 'https://shop.example.com/catalog/item-123?utm_source=google&utm_medium=cpc', locale: 'uk' };
+    const request = {
+      e164,
+      attribution: { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'spring-sale', clientId: '1234567890.1700000000' },
+      clientIp: '203.0.113.9',
+      userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+      origin: 'https://shop.example.com',
+      pageUrl: 'https://shop.example.com/catalog/item-123?utm_source=google&utm_medium=cpc',
+      locale: 'uk',
+    };
     const numberHash = hex(e164) + hex(`${e164}x`);
     await jobs.add({ callbackId: `cb-${i}`, kind: 'scheduled', dueAt: T0 + i, request, numberHash, maskedNumber: '+380 50 *** **67', cancelToken: `token-${i}` }, T0);
-    await outbox.enqueue(buildLeadEvent({ type: 'callback.scheduled', callbackId: `cb-${i}`, occurredAt: T0, e164, maskedNumber: '+380 50 *** **67', numberHash, attribution: request.attribution, pageUrl: request.pageUrl, origin: request.origin, locale: 'uk', requestedAt: T0, scheduledFor: T0 + i }), T0);
+    await outbox.enqueue(
+      buildLeadEvent({
+        type: 'callback.scheduled',
+        callbackId: `cb-${i}`,
+        occurredAt: T0,
+        e164,
+        maskedNumber: '+380 50 *** **67',
+        numberHash,
+        attribution: request.attribution,
+        pageUrl: request.pageUrl,
+        origin: request.origin,
+        locale: 'uk',
+        requestedAt: T0,
+        scheduledFor: T0 + i,
+      }),
+      T0,
+    );
   }
   const addPerSec = JOBS / ((performance.now() - addStart) / 1000);
   await jobsCheckpointer.stop();
@@ -148,7 +181,9 @@ async function main() {
   }
   const claimPerSec = claimed / ((performance.now() - claimStart) / 1000);
   jobsDb.close();
-  console.log(`\ncallback jobs: add + enqueue its event ${Math.round(addPerSec).toLocaleString('en')}/s (each committed); claim ${Math.round(claimPerSec).toLocaleString('en')} jobs/s (batches of 16)`);
+  console.log(
+    `\ncallback jobs: add + enqueue its event ${Math.round(addPerSec).toLocaleString('en')}/s (each committed); claim ${Math.round(claimPerSec).toLocaleString('en')} jobs/s (batches of 16)`,
+  );
   console.log(`file size per 1,000 jobs with one webhook event each: ${Math.round(perThousand / 1024)} KiB`);
 }
 

@@ -17,10 +17,7 @@ let browser: Browser & { dispose(): Promise<void> };
 
 beforeAll(async () => {
   host = await startHostSite();
-  system = await startSystem(
-    { ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250' },
-    { simulator: { timing: { agentAnswerMs: 400, visitorRingMs: 1200, talkMs: 1500 } } },
-  );
+  system = await startSystem({ ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250' }, { simulator: { timing: { agentAnswerMs: 400, visitorRingMs: 1200, talkMs: 1500 } } });
   // An office that is never open now: every day's hours lie in the past or the future of "now".
   closedSystem = await startSystem({ ALLOWED_ORIGINS: host.url, WORKING_HOURS: hoursClosedNow('UTC'), TIMEZONE: 'UTC' });
   browser = await launchChromium();
@@ -114,7 +111,9 @@ describe('axe-core: zero violations in every state', () => {
   test('closed office', async () => {
     const page = await openPage('/a11y-closed', {}, closedSystem.relayUrl);
     try {
-      await widget(page).dialog.getByText(/We are closed now\. We open/).waitFor();
+      await widget(page)
+        .dialog.getByText(/We are closed now\. We open/)
+        .waitFor();
       await expectNoViolations(page, 'closed');
     } finally {
       await page.close();
@@ -185,13 +184,15 @@ describe('keyboard', () => {
       await widget(page).dialog.getByRole('button', { name: 'Call me later' }).waitFor();
       const sizes = await page.evaluate(() => {
         const root = document.querySelector('dialback-widget')!.shadowRoot!;
-        return [...root.querySelectorAll<HTMLElement>('button, a, input, select, label[for=db-consent]')]
-          // The checkbox's target is its label; hidden parts (the entry's fallback) are not targets.
-          .filter((el) => !(el instanceof HTMLInputElement && el.type === 'checkbox') && el.checkVisibility())
-          .map((el) => {
-            const box = el.getBoundingClientRect();
-            return { what: el.className || el.id || el.tagName, width: Math.round(box.width), height: Math.round(box.height) };
-          });
+        return (
+          [...root.querySelectorAll<HTMLElement>('button, a, input, select, label[for=db-consent]')]
+            // The checkbox's target is its label; hidden parts (the entry's fallback) are not targets.
+            .filter((el) => !(el instanceof HTMLInputElement && el.type === 'checkbox') && el.checkVisibility())
+            .map((el) => {
+              const box = el.getBoundingClientRect();
+              return { what: el.className || el.id || el.tagName, width: Math.round(box.width), height: Math.round(box.height) };
+            })
+        );
       });
       // Every control of the dialog and the launcher is measured (an empty list would prove nothing).
       expect(sizes.map((s) => s.what).sort()).toEqual(['LABEL', 'close', 'db-country', 'db-phone', 'launcher', 'link', 'primary', 'privacy']);

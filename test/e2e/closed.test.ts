@@ -11,7 +11,7 @@ const visitorZone = 'America/New_York';
 
 const stage = useStage((hostUrl) => ({ ALLOWED_ORIGINS: hostUrl, WORKING_HOURS: hoursClosedNow(officeZone), TIMEZONE: officeZone }));
 
-test('closed now: the widget says when the office opens, in the visitor\'s local time, and offers to call then', async () => {
+test("closed now: the widget says when the office opens, in the visitor's local time, and offers to call then", async () => {
   const status = (await (await fetch(`${stage.system.relayUrl}/api/status`, { headers: { origin: stage.host.url } })).json()) as { openNow: boolean; nextOpenAt: string };
   expect(status.openNow).toBe(false);
   const opens = new Date(status.nextOpenAt);

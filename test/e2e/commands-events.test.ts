@@ -48,16 +48,7 @@ test('queued commands, data-dialback-open on late elements, events and dataLayer
 
     const seen = (await page.evaluate(() => (window as unknown as { seen: Array<[string, Record<string, unknown>]> }).seen)) as Array<[string, Record<string, unknown>]>;
     const dataLayer = (await page.evaluate(() => (window as unknown as { dataLayer: Array<Record<string, unknown>> }).dataLayer)) as Array<Record<string, unknown>>;
-    expect(seen.map(([name]) => name)).toEqual([
-      'event:open',
-      'handler:open',
-      'event:submit',
-      'event:success',
-      'handler:success',
-      'event:close',
-      'event:open',
-      'handler:open',
-    ]);
+    expect(seen.map(([name]) => name)).toEqual(['event:open', 'handler:open', 'event:submit', 'event:success', 'handler:success', 'event:close', 'event:open', 'handler:open']);
     const success = seen.find(([name]) => name === 'event:success')![1];
     expect(success).toEqual({ requestId: expect.any(String), status: 'accepted', estimateSeconds: expect.any(Number) });
     expect(seen.find(([name]) => name === 'event:submit')![1]).toEqual({ country: 'UA', lang: 'en' });

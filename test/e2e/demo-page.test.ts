@@ -82,7 +82,11 @@ test('the hostile-CSS switch changes the page, not the widget', async () => {
     await page.goto(site.url + '/');
     const launcher = widget(page).launcher;
     await launcher.waitFor();
-    const look = () => launcher.evaluate((el) => { const s = getComputedStyle(el); return [s.fontFamily, s.fontSize, s.backgroundColor, s.textTransform].join('|'); });
+    const look = () =>
+      launcher.evaluate((el) => {
+        const s = getComputedStyle(el);
+        return [s.fontFamily, s.fontSize, s.backgroundColor, s.textTransform].join('|');
+      });
     const before = await look();
     const toggle = page.getByRole('button', { name: 'Switch on hostile CSS' });
     await toggle.click();

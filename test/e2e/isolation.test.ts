@@ -8,7 +8,28 @@ import { useStage } from '../support/stage.ts';
 
 const stage = useStage();
 
-const properties = ['font-family', 'font-size', 'font-weight', 'line-height', 'letter-spacing', 'text-transform', 'color', 'background-color', 'border-top-width', 'border-top-style', 'padding-top', 'margin-top', 'width', 'height', 'position', 'display', 'visibility', 'opacity', 'transform', 'outline-style'];
+const properties = [
+  'font-family',
+  'font-size',
+  'font-weight',
+  'line-height',
+  'letter-spacing',
+  'text-transform',
+  'color',
+  'background-color',
+  'border-top-width',
+  'border-top-style',
+  'padding-top',
+  'margin-top',
+  'width',
+  'height',
+  'position',
+  'display',
+  'visibility',
+  'opacity',
+  'transform',
+  'outline-style',
+];
 
 /** Computed styles of the widget's parts, read inside its shadow root. */
 function partsStyles(page: Page) {
@@ -43,7 +64,14 @@ async function openOn(path: string, hostile: boolean): Promise<Page> {
   await w.launcher.click();
   await w.dialog.waitFor();
   // Let the dialog's entrance finish: styles are compared at rest.
-  await page.evaluate(() => Promise.all(document.querySelector('dialback-widget')!.shadowRoot!.getAnimations().map((a) => a.finished)));
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .querySelector('dialback-widget')!
+        .shadowRoot!.getAnimations()
+        .map((a) => a.finished),
+    ),
+  );
   return page;
 }
 
@@ -97,7 +125,13 @@ test('the host page is untouched: no stylesheet added, its own elements keep the
         sheets: document.styleSheets.length,
         adopted: document.adoptedStyleSheets.length,
         headChildren: document.head.children.length,
-        button: getComputedStyle(document.getElementById('host-button')!).cssText || JSON.stringify(Object.fromEntries([...getComputedStyle(document.getElementById('host-button')!)].map((p) => [p, getComputedStyle(document.getElementById('host-button')!).getPropertyValue(p)]))),
+        button:
+          getComputedStyle(document.getElementById('host-button')!).cssText ||
+          JSON.stringify(
+            Object.fromEntries(
+              [...getComputedStyle(document.getElementById('host-button')!)].map((p) => [p, getComputedStyle(document.getElementById('host-button')!).getPropertyValue(p)]),
+            ),
+          ),
         h1: getComputedStyle(document.querySelector('h1')!).fontSize,
       }));
     const before = await snapshot();

@@ -45,7 +45,7 @@ async function request(page: Page, number: string) {
   return { w, seen };
 }
 
-test('answered: agent on the line, then the visitor\'s phone rings, then connected, then finished', async () => {
+test("answered: agent on the line, then the visitor's phone rings, then connected, then finished", async () => {
   const page = await stage.browser.newPage();
   try {
     const { w, seen } = await request(page, '050 123 45 67');

@@ -34,7 +34,12 @@ test('the owner sees agents live, the widget call with its attribution, and the 
   const bodies: string[] = [];
   const pending: Promise<void>[] = [];
   page.on('response', (res: PwResponse) => {
-    pending.push(res.text().then((t) => void bodies.push(`${res.url()}\n${t}`), () => {}));
+    pending.push(
+      res.text().then(
+        (t) => void bodies.push(`${res.url()}\n${t}`),
+        () => {},
+      ),
+    );
   });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

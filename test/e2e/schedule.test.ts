@@ -127,7 +127,15 @@ test('the phone system unreachable: the call is held (queued), said honestly, an
   // Monday 10:00 in Kyiv: open, so the call would be placed now, but the service is gone.
   const monday = new Date('2030-01-14T08:00:00Z');
   const system = await startSystem(
-    { ALLOWED_ORIGINS: stage.host.url, WORKING_HOURS: 'Mon-Fri 09:00-18:00', TIMEZONE: officeZone, CALLTRACKING_BASE_URL: await deadUrl(), CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234', CALLTRACKING_PROJECT_ID: '1', CALLBACK_CALLER: '380441112233' },
+    {
+      ALLOWED_ORIGINS: stage.host.url,
+      WORKING_HOURS: 'Mon-Fri 09:00-18:00',
+      TIMEZONE: officeZone,
+      CALLTRACKING_BASE_URL: await deadUrl(),
+      CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234',
+      CALLTRACKING_PROJECT_ID: '1',
+      CALLBACK_CALLER: '380441112233',
+    },
     { now: () => new Date(monday) },
   );
   const context = await stage.browser.newContext({ timezoneId: visitorZone });

@@ -104,7 +104,7 @@ describe('loadConfig', () => {
     expect(errorOf({ CALLTRACKING_BASE_URL: 'ftp://x' }, null)).toMatch(/^CALLTRACKING_BASE_URL: expected an http\(s\) URL/);
   });
 
-  it('falls back to the simulator\'s project id and caller against an external service, with a warning each', () => {
+  it("falls back to the simulator's project id and caller against an external service, with a warning each", () => {
     const env = { CALLTRACKING_BASE_URL: 'http://127.0.0.1:8090', CALLTRACKING_AUTH_KEY: 'sim-auth-key-0123456789', ALLOWED_ORIGINS: 'https://shop.example' };
     const c = loadConfig(env, undefined, { projectId: '100500', caller: '380441112233' });
     expect(c.calltracking).toMatchObject({ baseUrl: 'http://127.0.0.1:8090', authKey: 'sim-auth-key-0123456789', projectId: '100500' });

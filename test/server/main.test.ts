@@ -29,7 +29,10 @@ function start(env: Record<string, string>) {
 
 /** The port in the relay's 'relay listening' log line, once it was written. */
 function listeningPort(out: string): number | undefined {
-  const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg?: string; port?: number });
+  const lines = out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { msg?: string; port?: number });
   return lines.find((l) => l.msg === 'relay listening')?.port;
 }
 
@@ -55,7 +58,10 @@ describe('server/src/main.ts', () => {
     expect(await proc.exited).toBe(0);
     expect(proc.out()).toContain('shutting down');
     // The simulator's demo key is printed once in the banner for the owner; JSON log lines never carry it.
-    const jsonLines = proc.out().split('\n').filter((l) => l.startsWith('{'));
+    const jsonLines = proc
+      .out()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     expect(jsonLines.length).toBeGreaterThan(1);
     expect(jsonLines.join('\n')).not.toContain('sim-auth-key');
   });

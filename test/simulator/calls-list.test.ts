@@ -6,9 +6,30 @@ import { callback, get, jsonOf, start, waitFor, type RunningSim } from '../suppo
 // 2019-06-02 09:30:47 in Kyiv (summer, +0300): the facts' own example instant.
 const NOW = new Date('2019-06-02T06:30:47Z');
 const FACTS_FIELDS = [
-  'calldate', 'caller', 'dst', 'disposition', 'billsec', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_content',
-  'utm_term', 'recording', 'pool_name', 'duration', 'call_type', 'waittime', 'connected_with', 'uniqueid', 'client_id',
-  'remote_ip', 'landing', 'call_card', 'has_recording', 'scheme_name', 'refferrer',
+  'calldate',
+  'caller',
+  'dst',
+  'disposition',
+  'billsec',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+  'recording',
+  'pool_name',
+  'duration',
+  'call_type',
+  'waittime',
+  'connected_with',
+  'uniqueid',
+  'client_id',
+  'remote_ip',
+  'landing',
+  'call_card',
+  'has_recording',
+  'scheme_name',
+  'refferrer',
 ];
 
 let sim: RunningSim;

@@ -38,7 +38,11 @@ describe('access', () => {
 describe('agents', () => {
   it('lists agents and switches one online', async () => {
     const before = (await jsonOf(await send('GET', '/__sim/agents'))) as Array<{ login: string; online: boolean }>;
-    expect(before.map((a) => [a.login, a.online])).toEqual([['manager1', true], ['manager2', true], ['manager3', false]]);
+    expect(before.map((a) => [a.login, a.online])).toEqual([
+      ['manager1', true],
+      ['manager2', true],
+      ['manager3', false],
+    ]);
     expect((await send('POST', '/__sim/agents/manager3', { online: true })).status).toBe(200);
     expect(await jsonOf(await get(sim, '/sipstatus/online'))).toEqual(['manager1', 'manager2', 'manager3']);
   });

@@ -117,12 +117,16 @@ describe('agent drift (standalone mode)', () => {
     try {
       const initial = JSON.stringify(drifting.agents.list().map((a) => a.online));
       const seen = new Set<string>();
-      await waitFor('the online set to drift', () => {
-        const now = drifting.agents.list().map((a) => a.online);
-        expect(now.some(Boolean)).toBe(true);
-        seen.add(JSON.stringify(now));
-        return seen.size > 1 && JSON.stringify(now) !== initial;
-      }, 20_000);
+      await waitFor(
+        'the online set to drift',
+        () => {
+          const now = drifting.agents.list().map((a) => a.online);
+          expect(now.some(Boolean)).toBe(true);
+          seen.add(JSON.stringify(now));
+          return seen.size > 1 && JSON.stringify(now) !== initial;
+        },
+        20_000,
+      );
     } finally {
       await drifting.close();
     }

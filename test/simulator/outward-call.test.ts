@@ -32,7 +32,7 @@ describe('success', () => {
     expect(sim.calls).toHaveLength(1);
   });
 
-  it("rings the agent whose number is the extension", async () => {
+  it('rings the agent whose number is the extension', async () => {
     expect((await postForm({ extension: '380441110002', destination: '380501234567' })).status).toBe(200);
     expect(sim.calls[0]?.agent).toBe('manager2');
   });

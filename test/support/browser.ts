@@ -7,7 +7,7 @@ const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/ch
 
 function chromiumPath(): string {
   const found = candidates.find((p): p is string => !!p && existsSync(p));
-  if (!found) throw new Error('Chromium not found: install Debian\'s `chromium` package (see .ci/run) or set CHROMIUM_PATH');
+  if (!found) throw new Error("Chromium not found: install Debian's `chromium` package (see .ci/run) or set CHROMIUM_PATH");
   return found;
 }
 
@@ -19,15 +19,7 @@ export async function launchChromium(): Promise<Browser & { dispose(): Promise<v
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   return Object.assign(browser, {
     async dispose() {

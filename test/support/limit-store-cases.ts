@@ -27,7 +27,11 @@ export const numberCheck = (n: string): LimitCheck => ({
   ],
 });
 const siteCheck = (limit: number): LimitCheck => ({ table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit, windowSec: 3600 }] });
-const numbersCheck = (n: string): LimitCheck => ({ table: 'client_numbers', key: hex('client'), distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) } });
+const numbersCheck = (n: string): LimitCheck => ({
+  table: 'client_numbers',
+  key: hex('client'),
+  distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) },
+});
 
 export function limitStoreCases(create: LimitStoreFactory): void {
   const fresh = () => create(T0);
@@ -86,7 +90,14 @@ export function limitStoreCases(create: LimitStoreFactory): void {
 
   it('peek tells what one check would meet now, counting and creating nothing', async () => {
     const store = await fresh();
-    const client: LimitCheck = { table: 'client', key: hex('p'), counts: [{ reason: 'client_rate', limit: 2, windowSec: 600 }, { reason: 'client_daily', limit: 20, windowSec: 86_400 }] };
+    const client: LimitCheck = {
+      table: 'client',
+      key: hex('p'),
+      counts: [
+        { reason: 'client_rate', limit: 2, windowSec: 600 },
+        { reason: 'client_daily', limit: 20, windowSec: 86_400 },
+      ],
+    };
     // Unknown table, then unknown key: nothing met.
     expect(await store.peek(client, sec(0))).toEqual([]);
     expect((await store.consume([{ ...client, key: hex('other') }], sec(0))).ok).toBe(true);

@@ -114,7 +114,11 @@ describe('every relay error code gets a clear sentence, at the field or above th
     } else {
       expect(shown.closest('#db-form-error')).not.toBeNull();
       // Not the visitor's fault: the office's own number is offered.
-      expect(within(shown.closest('#db-form-error') as HTMLElement).getByRole('link').getAttribute('href')).toBe('tel:+380441112233');
+      expect(
+        within(shown.closest('#db-form-error') as HTMLElement)
+          .getByRole('link')
+          .getAttribute('href'),
+      ).toBe('tel:+380441112233');
     }
     expect(screen.queryByText('relay wording, not shown')).toBeNull();
     expect(events.at(-1)).toEqual(['error', { code }]);
@@ -218,7 +222,7 @@ describe('Idempotency-Key with a security check', () => {
 });
 
 describe('consent', () => {
-  test('a required checkbox with the site\'s sentence and privacy link; refused before any request when unticked', async () => {
+  test("a required checkbox with the site's sentence and privacy link; refused before any request when unticked", async () => {
     relay.on('POST /api/callback', accepted);
     relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
     show({ consentText: 'I agree that Acme calls me about my request.', privacyUrl: 'https://acme.example/privacy' });
@@ -246,7 +250,7 @@ describe('status before the visitor types', () => {
     expect(within(dialog()).getByLabelText(en.phoneLabel)).toBeTruthy();
   });
 
-  test('closed: says when it opens, in the visitor\'s time, and offers the office number instead of the form', async () => {
+  test("closed: says when it opens, in the visitor's time, and offers the office number instead of the form", async () => {
     const opens = new Date(Date.now() + 86_400_000);
     opens.setHours(9, 0, 0, 0);
     relay.on('GET /api/status', { status: 200, body: { available: false, agentsOnline: 0, agentsFree: 0, openNow: false, nextOpenAt: opens.toISOString(), source: 'cached' } });
@@ -270,7 +274,7 @@ describe('status before the visitor types', () => {
   });
 });
 
-describe('the call\'s real progress', () => {
+describe("the call's real progress", () => {
   test('steps follow the relay; "missed" offers to try again and the office number', async () => {
     const outcomes = ['agent_ringing', 'ringing_you', 'missed'];
     relay.on('POST /api/callback', accepted);

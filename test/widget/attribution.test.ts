@@ -80,12 +80,9 @@ describe('client id', () => {
     expect(readAttribution('', page).clientId).toBe('1907690628.1747750782');
   });
 
-  test.each(['GA1.1.abc.def', 'GA1.1.123', '1907690628.1747750782', 'GS2.1.123.456', '', 'GA1.1.1907690628.1747750782.extra'])(
-    'gaClientId(%j) is undefined',
-    (value) => {
-      expect(gaClientId(value)).toBeUndefined();
-    },
-  );
+  test.each(['GA1.1.abc.def', 'GA1.1.123', '1907690628.1747750782', 'GS2.1.123.456', '', 'GA1.1.1907690628.1747750782.extra'])('gaClientId(%j) is undefined', (value) => {
+    expect(gaClientId(value)).toBeUndefined();
+  });
 
   test('a malformed rngst never throws', () => {
     rawCookie('rngst', '%7B%22clientId');
@@ -117,8 +114,7 @@ describe('utm in the page URL as the fallback', () => {
 });
 
 describe('attribution captured at load', () => {
-  const rngst2 = (source: string) =>
-    `rngst2=${encodeURIComponent(JSON.stringify({ utmz: { utm_source: source, utm_medium: 'cpc' }, sl: 'x' }))}`;
+  const rngst2 = (source: string) => `rngst2=${encodeURIComponent(JSON.stringify({ utmz: { utm_source: source, utm_medium: 'cpc' }, sl: 'x' }))}`;
 
   test('cookies deleted after the script loaded still count, from the load-time snapshot', () => {
     const atLoad = `${rngst2('google')}; _ga=GA1.1.1907690628.1747750782; other=1`;

@@ -143,12 +143,18 @@ describe('events', () => {
     expect(onHub.mock.calls[0]![0]).not.toBe(detail);
   });
 
-  test("a failing site handler or a broken dataLayer does not stop the others", () => {
+  test('a failing site handler or a broken dataLayer does not stop the others', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const hub = createEventHub(window);
-    win.dataLayer = { push: () => { throw new Error('gtm broke'); } } as unknown as unknown[];
+    win.dataLayer = {
+      push: () => {
+        throw new Error('gtm broke');
+      },
+    } as unknown as unknown[];
     const after = vi.fn();
-    hub.on('open', () => { throw new Error('site handler broke'); });
+    hub.on('open', () => {
+      throw new Error('site handler broke');
+    });
     hub.on('open', after);
     expect(() => hub.emit('open')).not.toThrow();
     expect(after).toHaveBeenCalledOnce();

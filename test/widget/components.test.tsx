@@ -58,7 +58,7 @@ describe('Dialog', () => {
 });
 
 describe('Turnstile', () => {
-  test('renders with the site key, hands up its token, and a new check first drops the old check\'s token', async () => {
+  test("renders with the site key, hands up its token, and a new check first drops the old check's token", async () => {
     const { api, rendered } = fakeTurnstile();
     const tokens: Array<string | null> = [];
     const props = { siteKey: '0x4AAA', lang: 'pl', label: pl.captchaLabel, error: null, onToken: (t: string | null) => tokens.push(t), onFailure: vi.fn() };
@@ -77,7 +77,7 @@ describe('Turnstile', () => {
     expect(api.reset).not.toHaveBeenCalled();
   });
 
-  test('its error sits inside the check\'s group', () => {
+  test("its error sits inside the check's group", () => {
     (globalThis as { turnstile?: unknown }).turnstile = { render: () => 'w', reset() {}, remove() {} };
     render(<Turnstile siteKey="k" lang="en" label={en.captchaLabel} error={en.errors.captcha_failed} onToken={() => {}} onFailure={() => {}} />);
     const group = screen.getByRole('group', { name: en.captchaLabel });
@@ -157,7 +157,7 @@ describe('CountrySelect', () => {
   const labels = () => screen.getAllByRole<HTMLOptionElement>('option').map((o) => o.textContent ?? '');
   const sortedIn = (lang: string, list: string[]) => list.every((label, i) => i === 0 || list[i - 1]!.localeCompare(label, lang) <= 0);
 
-  test('first the chosen country by its code, then its name, then every known country with its calling code, sorted by its name in the visitor\'s language', async () => {
+  test("first the chosen country by its code, then its name, then every known country with its calling code, sorted by its name in the visitor's language", async () => {
     const view = render(select('en', 'UA'));
     // The names come a task later (Intl's first use is costly): the dialog shows without waiting.
     expect(labels()).toEqual(['UA']);

@@ -30,11 +30,9 @@ describe('readConfig', () => {
   });
 
   test('every attribute, as a site owner writes them', () => {
-    const config = readConfig(
-      script({ lang: 'uk', country: 'ua', position: 'bottom-left', color: '#E91E63', phone: '+380 (44) 111-22-33', launcher: 'false' }),
-      document,
-      ['de-DE'],
-    );
+    const config = readConfig(script({ lang: 'uk', country: 'ua', position: 'bottom-left', color: '#E91E63', phone: '+380 (44) 111-22-33', launcher: 'false' }), document, [
+      'de-DE',
+    ]);
     expect(config).toEqual({
       relay: 'https://calls.example.com',
       lang: 'uk',
@@ -89,9 +87,11 @@ describe('readConfig', () => {
 
 describe('readDialogConfig (read by the UI chunk)', () => {
   test('consent text, privacy link and Turnstile site key', () => {
-    expect(
-      readDialogConfig(script({ 'consent-text': 'I agree to be called.', 'privacy-url': 'https://shop.example/privacy', 'turnstile-sitekey': '0x4AAA' })),
-    ).toEqual({ consentText: 'I agree to be called.', privacyUrl: 'https://shop.example/privacy', turnstileSiteKey: '0x4AAA' });
+    expect(readDialogConfig(script({ 'consent-text': 'I agree to be called.', 'privacy-url': 'https://shop.example/privacy', 'turnstile-sitekey': '0x4AAA' }))).toEqual({
+      consentText: 'I agree to be called.',
+      privacyUrl: 'https://shop.example/privacy',
+      turnstileSiteKey: '0x4AAA',
+    });
   });
 
   test('defaults, and never a javascript: privacy link', () => {

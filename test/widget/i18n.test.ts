@@ -41,7 +41,7 @@ describe.each(Object.entries(catalogs))('%s catalog', (lang, m) => {
     for (const [, text] of mine) expect(text.trim()).not.toBe('');
   });
 
-  test('the launcher label matches the entry\'s own copy', () => {
+  test("the launcher label matches the entry's own copy", () => {
     expect(launcherText[lang as keyof typeof launcherText][0]).toBe(m.launcher);
   });
 
@@ -96,7 +96,7 @@ describe('sentences', () => {
     expect(closedSentence('en', en, null)).toBe('We are closed now.');
   });
 
-  test('opening time in the visitor\'s words: today, tomorrow, a weekday, a date', () => {
+  test("opening time in the visitor's words: today, tomorrow, a weekday, a date", () => {
     const now = new Date(2026, 4, 11, 20, 0); // Monday 11 May 2026, 20:00 local
     const at = (days: number, h: number) => new Date(2026, 4, 11 + days, h, 30).toISOString();
     expect(formatOpening('en', at(0, 21), now)).toBe('today, 09:30 PM');

@@ -101,7 +101,7 @@ describe('closed: as soon as you open, or a day and time', () => {
     expect((within(dialog()).getByLabelText(en.phoneLabel) as HTMLInputElement).value).toBe('050 123 45 67');
   });
 
-  test('a day and a half-hour slot in the visitor\'s time zone; the instant sent is the office\'s', async () => {
+  test("a day and a half-hour slot in the visitor's time zone; the instant sent is the office's", async () => {
     vi.setSystemTime(new Date(closedAt));
     relay.on('POST /api/callback', ({ body }) => ({
       status: 202,
@@ -112,7 +112,11 @@ describe('closed: as soon as you open, or a day and time', () => {
     fireEvent.click(await within(dialog()).findByRole('radio', { name: en.atTime }));
 
     const days = within(dialog()).getByRole('group', { name: en.dayLabel });
-    expect(within(days).getAllByRole('radio').map((r) => r.parentElement!.textContent)).toEqual(['Wed, Nov 25', 'Thu, Nov 26', 'Fri, Nov 27', 'Mon, Nov 30']);
+    expect(
+      within(days)
+        .getAllByRole('radio')
+        .map((r) => r.parentElement!.textContent),
+    ).toEqual(['Wed, Nov 25', 'Thu, Nov 26', 'Fri, Nov 27', 'Mon, Nov 30']);
     expect((within(days).getByRole('radio', { name: 'Wed, Nov 25' }) as HTMLInputElement).checked).toBe(true);
     const time = within(dialog()).getByLabelText(en.timeLabel) as HTMLSelectElement;
     const times = () => Array.from(time.options, (o) => o.textContent);
@@ -141,7 +145,7 @@ describe('closed: as soon as you open, or a day and time', () => {
     expect(within(dialog()).getByRole('group', { name: en.whenLabel })).toBeTruthy();
   });
 
-  test('Ukrainian: the choices and the days in the visitor\'s language', async () => {
+  test("Ukrainian: the choices and the days in the visitor's language", async () => {
     vi.setSystemTime(new Date(closedAt));
     show(closed, uk, 'uk');
     await within(dialog()).findByRole('radio', { name: 'Щойно відкриємося (завтра, 02:00)' });
@@ -214,16 +218,24 @@ describe('the progress view of held calls', () => {
   const config = testConfig();
   const call = { name: 'accepted', status: 'accepted', requestId: 'r', readback: '+380 50 123 45 67', estimateSeconds: 20 } as const;
 
-  test('redial: nobody answered, the next attempt\'s time, its own step', () => {
+  test("redial: nobody answered, the next attempt's time, its own step", () => {
     vi.setSystemTime(new Date(openAt));
-    render(<CallProgress config={config} messages={en} call={call} progress={{ requestId: 'r', outcome: 'redial', final: false, slow: false, scheduledFor: '2026-11-25T11:00:00.000Z' }} onRetry={() => {}} />);
+    render(
+      <CallProgress
+        config={config}
+        messages={en}
+        call={call}
+        progress={{ requestId: 'r', outcome: 'redial', final: false, slow: false, scheduledFor: '2026-11-25T11:00:00.000Z' }}
+        onRetry={() => {}}
+      />,
+    );
     expect(screen.getByText('We will call +380 50 123 45 67 today, 06:00 AM.')).toBeTruthy();
     expect(screen.getByText(en.outcomes.redial).getAttribute('aria-current')).toBe('step');
     // Placed at once, so no token: nothing to cancel.
     expect(screen.queryByRole('button', { name: en.cancelCall })).toBeNull();
   });
 
-  test('a state left from an earlier call (cancelled) is not this booked call\'s: it shows as booked until the tracker speaks', () => {
+  test("a state left from an earlier call (cancelled) is not this booked call's: it shows as booked until the tracker speaks", () => {
     vi.setSystemTime(new Date(openAt));
     const booked = { ...call, status: 'scheduled', requestId: 'new', scheduledFor: '2026-11-26T09:30:00.000Z', cancelToken: 't' } as const;
     render(<CallProgress config={config} messages={en} call={booked} progress={{ requestId: 'old', outcome: 'cancelled', final: true, slow: false }} onRetry={() => {}} />);
@@ -254,7 +266,7 @@ describe('no slot left', () => {
 });
 
 describe('slots', () => {
-  test('half hours from ten minutes ahead, grouped by the visitor\'s local day; a window across midnight splits', () => {
+  test("half hours from ten minutes ahead, grouped by the visitor's local day; a window across midnight splits", () => {
     const days = slotDays('en', [{ opensAt: '2026-11-25T03:00:00Z', closesAt: '2026-11-25T06:00:00Z' }], Date.parse('2026-11-25T03:55:00Z'));
     // 03:00Z–06:00Z is 22:00–01:00 in New York; now + 10 min = 04:05Z → first slot 04:30Z (23:30).
     expect(days.map((d) => [d.label, d.slots.map((t) => new Date(t).toISOString().slice(11, 16))])).toEqual([

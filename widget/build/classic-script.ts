@@ -36,7 +36,8 @@ function unwrapPreloads(code: string, helperName: string): string | null {
     let i = at + open.length - 'import('.length;
     for (; i < code.length; i++) {
       const ch = code[i]!;
-      if (ch === '`' || ch === '"' || ch === "'") i = code.indexOf(ch, i + 1); // specifiers and plain strings only
+      if (ch === '`' || ch === '"' || ch === "'")
+        i = code.indexOf(ch, i + 1); // specifiers and plain strings only
       else if (ch === '(' || ch === '{' || ch === '[') depth++;
       else if (ch === ')' || ch === '}' || ch === ']') {
         if (depth === 0) break;
@@ -87,7 +88,10 @@ export function classicScriptEntry(): Plugin {
           /(^|[;}\s])export\s*[\w{*]/.test(chunk.code) && 'an export',
         ].filter(Boolean);
         if (problems.length) this.error(`${chunk.fileName} must run as a classic script but contains ${problems.join(', ')}`);
-        const code = chunk.code.replace(/\bimport\((["'`])(\.\/[^"'`]+)\1\)/g, (_m, quote: string, path: string) => `import(new URL(${quote}${path}${quote},__dialbackScriptUrl).href)`);
+        const code = chunk.code.replace(
+          /\bimport\((["'`])(\.\/[^"'`]+)\1\)/g,
+          (_m, quote: string, path: string) => `import(new URL(${quote}${path}${quote},__dialbackScriptUrl).href)`,
+        );
         const prologue = 'var __dialbackScriptUrl=document.currentScript&&document.currentScript.src||location.href;';
         chunk.code = `(function(){"use strict";${prologue}${code}\n})();\n`;
       }

@@ -38,8 +38,7 @@ export function mountWidget(doc: Document, config: EntryConfig, [label, unavaila
   // the widget takes a name of its own, so the page's constructor never touches our shadow root.
   const host = doc.createElement(customElements.get(tagName) ? tagName + '-own' : tagName);
   const shadow = host.attachShadow({ mode: 'open' });
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = '') =>
-    Object.assign(doc.createElement(tag), { className, textContent: text });
+  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = '') => Object.assign(doc.createElement(tag), { className, textContent: text });
   adoptStyles(shadow, launcherCss);
   // CSSOM writes are allowed under a strict CSP (unlike style="" attributes in markup). The text
   // colour on it is derived in CSS (see launcher.css), so a light brand colour stays readable.

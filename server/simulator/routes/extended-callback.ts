@@ -49,17 +49,7 @@ const OPTIONAL_FIELDS = {
   clientUserAgent: 'userAgent',
 } as const satisfies Record<string, keyof SimCall>;
 const OPTIONAL_STRINGS = Object.keys(OPTIONAL_FIELDS) as (keyof typeof OPTIONAL_FIELDS)[];
-const KNOWN_PARAMS = new Set<string>([
-  'caller',
-  'callee',
-  'caller_type',
-  'callee_type',
-  'direction',
-  'manager_dst',
-  'projectId',
-  'clientIp',
-  ...OPTIONAL_STRINGS,
-]);
+const KNOWN_PARAMS = new Set<string>(['caller', 'callee', 'caller_type', 'callee_type', 'direction', 'manager_dst', 'projectId', 'clientIp', ...OPTIONAL_STRINGS]);
 const MAX_OPTIONAL_LENGTH = 1000;
 
 export function extendedCallback(ctx: SimContext, request: SimRequest): Reply {

@@ -10,7 +10,13 @@ import type { CallbackOutcome } from './outcome.ts';
 import type { CallbackInput } from './request-callback.ts';
 
 /** The admission, or the outcome of a request refused by the CAPTCHA or a limit. `phone`: masked, for logs. */
-export async function admitRequest(app: AppContext, input: CallbackInput, destination: Destination, phone: string, part: AdmitPart): Promise<{ admission: Admission } | { refused: CallbackOutcome }> {
+export async function admitRequest(
+  app: AppContext,
+  input: CallbackInput,
+  destination: Destination,
+  phone: string,
+  part: AdmitPart,
+): Promise<{ admission: Admission } | { refused: CallbackOutcome }> {
   try {
     if (app.captcha) await app.captcha.verify(input.request.turnstileToken, { clientIp: input.clientIp, origin: input.origin, log: input.log.child({ phone }) });
     return { admission: await app.limiter.admit({ digits: destination.digits, clientIp: input.clientIp, site: input.origin, part }) };

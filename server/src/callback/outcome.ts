@@ -30,7 +30,13 @@ export function createAnswers(): (outcome: CallbackOutcome) => Reply {
       case 'accepted':
         return json(202, outcome.accepted, noStore);
       case 'scheduled': {
-        const body: CallbackScheduled = { status: 'scheduled', requestId: outcome.callbackId, scheduledFor: outcome.at.toISOString(), cancelToken: outcome.cancelToken, phoneMasked: outcome.maskedNumber };
+        const body: CallbackScheduled = {
+          status: 'scheduled',
+          requestId: outcome.callbackId,
+          scheduledFor: outcome.at.toISOString(),
+          cancelToken: outcome.cancelToken,
+          phoneMasked: outcome.maskedNumber,
+        };
         return json(202, body, noStore);
       }
       case 'queued': {

@@ -60,7 +60,8 @@ export function createCallbacks(app: AppContext): Callbacks {
     const { request } = input;
     const now = app.now();
     // A booked time must fall inside office hours; a call now needs the office open now.
-    const bookedFor = request.scheduledFor === undefined ? null : checkScheduledFor(request.scheduledFor, now, { maxDays: app.config.scheduleMaxDays, windows: app.office.windowsAt(now) });
+    const bookedFor =
+      request.scheduledFor === undefined ? null : checkScheduledFor(request.scheduledFor, now, { maxDays: app.config.scheduleMaxDays, windows: app.office.windowsAt(now) });
     const office = app.office.stateAt(now);
     if (bookedFor === null && !office.openNow) {
       const nextOpenAt = office.nextOpenAt?.toISOString();

@@ -54,9 +54,7 @@ export type Disposition = (typeof KNOWN_DISPOSITIONS)[number] | (string & {});
 export type CallType = 'in' | 'out' | 'callback' | 'transitin' | 'transitout' | (string & {});
 
 /** Text: strings as they are, numbers as their decimal text, null/absent as ''. */
-const text = z
-  .union([z.string(), z.number(), z.null(), z.undefined()])
-  .transform((v) => (v === null || v === undefined ? '' : String(v)));
+const text = z.union([z.string(), z.number(), z.null(), z.undefined()]).transform((v) => (v === null || v === undefined ? '' : String(v)));
 
 /** Whole numbers given as numbers or numeric strings; '' or null mean 0 (nothing measured). */
 const count = z.union([z.number(), z.string(), z.null()]).transform((v, ctx) => {

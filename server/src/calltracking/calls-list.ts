@@ -38,14 +38,9 @@ export interface CallsListOptions {
   maxRequests?: number;
 }
 
-
 /** The refusal that means "the period holds too many calls" (assume: 400 whose text says so). */
 export function isTooManyRows(err: unknown): boolean {
-  return (
-    err instanceof CallTrackingRejectedError &&
-    err.httpStatus === 400 &&
-    /too many|too much|6[\s,.]?500|limit|exceed|shorter period/i.test(err.serviceMessage)
-  );
+  return err instanceof CallTrackingRejectedError && err.httpStatus === 400 && /too many|too much|6[\s,.]?500|limit|exceed|shorter period/i.test(err.serviceMessage);
 }
 
 const FilterValue = z.string().regex(/^[^,;=]*$/, 'filter values cannot contain , ; or =');

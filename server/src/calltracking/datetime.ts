@@ -12,8 +12,7 @@ export function formatServiceTime(date: Date, timeZone: string): string {
   return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
 }
 
-const CALLDATE =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?(\d{2}))?$/;
+const CALLDATE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?(\d{2}))?$/;
 
 /**
  * Parses a `calldate`: `2019-06-02T09:30:47+0300` (the documented form), and leniently `+03:00`,
@@ -26,7 +25,14 @@ export function parseCalldate(text: string, timeZone: string): Date | null {
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
   const check = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || check.getUTCHours() !== hour || check.getUTCMinutes() !== minute || second > 59) {
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day ||
+    check.getUTCHours() !== hour ||
+    check.getUTCMinutes() !== minute ||
+    second > 59
+  ) {
     return null;
   }
   if (m[8] === 'Z') return new Date(check.getTime() + ms);

@@ -22,10 +22,7 @@ export interface OutwardCallResult {
 }
 
 const ErrorMember = z.union([z.string(), z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional() }).passthrough()]);
-export const OutwardCallResponse = z.union([
-  z.object({ error: ErrorMember }).passthrough(),
-  z.object({ uniqueid: z.union([z.string(), z.number()]).optional() }).passthrough(),
-]);
+export const OutwardCallResponse = z.union([z.object({ error: ErrorMember }).passthrough(), z.object({ uniqueid: z.union([z.string(), z.number()]).optional() }).passthrough()]);
 
 export function readOutwardCall(raw: RawResponse): OutwardCallResult {
   throwUnlessOk(raw);

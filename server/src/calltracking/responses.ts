@@ -1,11 +1,7 @@
 // Turning the service's raw answers into values or typed errors. The shapes follow
 // spec/service-facts.md; where it says *assume*, the assumption is named here and nowhere else.
 import { z } from 'zod';
-import {
-  CallTrackingHttpError,
-  CallTrackingInvalidResponseError,
-  CallTrackingRejectedError,
-} from './errors.ts';
+import { CallTrackingHttpError, CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.ts';
 import type { RawResponse } from './transport.ts';
 
 /** assume (facts, "Callbacks"): refusals carry a JSON-RPC error object, on HTTP 200 or the documented 400/403. */
@@ -40,7 +36,7 @@ export function throwOnFailureStatus(raw: RawResponse): void {
 export function serviceErrorText(raw: RawResponse): string {
   try {
     const body = JSON.parse(raw.text) as { error?: { message?: unknown } | string; message?: unknown };
-    const message = typeof body.error === 'object' ? body.error?.message : body.error ?? body.message;
+    const message = typeof body.error === 'object' ? body.error?.message : (body.error ?? body.message);
     if (typeof message === 'string') return message.slice(0, 300);
   } catch {
     /* not JSON: the text itself */

@@ -3,12 +3,7 @@
 // Every failure comes out as one of calltracking/errors.ts.
 import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
-import {
-  CallTrackingConnectError,
-  CallTrackingError,
-  CallTrackingTimeoutError,
-  CallTrackingTransportError,
-} from './errors.ts';
+import { CallTrackingConnectError, CallTrackingError, CallTrackingTimeoutError, CallTrackingTransportError } from './errors.ts';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -52,15 +47,7 @@ export interface SendOptions {
 }
 
 /** Error codes (system and undici) that prove no byte of the request reached the service. */
-const neverConnected = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+const neverConnected = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 
 function errorCode(err: unknown): string | undefined {
   let e: unknown = err;
@@ -132,7 +119,12 @@ export function createTransport(options: TransportOptions) {
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
       const failure = classify(err, signal, options.timeoutMs);
-      observe(options, opts.path, started, failure instanceof CallTrackingConnectError ? 'connect_error' : failure instanceof CallTrackingTimeoutError ? 'timeout' : 'transport_error');
+      observe(
+        options,
+        opts.path,
+        started,
+        failure instanceof CallTrackingConnectError ? 'connect_error' : failure instanceof CallTrackingTimeoutError ? 'timeout' : 'transport_error',
+      );
       throw failure;
     } finally {
       signal.clear();

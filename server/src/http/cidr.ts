@@ -18,7 +18,10 @@ export interface CidrList {
 const namedRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 export function parseCidrList(text: string): CidrList {
-  const entries = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (namedRanges.has(entry)) continue;
     const [address = '', prefixText, extra] = entry.split('/');

@@ -26,7 +26,7 @@ export function maskPhone(phone: string): string {
   const digits = phone.replace(/\D/g, '');
   const n = digits.length;
   const plus = phone.trimStart().startsWith('+');
-  const international = plus || (n >= 11 && digits.charCodeAt(0) !== 48 /* 0 */);
+  const international = plus || (n >= 11 && digits.charCodeAt(0) !== 48) /* 0 */;
   const last = n - 2 >= MIN_HIDDEN ? 2 : 0;
   const code = international ? callingCodeOf(digits) : '';
   const head = n - last - code.length >= MIN_HIDDEN ? code.length : 0;

@@ -35,7 +35,10 @@ export function createRelayMetrics(): RelayMetrics {
       ['operation', 'outcome'],
     ),
     callbacks: registry.counter('dialback_callbacks_total', 'Callback requests that reached the service, by outcome.', ['outcome']),
-    heldCalls: registry.counter('dialback_held_calls_total', 'Calls held for later (booked, queued while the service was unreachable, re-dialled), by kind and outcome.', ['kind', 'outcome']),
+    heldCalls: registry.counter('dialback_held_calls_total', 'Calls held for later (booked, queued while the service was unreachable, re-dialled), by kind and outcome.', [
+      'kind',
+      'outcome',
+    ]),
     limiterRefusals: registry.counter('dialback_limiter_refusals_total', 'Callback requests refused by a limit, by reason.', ['reason']),
     breakerOpen: registry.gauge('dialback_breaker_open', 'Site-wide cap breaker: 1 while open (callbacks refused), by window.', ['window']),
     limiterKeys: registry.gauge('dialback_limiter_keys', 'Keys held by the memory limit store, by table.', ['table']),

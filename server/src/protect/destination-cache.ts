@@ -9,7 +9,11 @@ import { RecentCache } from './recent-cache.ts';
 
 /** The configuration (or a plain policy): its own lines (never-call.ts) are added to the policy. */
 export function createDestinationCache(settings: PhonePolicy & OwnLines, size = 10_000) {
-  const policy: PhonePolicy = { defaultCountry: settings.defaultCountry, allowedCountries: settings.allowedCountries, neverCall: [...(settings.neverCall ?? []), ...neverCallOf(settings)] };
+  const policy: PhonePolicy = {
+    defaultCountry: settings.defaultCountry,
+    allowedCountries: settings.allowedCountries,
+    neverCall: [...(settings.neverCall ?? []), ...neverCallOf(settings)],
+  };
   const verdicts = new RecentCache<string, Destination | RelayError>(size);
   return (typed: string, country: string | undefined): Destination => {
     const key = `${country ?? ''}|${typed}`;

@@ -25,7 +25,6 @@ export class FingerprintTable {
   private readonly expired: ExpiredTest;
 
   constructor(width: number, maxKeys: number, expired: ExpiredTest) {
-
     this.width = width;
     this.maxKeys = maxKeys;
     this.expired = expired;
@@ -65,7 +64,7 @@ export class FingerprintTable {
     const found = this.find(hi, lo);
     if (found >= 0) return found;
     if (!this.hasRoom(now)) return -1;
-    if ((this.used + 1) > this.capacity * MAX_LOAD) {
+    if (this.used + 1 > this.capacity * MAX_LOAD) {
       this.rebuild(this.capacity < this.maxCapacity ? this.capacity * 2 : this.capacity, now);
     }
     const mask = this.capacity - 1;

@@ -19,9 +19,7 @@ export interface StoredReply {
   headers: Record<string, string>;
 }
 
-export type Begin =
-  | { kind: 'new'; ticket: IdempotencyTicket }
-  | { kind: 'replay'; reply: Reply };
+export type Begin = { kind: 'new'; ticket: IdempotencyTicket } | { kind: 'replay'; reply: Reply };
 
 export interface IdempotencyTicket {
   /** Remember this outcome for repeats of the request. */
@@ -50,7 +48,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export function readIdempotencyKey(value: string | string[] | undefined): string | undefined {
   if (value === undefined) return undefined;
   const key = Array.isArray(value) ? value[0] : value;
-  if (key === undefined || !KEY_PATTERN.test(key) || Array.isArray(value) && value.length > 1) {
+  if (key === undefined || !KEY_PATTERN.test(key) || (Array.isArray(value) && value.length > 1)) {
     throw new RelayError('invalid_request', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters, sent once.', { field: 'Idempotency-Key' });
   }
   return key;
@@ -64,7 +62,9 @@ export function requestFingerprint(value: unknown): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -125,7 +125,9 @@ export function createIdempotencyStore(options: { ttlSec: number; maxKeys: numbe
       const found = entries.get(id);
       if (found && found.expires > at) {
         if (found.fingerprint !== fingerprint) {
-          throw new RelayError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request. Use a new key for a new request.', { field: 'Idempotency-Key' });
+          throw new RelayError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request. Use a new key for a new request.', {
+            field: 'Idempotency-Key',
+          });
         }
         if (!found.reply) {
           throw new RelayError('idempotency_in_progress', 'The same request is still being processed. Please wait a moment.', { retryAfter: 1 });

@@ -4,7 +4,7 @@ import type { DistinctRule, Refusal } from './limit-store.ts';
 import type { Entry, Layout } from './memory-layout.ts';
 
 /** Members are stored as 32 bits of their keyed hash; 0 means an empty place. */
-const memberOf = (d: DistinctRule) => (parseInt(d.member.slice(0, 8), 16) >>> 0) || 1;
+const memberOf = (d: DistinctRule) => parseInt(d.member.slice(0, 8), 16) >>> 0 || 1;
 
 export function evaluateDistinct(layout: Layout, data: Uint32Array, off: number, d: DistinctRule, now: number, refusals: Refusal[]): void {
   const field = off + layout.distinctField;

@@ -35,10 +35,13 @@ export function createSiteBreaker(s: LimitSettings, log: Logger, metrics: RelayM
       open.set(site, new Set([...(was ?? []), ...tripped.map((t) => t.window)]));
       if (fresh.length === 0) return;
       if (!shared) {
-        alert(site, fresh.map((t) => t.window));
+        alert(
+          site,
+          fresh.map((t) => t.window),
+        );
         return;
       }
-      void Promise.all(fresh.map(async (t) => ((await shared.openBreaker(site, t.window, t.waitMs)) ?? true ? t.window : null))).then((first) => {
+      void Promise.all(fresh.map(async (t) => (((await shared.openBreaker(site, t.window, t.waitMs)) ?? true) ? t.window : null))).then((first) => {
         const windows = first.filter((w): w is Window => w !== null);
         if (windows.length > 0) alert(site, windows);
       });

@@ -23,7 +23,10 @@ function parseCallbackRequest(body: unknown): CallbackRequest {
   const field = issue.path.join('.') || undefined;
   const what =
     issue.code === 'unrecognized_keys'
-      ? `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.slice(0, 5).map((k) => k.slice(0, 40)).join(', ')}.`
+      ? `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys
+          .slice(0, 5)
+          .map((k) => k.slice(0, 40))
+          .join(', ')}.`
       : field
         ? `The field "${field.slice(0, 80)}" is invalid: ${issue.message}.`
         : `The request body must be a JSON object with a "phone" field.`;

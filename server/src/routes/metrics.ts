@@ -32,6 +32,4 @@ function metricsAccess(token: string | null): (req: IncomingMessage) => boolean 
   };
 }
 
-export const metricsRoutes: RouteModule = (app) => [
-  { path: '/metrics', origin: 'none', access: metricsAccess(app.config.protect.metricsToken), methods: { GET: metrics(app) } },
-];
+export const metricsRoutes: RouteModule = (app) => [{ path: '/metrics', origin: 'none', access: metricsAccess(app.config.protect.metricsToken), methods: { GET: metrics(app) } }];

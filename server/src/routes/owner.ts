@@ -15,7 +15,8 @@ import { cancelCallback } from '../callback/cancel-callback.ts';
 
 /** The page runs only its own script and talks only to this relay; nobody may frame it. */
 const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
@@ -30,11 +31,13 @@ export const ownerRoutes: RouteModule = (app, relayFiles) => {
   if (!files.paths.includes('owner.html')) app.log.warn('owner view: owner.html not found; /owner will answer 404', { demoDir: app.config.demoDir });
   const calls = createOwnerCalls({ client: app.client, accepted: app.accepted, timeZone: app.config.calltracking.timeZone, log: app.log, now: app.now });
 
-  const file = (name: string, headers: Record<string, string>): Handler => (rc) => {
-    const reply = files.reply(rc.req, name, headers);
-    if (!reply) throw new RelayError('not_found', 'The owner view is not installed (demo/owner.html is missing).');
-    return reply;
-  };
+  const file =
+    (name: string, headers: Record<string, string>): Handler =>
+    (rc) => {
+      const reply = files.reply(rc.req, name, headers);
+      if (!reply) throw new RelayError('not_found', 'The owner view is not installed (demo/owner.html is missing).');
+      return reply;
+    };
 
   const agents: Handler = async () => {
     const s = await app.agents.get();

@@ -17,9 +17,7 @@ export function officeState(schedule: WeeklySchedule | null, timeZone: string, a
   const weekday = new Date(Date.UTC(now.year, now.month - 1, now.day)).getUTCDay();
   // Open now: a window of today, or an overnight window of yesterday still running.
   const yesterday = (weekday + 6) % 7;
-  const open =
-    schedule[weekday]!.some((w) => minute >= w.start && minute < w.end) ||
-    schedule[yesterday]!.some((w) => w.end > 1440 && minute < w.end - 1440);
+  const open = schedule[weekday]!.some((w) => minute >= w.start && minute < w.end) || schedule[yesterday]!.some((w) => w.end > 1440 && minute < w.end - 1440);
   if (open) return { openNow: true, nextOpenAt: null };
 
   for (let offset = 0; offset <= 7; offset++) {

@@ -46,7 +46,10 @@ function parseDays(text: string): number[] {
 
 export function parseWorkingHours(text: string): WeeklySchedule {
   const week: Window[][] = [[], [], [], [], [], [], []];
-  const rules = text.split(';').map((r) => r.trim()).filter(Boolean);
+  const rules = text
+    .split(';')
+    .map((r) => r.trim())
+    .filter(Boolean);
   if (rules.length === 0) throw new Error('expected rules like "Mon-Fri 09:00-18:00; Sat 10:00-14:00"');
   for (const rule of rules) {
     const m = /^(\S+)\s+(.+)$/.exec(rule);

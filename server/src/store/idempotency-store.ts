@@ -35,7 +35,8 @@ export interface IdempotencyStoreOptions {
 }
 
 export const idempotencyErrors = {
-  reused: () => new RelayError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request. Use a new key for a new request.', { field: 'Idempotency-Key' }),
+  reused: () =>
+    new RelayError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request. Use a new key for a new request.', { field: 'Idempotency-Key' }),
   inProgress: () => new RelayError('idempotency_in_progress', 'The same request is still being processed. Please wait a moment.', { retryAfter: 1 }),
   full: () => new RelayError('temporarily_unavailable', 'The callback service is too busy right now. Please try again in a minute.', { retryAfter: 30 }),
 };

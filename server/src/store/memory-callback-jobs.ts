@@ -31,7 +31,18 @@ export function createMemoryCallbackJobStore(): CallbackJobStore {
       const { cancelToken, notes, ...rest } = input;
       jobs.set(input.callbackId, {
         cancelHash: hashCancelToken(cancelToken),
-        job: { ...structuredClone(rest), notes: notes ?? null, state: 'pending', attempts: 0, leaseOwner: null, leaseExpiresAt: null, interrupted: false, outcome: null, createdAt: nowMs, updatedAt: nowMs },
+        job: {
+          ...structuredClone(rest),
+          notes: notes ?? null,
+          state: 'pending',
+          attempts: 0,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          interrupted: false,
+          outcome: null,
+          createdAt: nowMs,
+          updatedAt: nowMs,
+        },
       });
       return { ok: true };
     },

@@ -69,5 +69,12 @@ export function buildLeadEvent(input: LeadEventInput): LeadEvent {
       reason: input.reason ?? null,
     },
   });
-  return { id: leadEventId(input.callbackId, input.type, input.occurrence), type: input.type, callbackId: input.callbackId, numberHash: input.numberHash, maskedNumber: input.maskedNumber, body };
+  return {
+    id: leadEventId(input.callbackId, input.type, input.occurrence),
+    type: input.type,
+    callbackId: input.callbackId,
+    numberHash: input.numberHash,
+    maskedNumber: input.maskedNumber,
+    body,
+  };
 }

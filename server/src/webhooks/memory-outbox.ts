@@ -21,7 +21,19 @@ export function createMemoryWebhookOutbox(): WebhookOutbox {
     async enqueue(event, nowMs) {
       if (entries.has(event.id)) return false;
       entries.set(event.id, {
-        entry: { eventId: event.id, type: event.type, callbackId: event.callbackId, maskedNumber: event.maskedNumber, body: event.body, state: 'pending', attempts: 0, createdAt: nowMs, nextAttemptAt: nowMs, lastError: null, finishedAt: null },
+        entry: {
+          eventId: event.id,
+          type: event.type,
+          callbackId: event.callbackId,
+          maskedNumber: event.maskedNumber,
+          body: event.body,
+          state: 'pending',
+          attempts: 0,
+          createdAt: nowMs,
+          nextAttemptAt: nowMs,
+          lastError: null,
+          finishedAt: null,
+        },
         leaseOwner: null,
         leaseExpiresAt: 0,
       });

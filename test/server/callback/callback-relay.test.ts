@@ -39,7 +39,7 @@ async function expectError(res: Response, status: number, code: string, field?: 
 }
 
 describe('POST /api/callback, accepted', () => {
-  it('sends exactly the spec\'s JSON-RPC request and answers 202 without the full number', async () => {
+  it("sends exactly the spec's JSON-RPC request and answers 202 without the full number", async () => {
     await begin();
     const res = await post({ phone: '050 123 45 67', attribution, pageUrl: 'https://shop.example/landing?x=1', locale: 'uk' });
     expect(res.status).toBe(202);
@@ -78,7 +78,15 @@ describe('POST /api/callback, accepted', () => {
     expect(typeof rpc.params.projectId).toBe('string');
 
     const row = system.sim.calls.at(-1)!;
-    expect(row).toMatchObject({ visitor: '380501234567', utmSource: 'google', utmMedium: 'cpc', clientId: '1907690628.1747750782', clientIp: '127.0.0.1', userAgent: UA, callType: 'callback' });
+    expect(row).toMatchObject({
+      visitor: '380501234567',
+      utmSource: 'google',
+      utmMedium: 'cpc',
+      clientId: '1907690628.1747750782',
+      clientIp: '127.0.0.1',
+      userAgent: UA,
+      callType: 'callback',
+    });
   });
 
   it('omits attribution it was not given and keeps placeholders unchanged', async () => {
@@ -168,7 +176,7 @@ describe('POST /api/callback, refused before the service is asked', () => {
 });
 
 describe('POST /api/callback, when the service fails', () => {
-  it('upstream_rejected: a JSON-RPC error, and the service\'s text stays out of the answer', async () => {
+  it("upstream_rejected: a JSON-RPC error, and the service's text stays out of the answer", async () => {
     await begin();
     system.sim.faults.set('callback', { kind: 'rpc_error', code: 17, message: 'outbound calls banned for SECRET-INTERNAL' });
     const res = await post({ phone: '0501234567' });

@@ -69,16 +69,41 @@ describe('call me later', () => {
     const s = await start({ LEAD_WEBHOOK_URL: hook.url, LEAD_WEBHOOK_SECRET: SECRET });
     // Without a time, the office is closed.
     expect((await errorOf(await post(s, { phone: '050 123 45 67' }))).code).toBe('closed');
-    const res = await post(s, { phone: '050 123 45 67', scheduledFor: '2026-11-23T10:30:00+02:00', pageUrl: 'https://shop.example/sofa', attribution: { utmSource: 'google', clientId: '1907690628.1747750782' } });
+    const res = await post(s, {
+      phone: '050 123 45 67',
+      scheduledFor: '2026-11-23T10:30:00+02:00',
+      pageUrl: 'https://shop.example/sofa',
+      attribution: { utmSource: 'google', clientId: '1907690628.1747750782' },
+    });
     expect(res.status).toBe(202);
     const body = (await res.json()) as Record<string, string>;
-    expect(body).toEqual({ status: 'scheduled', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), scheduledFor: '2026-11-23T08:30:00.000Z', cancelToken: expect.stringMatching(/^[\w-]{20,}$/), phoneMasked: expect.stringContaining('*') });
+    expect(body).toEqual({
+      status: 'scheduled',
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      scheduledFor: '2026-11-23T08:30:00.000Z',
+      cancelToken: expect.stringMatching(/^[\w-]{20,}$/),
+      phoneMasked: expect.stringContaining('*'),
+    });
     expect(JSON.stringify(body)).not.toContain('501234567');
     expect(callbackCalls(s)).toHaveLength(0);
     const job = await s.relay.app.stores.jobs.get(body.requestId!);
-    expect(job).toMatchObject({ kind: 'scheduled', state: 'pending', dueAt: Date.parse('2026-11-23T08:30:00Z'), request: { e164: '+380501234567', origin: ORIGIN, pageUrl: 'https://shop.example/sofa', clientIp: '127.0.0.1' } });
+    expect(job).toMatchObject({
+      kind: 'scheduled',
+      state: 'pending',
+      dueAt: Date.parse('2026-11-23T08:30:00Z'),
+      request: { e164: '+380501234567', origin: ORIGIN, pageUrl: 'https://shop.example/sofa', clientIp: '127.0.0.1' },
+    });
     const event = await until(() => hook.events[0], 'the webhook');
-    expect(event).toMatchObject({ type: 'callback.scheduled', data: { callbackId: body.requestId, phone: '+380501234567', scheduledFor: '2026-11-23T08:30:00.000Z', pageUrl: 'https://shop.example/sofa', attribution: { utmSource: 'google', clientId: '1907690628.1747750782' } } });
+    expect(event).toMatchObject({
+      type: 'callback.scheduled',
+      data: {
+        callbackId: body.requestId,
+        phone: '+380501234567',
+        scheduledFor: '2026-11-23T08:30:00.000Z',
+        pageUrl: 'https://shop.example/sofa',
+        attribution: { utmSource: 'google', clientId: '1907690628.1747750782' },
+      },
+    });
   });
 
   it('refuses a time outside office hours, in the past or too far ahead, each with its own code; a number holds one booking', async () => {
@@ -163,7 +188,12 @@ describe('a held call, later', () => {
 
   it('a queued call says so until it is placed', async () => {
     clock.now = new Date('2026-11-23T08:00:00Z');
-    const s = await start({ CALLTRACKING_BASE_URL: await deadUrl(), CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234', CALLTRACKING_PROJECT_ID: '1', CALLBACK_CALLER: '380441112233' });
+    const s = await start({
+      CALLTRACKING_BASE_URL: await deadUrl(),
+      CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234',
+      CALLTRACKING_PROJECT_ID: '1',
+      CALLBACK_CALLER: '380441112233',
+    });
     const queued = (await (await post(s, { phone: '050 765 43 21' })).json()) as { requestId: string };
     const progress = await fetch(`${s.relayUrl}/api/callback/${queued.requestId}`, { headers: { origin: ORIGIN } });
     expect(await progress.json()).toEqual({ requestId: queued.requestId, outcome: 'queued', pollAfterMs: 5_000 });

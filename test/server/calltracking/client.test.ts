@@ -197,7 +197,11 @@ describe('calls/list', () => {
 
   it('csv gives the same rows as json', async () => {
     sim.seedCalls(40, { from: day('2024-03-10T00:00:00Z'), to: day('2024-03-10T12:00:00Z'), overrides: { landing: 'https://shop.example/a;b?"q"' } });
-    const query = { from: day('2024-03-09T22:00:00Z'), to: day('2024-03-10T21:59:59Z'), fields: ['calldate', 'dst', 'disposition', 'billsec', 'landing', 'has_recording', 'waittime'] as const };
+    const query = {
+      from: day('2024-03-09T22:00:00Z'),
+      to: day('2024-03-10T21:59:59Z'),
+      fields: ['calldate', 'dst', 'disposition', 'billsec', 'landing', 'has_recording', 'waittime'] as const,
+    };
     const json = await client.callsList(query);
     const csv = await client.callsList({ ...query, format: 'csv' });
     expect(new URL(callsOf('/calls/list').at(-1)!.path, 'http://x').searchParams.get('export_type')).toBe('csv');
@@ -251,13 +255,17 @@ describe('calls/list', () => {
   });
 
   it('refuses unknown fields before asking the service', async () => {
-    await expect(client.callsList({ from: day('2024-05-01T00:00:00Z'), to: day('2024-05-01T01:00:00Z'), fields: ['calldate', 'nope' as 'calldate'] })).rejects.toThrow(/unknown field nope/);
+    await expect(client.callsList({ from: day('2024-05-01T00:00:00Z'), to: day('2024-05-01T01:00:00Z'), fields: ['calldate', 'nope' as 'calldate'] })).rejects.toThrow(
+      /unknown field nope/,
+    );
     expect(callsOf('/calls/list')).toHaveLength(0);
   });
 
   it('a refused request carries the service text', async () => {
     sim.faults.set('calls', { kind: 'status', status: 400, body: '{"error":{"code":400,"message":"incorrect field: foo"}}', times: 1 });
-    const err = (await client.callsList({ from: day('2024-05-01T00:00:00Z'), to: day('2024-05-01T01:00:00Z'), fields: ['calldate'] }).catch((e: unknown) => e)) as CallTrackingRejectedError;
+    const err = (await client
+      .callsList({ from: day('2024-05-01T00:00:00Z'), to: day('2024-05-01T01:00:00Z'), fields: ['calldate'] })
+      .catch((e: unknown) => e)) as CallTrackingRejectedError;
     expect(err).toBeInstanceOf(CallTrackingRejectedError);
     expect(err.serviceMessage).toBe('incorrect field: foo');
   });
@@ -278,7 +286,11 @@ describe('calls/list', () => {
     const before = new Date(Date.now() - 2000);
     await client.callbackExternal(params());
     await expect.poll(() => sim.calls.at(-1)?.state, { timeout: 5000 }).toBe('ended');
-    const rows = await client.callsList({ from: before, to: new Date(Date.now() + 2000), fields: ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'call_type', 'utm_source'] });
+    const rows = await client.callsList({
+      from: before,
+      to: new Date(Date.now() + 2000),
+      fields: ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'call_type', 'utm_source'],
+    });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ disposition: 'ANSWERED', call_type: 'callback', utm_source: 'google' });
     expect([rows[0]!.caller, rows[0]!.dst]).toContain(visitor);

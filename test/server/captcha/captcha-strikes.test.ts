@@ -128,7 +128,7 @@ describe('failed CAPTCHAs cost the client', () => {
 });
 
 describe('strikes are a cost, never a limit of their own', () => {
-  it('with the strike tables full of a flood\'s keys, a new visitor\'s CAPTCHA is still checked and the call placed', async () => {
+  it("with the strike tables full of a flood's keys, a new visitor's CAPTCHA is still checked and the call placed", async () => {
     const s = await startAt({ LIMITER_MAX_KEYS: '1000' });
     for (let i = 0; i < 1000; i++) await post(s, `10.${i >> 8}.${i & 255}.1`, `flood-${i}`);
     expect((await (await fetch(`${s.relayUrl}/metrics`)).text()).match(/dialback_limiter_keys\{table="client_refusals"\} (\d+)/)?.[1]).toBe('1000');

@@ -130,7 +130,15 @@ describe('Turnstile', () => {
     expect(await post(s, { phone: '+380501234567', turnstileToken: 'x', captcha: false })).toEqual({ status: 400, code: 'invalid_request' });
     expect(verifyCalls).toHaveLength(0);
     // Every field a visitor may send, with a token the verifier refuses: it is asked, once, and its "no" stands.
-    const everything = { phone: '+380501234567', country: 'UA', consent: true, consentText: 'Call me', locale: 'uk', pageUrl: 'https://shop.example/', attribution: { utmSource: 'google' } };
+    const everything = {
+      phone: '+380501234567',
+      country: 'UA',
+      consent: true,
+      consentText: 'Call me',
+      locale: 'uk',
+      pageUrl: 'https://shop.example/',
+      attribution: { utmSource: 'google' },
+    };
     expect(await post(s, { ...everything, turnstileToken: 'x' })).toEqual({ status: 403, code: 'captcha_failed' });
     expect(verifyCalls).toEqual([{ secret: SECRET, response: 'x', remoteip: '127.0.0.1' }]);
     expect(callbackCalls(s)).toHaveLength(0);

@@ -4,8 +4,7 @@ import { clientIp } from '../../../server/src/http/client-ip.ts';
 import { parseCidrList } from '../../../server/src/http/cidr.ts';
 import { callbackCalls, QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 
-const req = (peer: string, xff?: string) =>
-  ({ socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }) as unknown as IncomingMessage;
+const req = (peer: string, xff?: string) => ({ socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }) as unknown as IncomingMessage;
 
 describe('clientIp', () => {
   const proxies = parseCidrList('10.0.0.0/8, 2001:db8::/32');

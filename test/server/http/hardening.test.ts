@@ -7,10 +7,7 @@ import { callbackCalls, QUICK_CALLS, startSystem, type System } from '../../supp
 const ORIGIN = 'https://shop.example';
 let s: System;
 beforeAll(async () => {
-  s = await startSystem(
-    { ALLOWED_ORIGINS: ORIGIN, HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', MAX_CONNECTIONS: '40' },
-    { simulator: { timing: QUICK_CALLS } },
-  );
+  s = await startSystem({ ALLOWED_ORIGINS: ORIGIN, HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', MAX_CONNECTIONS: '40' }, { simulator: { timing: QUICK_CALLS } });
 });
 afterAll(() => s.close());
 

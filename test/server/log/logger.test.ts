@@ -38,7 +38,10 @@ describe('logger', () => {
     const lines = readFileSync(file, 'utf8').split('\n');
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(1002);
-    expect(lines.slice(0, 2).map((l) => JSON.parse(l))).toMatchObject([{ msg: 'one', requestId: 'r1', phone: '+380*******67' }, { msg: 'two', level: 'warn' }]);
+    expect(lines.slice(0, 2).map((l) => JSON.parse(l))).toMatchObject([
+      { msg: 'one', requestId: 'r1', phone: '+380*******67' },
+      { msg: 'two', level: 'warn' },
+    ]);
     expect(lines.slice(2).map((l) => (JSON.parse(l) as { i: number }).i)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
   });
 

@@ -11,7 +11,10 @@ import { systemPerTest, type System } from '../../support/system.ts';
 const ORIGIN = 'https://shop.example';
 const WINDOW_MS = 300;
 const clock = createManualTimers();
-const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, LOG_REPEAT_WINDOW_MS: String(WINDOW_MS), STATUS_CACHE_MS: '60000', TRUSTED_PROXIES: '127.0.0.1', LIMIT_CLIENT_RATE: '1' }, { timers: clock.timers });
+const start = systemPerTest(
+  { ALLOWED_ORIGINS: ORIGIN, LOG_REPEAT_WINDOW_MS: String(WINDOW_MS), STATUS_CACHE_MS: '60000', TRUSTED_PROXIES: '127.0.0.1', LIMIT_CLIENT_RATE: '1' },
+  { timers: clock.timers },
+);
 
 const requestLines = (s: System, path: string) => s.logs.filter((l) => l.msg === 'request' && l.path === path);
 const summaries = (s: System) => s.logs.filter((l) => l.msg === 'repeated requests');

@@ -38,7 +38,10 @@ describe('/metrics', () => {
     expect(text).not.toContain('/nope');
     // Every sample line is "name{labels} value" (empty lines are allowed between families; NaN and
     // ±Inf are values too: the event-loop lag mean before its first sample, the last bucket's bound).
-    for (const line of text.trim().split('\n').filter((l) => l !== '' && !l.startsWith('#'))) {
+    for (const line of text
+      .trim()
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('#'))) {
       expect(line).toMatch(/^[a-z_][a-z0-9_]*(\{[^}]*\})? (-?[\d.]+(e[+-]?\d+)?|[+-]Inf|NaN|Nan)$/);
     }
     // Node's process metrics come along (prom-client's defaults), behind the same token. GC pauses
@@ -129,7 +132,9 @@ describe('logs', () => {
     s.sim.faults.set('callback', { kind: 'hang' });
     await keep(await post(s, numbers[3]!, { 'x-forwarded-for': '203.0.113.3' }));
     s.sim.faults.clear();
-    await keep(await fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: `{"phone":"${numbers[0]}","bogus":1}` }));
+    await keep(
+      await fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: `{"phone":"${numbers[0]}","bogus":1}` }),
+    );
     await keep(await fetch(`${s.relayUrl}/metrics`));
     await keep(await fetch(`${s.relayUrl}/readyz`));
 

@@ -53,7 +53,10 @@ async function watch(sys: System, requestId: string, limitMs = 15_000): Promise<
 
 /** `steps` in order, each at most once, nothing else, ending with the last one. */
 function expectSteps(seen: CallOutcome[], allowed: CallOutcome[], required: CallOutcome[]) {
-  expect(seen.every((o) => allowed.includes(o)), seen.join(' → ')).toBe(true);
+  expect(
+    seen.every((o) => allowed.includes(o)),
+    seen.join(' → '),
+  ).toBe(true);
   const order = seen.map((o) => allowed.indexOf(o));
   expect(order, seen.join(' → ')).toEqual([...order].sort((a, b) => a - b));
   for (const r of required) expect(seen, seen.join(' → ')).toContain(r);
@@ -112,9 +115,7 @@ describe('call outcomes through the call lifecycle', () => {
     const sys = await start({ agentAnswerMs: 300, visitorRingMs: 3_000, talkMs: 300 });
     sys.sim.faults.set('calls', { kind: 'status', status: 503 });
     const id = await placeCall(sys, '050 123 45 71');
-    await expect
-      .poll(async () => ((await (await progressOf(sys, id)).json()) as CallbackProgress).outcome, { timeout: 5_000, interval: 100 })
-      .toBe('ringing_you');
+    await expect.poll(async () => ((await (await progressOf(sys, id)).json()) as CallbackProgress).outcome, { timeout: 5_000, interval: 100 }).toBe('ringing_you');
     sys.sim.faults.clear();
     expect((await watch(sys, id)).at(-1)).toBe('completed');
   });

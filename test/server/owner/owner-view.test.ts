@@ -38,7 +38,11 @@ describe('owner view in demo mode', () => {
     expect((await fetch(`${sys.relayUrl}/owner/owner.css`)).status).toBe(200);
     expect((await fetch(`${sys.relayUrl}/owner/hostile.css`)).status).toBe(404);
 
-    const agents = (await (await fetch(`${sys.relayUrl}/owner/api/agents`)).json()) as { agents: Array<{ login: string; online: boolean; free: boolean }>; online: number; free: number };
+    const agents = (await (await fetch(`${sys.relayUrl}/owner/api/agents`)).json()) as {
+      agents: Array<{ login: string; online: boolean; free: boolean }>;
+      online: number;
+      free: number;
+    };
     expect(agents.online).toBe(2);
     expect(agents.agents.map((a) => a.login)).toEqual(['manager1', 'manager2']);
     expect(agents.agents.every((a) => a.online && a.free)).toBe(true);
@@ -47,7 +51,7 @@ describe('owner view in demo mode', () => {
     expect(again.online).toBe(3);
   });
 
-  it('lists the latest calls with attribution, marks the widget\'s, masks numbers, counts per day by source', async () => {
+  it("lists the latest calls with attribution, marks the widget's, masks numbers, counts per day by source", async () => {
     const sys = (system = await startSystem({}, { simulator: { timing } }));
     const now = Date.now();
     sys.sim.seedCalls(30, { from: new Date(now - 3 * 86400_000), to: new Date(now - 3600_000) });
@@ -93,7 +97,7 @@ describe('owner view in demo mode', () => {
 describe('owner view access', () => {
   it('with OWNER_TOKEN: the token is required, by query, header or bearer; otherwise the plain 404', async () => {
     const sys = (system = await startSystem({ OWNER_TOKEN }, { simulator: { timing } }));
-    const unknown = await (await fetch(`${sys.relayUrl}/ownerx`)).json() as { error: { code: string } };
+    const unknown = (await (await fetch(`${sys.relayUrl}/ownerx`)).json()) as { error: { code: string } };
     for (const path of ['/owner', '/owner?token=wrong-token-0123456789', '/owner/api/agents', '/owner/api/calls']) {
       const res = await fetch(sys.relayUrl + path);
       expect(res.status, path).toBe(404);
@@ -127,7 +131,19 @@ describe('owner call log cache', () => {
           if (failing) throw new Error('service down');
           asked.push({ from: query.from, to: query.to });
           const calldate = new Date(query.from.getTime() + 3600_000);
-          const row = { calldate, caller: '380441112233', dst: '380501234567', disposition: 'ANSWERED', billsec: 10, duration: 20, call_type: 'in', utm_source: `src-${asked.length}`, utm_medium: '', client_id: '', uniqueid: String(asked.length) };
+          const row = {
+            calldate,
+            caller: '380441112233',
+            dst: '380501234567',
+            disposition: 'ANSWERED',
+            billsec: 10,
+            duration: 20,
+            call_type: 'in',
+            utm_source: `src-${asked.length}`,
+            utm_medium: '',
+            client_id: '',
+            uniqueid: String(asked.length),
+          };
           return [row] as never[];
         },
       },
@@ -190,7 +206,7 @@ describe('owner call log cache', () => {
 });
 
 describe('owner view: pending leads', () => {
-  it('lists held calls and recent failures with masked numbers, and cancels one only with the owner\'s access', async () => {
+  it("lists held calls and recent failures with masked numbers, and cancels one only with the owner's access", async () => {
     const sys = (system = await startSystem({ OWNER_TOKEN }, { simulator: { timing } }));
     const origin = sys.config.allowedOrigins[0]!;
     const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
@@ -202,7 +218,9 @@ describe('owner view: pending leads', () => {
     const { requestId } = (await booked.json()) as { requestId: string };
     const auth = { 'x-owner-token': OWNER_TOKEN };
     const leads = (await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: Array<Record<string, unknown>>; failed: unknown[] };
-    expect(leads.pending).toEqual([expect.objectContaining({ callbackId: requestId, kind: 'scheduled', state: 'pending', utmSource: 'google', number: expect.stringContaining('*') })]);
+    expect(leads.pending).toEqual([
+      expect.objectContaining({ callbackId: requestId, kind: 'scheduled', state: 'pending', utmSource: 'google', number: expect.stringContaining('*') }),
+    ]);
     expect(leads.failed).toEqual([]);
     expect(JSON.stringify(leads)).not.toContain('502223344');
 

@@ -221,7 +221,14 @@ describe('a refusal by a limit is logged on the request line, once', () => {
     expect(res.status).toBe(429);
     const lines = linesOf(s, res.headers.get('x-request-id'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ msg: 'request', method: 'POST', path: '/api/callback', status: 429, refused: 'client_rate', retryAfter: Number(res.headers.get('retry-after')) });
+    expect(lines[0]).toMatchObject({
+      msg: 'request',
+      method: 'POST',
+      path: '/api/callback',
+      status: 429,
+      refused: 'client_rate',
+      retryAfter: Number(res.headers.get('retry-after')),
+    });
   });
 
   it('a refusal after the body was read: one line with the limit, the wait and the masked number, never the full one', async () => {

@@ -8,8 +8,7 @@ const ORIGIN = 'https://shop.example';
 const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '1000' }, { simulator: { timing: QUICK_CALLS } });
 
 const headers = (key?: string) => ({ 'content-type': 'application/json', origin: ORIGIN, ...(key && { 'idempotency-key': key }) });
-const post = (s: System, body: unknown, key?: string) =>
-  fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: headers(key), body: JSON.stringify(body) });
+const post = (s: System, body: unknown, key?: string) => fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: headers(key), body: JSON.stringify(body) });
 
 describe('Idempotency-Key', () => {
   it('answers a repeat with the first answer and places no second call', async () => {

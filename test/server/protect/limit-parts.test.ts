@@ -12,10 +12,21 @@ const T0 = Date.parse('2026-11-20T10:00:00Z');
 const SITE = 'https://shop.example';
 
 function limiter() {
-  const config = loadConfig({ LIMIT_CLIENT_RATE: '2', LIMIT_CLIENT_REFUSALS: '2', LIMIT_CLIENT_NUMBERS_DAILY: '32' }, { baseUrl: 'http://127.0.0.1:1', authKey: 'sim-auth-key', projectId: '1', caller: '380441112233' });
+  const config = loadConfig(
+    { LIMIT_CLIENT_RATE: '2', LIMIT_CLIENT_REFUSALS: '2', LIMIT_CLIENT_NUMBERS_DAILY: '32' },
+    { baseUrl: 'http://127.0.0.1:1', authKey: 'sim-auth-key', projectId: '1', caller: '380441112233' },
+  );
   const clock = { now: T0 };
   const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-  const limits = createLimiter({ settings: config.protect.limits, store, hashSecret: 'test-hash-secret-0123456789', log: createLogger({ level: 'silent' }), metrics: createRelayMetrics(), inFlightTtlMs: 10_000, now: () => clock.now });
+  const limits = createLimiter({
+    settings: config.protect.limits,
+    store,
+    hashSecret: 'test-hash-secret-0123456789',
+    log: createLogger({ level: 'silent' }),
+    metrics: createRelayMetrics(),
+    inFlightTtlMs: 10_000,
+    now: () => clock.now,
+  });
   return { limits, clock };
 }
 const reasonOf = async (p: Promise<unknown>) => {
@@ -65,7 +76,15 @@ describe('which limit writes a call waits for', () => {
     const inner = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
     const writes: string[][] = [];
     const store = { ...inner, consume: (checks: Parameters<typeof inner.consume>[0], now: number) => (writes.push(checks.map((c) => c.table)), inner.consume(checks, now)) };
-    const limits = createLimiter({ settings: config.protect.limits, store, hashSecret: 'test-hash-secret-0123456789', log: createLogger({ level: 'silent' }), metrics: createRelayMetrics(), inFlightTtlMs: 10_000, now: () => T0 });
+    const limits = createLimiter({
+      settings: config.protect.limits,
+      store,
+      hashSecret: 'test-hash-secret-0123456789',
+      log: createLogger({ level: 'silent' }),
+      metrics: createRelayMetrics(),
+      inFlightTtlMs: 10_000,
+      now: () => T0,
+    });
     await (await limits.admit({ digits: '380501234567', clientIp: '203.0.113.7', site: SITE })).release();
     const admitted = writes.splice(0);
     // The number cools down: a refusal, which is a strike.

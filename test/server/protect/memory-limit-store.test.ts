@@ -48,7 +48,14 @@ describe('memory limit store', () => {
 
   it('peek tells what one check would meet now, counting and creating nothing', async () => {
     const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const client: LimitCheck = { table: 'client', key: hex('p'), counts: [{ reason: 'client_rate', limit: 2, windowSec: 600 }, { reason: 'client_daily', limit: 20, windowSec: 86_400 }] };
+    const client: LimitCheck = {
+      table: 'client',
+      key: hex('p'),
+      counts: [
+        { reason: 'client_rate', limit: 2, windowSec: 600 },
+        { reason: 'client_daily', limit: 20, windowSec: 86_400 },
+      ],
+    };
     // Unknown table, then unknown key: nothing met, nothing created.
     expect(await store.peek(client, sec(0))).toEqual([]);
     expect(store.sizes()).toEqual({ in_flight: 0 });
@@ -84,7 +91,11 @@ describe('memory limit store', () => {
 
   it('lets a client reach a few distinct numbers a day, repeating one of them freely', async () => {
     const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const numbers = (n: string): LimitCheck => ({ table: 'client_numbers', key: hex('client'), distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) } });
+    const numbers = (n: string): LimitCheck => ({
+      table: 'client_numbers',
+      key: hex('client'),
+      distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) },
+    });
     expect((await store.consume([numbers('a')], sec(0))).ok).toBe(true);
     expect((await store.consume([numbers('b')], sec(1))).ok).toBe(true);
     expect((await store.consume([numbers('a')], sec(2))).ok).toBe(true);
@@ -136,7 +147,11 @@ describe('memory limit store', () => {
 
   it('gives back a distinct member of a full set', async () => {
     const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const numbers = (n: string): LimitCheck => ({ table: 'client_numbers', key: hex('client'), distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) } });
+    const numbers = (n: string): LimitCheck => ({
+      table: 'client_numbers',
+      key: hex('client'),
+      distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) },
+    });
     expect((await store.consume([numbers('a')], sec(0))).ok).toBe(true);
     await consumeAndRefund(store, numbers('b'), sec(1));
     expect((await store.consume([numbers('c')], sec(2))).ok).toBe(true);

@@ -30,7 +30,7 @@ describe('checkDestination', () => {
     expect(checkDestination(typed, undefined, ua).digits).toBe(digits);
   });
 
-  it('reads national numbers in the visitor\'s chosen country', () => {
+  it("reads national numbers in the visitor's chosen country", () => {
     expect(checkDestination('601 234 567', 'PL', ua).e164).toBe('+48601234567');
     expect(checkDestination('030 123456', 'de', ua).country).toBe('DE');
   });
@@ -66,8 +66,11 @@ describe('checkDestination', () => {
     expect(checkDestination('+44 20 7946 0958', undefined, ua).type).toBe('FIXED_LINE');
   });
 
-  it('refuses the project\'s own lines, however they are typed, without repeating the number', () => {
-    const policy = { ...ua, neverCall: neverCallOf({ defaultCountry: 'UA', callback: { caller: '380441112233', callerType: 'default' }, route: { fallback: '+380 67 123 45 67' } }) };
+  it("refuses the project's own lines, however they are typed, without repeating the number", () => {
+    const policy = {
+      ...ua,
+      neverCall: neverCallOf({ defaultCountry: 'UA', callback: { caller: '380441112233', callerType: 'default' }, route: { fallback: '+380 67 123 45 67' } }),
+    };
     for (const typed of ['+380 44 111 22 33', '044 111 22 33', '00380441112233']) expect(refusal(typed, undefined, policy)).toBe('office_number_not_allowed');
     expect(refusal('067 123 45 67', undefined, policy)).toBe('fallback_number_not_allowed');
     let message = '';

@@ -9,9 +9,19 @@ describe('protection settings', () => {
   it('defaults to the design limits, no CAPTCHA and open metrics', () => {
     const { protect } = loadConfig({}, sim);
     expect(protect.limits).toEqual({
-      numberCooldownSec: 120, numberDaily: 3, numberInFlight: 1,
-      clientRate: 3, clientRateWindowSec: 600, clientDaily: 10, clientNumbersDaily: 2, clientRefusals: 20,
-      prefixRate: 5, prefixWindowSec: 600, siteHourlyCap: 100, siteDailyCap: 500, maxKeys: 1_000_000,
+      numberCooldownSec: 120,
+      numberDaily: 3,
+      numberInFlight: 1,
+      clientRate: 3,
+      clientRateWindowSec: 600,
+      clientDaily: 10,
+      clientNumbersDaily: 2,
+      clientRefusals: 20,
+      prefixRate: 5,
+      prefixWindowSec: 600,
+      siteHourlyCap: 100,
+      siteDailyCap: 500,
+      maxKeys: 1_000_000,
       networks: { ipv4_24: { hourly: 20, daily: 60 }, ipv6_56: { hourly: 10, daily: 30 }, ipv6_48: { hourly: 20, daily: 60 } },
       networkRefusals: 100,
       // A fifth of the hourly cap in five minutes.
@@ -27,8 +37,14 @@ describe('protection settings', () => {
   it('reads every setting from the environment', () => {
     const { protect } = loadConfig(
       {
-        LIMIT_NUMBER_COOLDOWN_SECONDS: '0', LIMIT_NUMBER_DAILY: '5', LIMIT_CLIENT_RATE: '4', SITE_HOURLY_CAP: '50',
-        TURNSTILE_SECRET: '0x4AAAAAAA-secret', TURNSTILE_VERIFY_URL: 'http://127.0.0.1:1/verify', MAX_CONNECTIONS: '20', METRICS_TOKEN: 'metrics-token-0123456789',
+        LIMIT_NUMBER_COOLDOWN_SECONDS: '0',
+        LIMIT_NUMBER_DAILY: '5',
+        LIMIT_CLIENT_RATE: '4',
+        SITE_HOURLY_CAP: '50',
+        TURNSTILE_SECRET: '0x4AAAAAAA-secret',
+        TURNSTILE_VERIFY_URL: 'http://127.0.0.1:1/verify',
+        MAX_CONNECTIONS: '20',
+        METRICS_TOKEN: 'metrics-token-0123456789',
       },
       sim,
     );
@@ -41,10 +57,19 @@ describe('protection settings', () => {
   it('reads the network and surge settings; the surge figure follows the hourly cap unless set', () => {
     const { protect } = loadConfig(
       {
-        LIMIT_NETWORK_IPV4_24_HOURLY: '0', LIMIT_NETWORK_IPV4_24_DAILY: '7', LIMIT_NETWORK_IPV6_56_HOURLY: '3', LIMIT_NETWORK_IPV6_56_DAILY: '0',
-        LIMIT_NETWORK_IPV6_48_HOURLY: '64', LIMIT_NETWORK_IPV6_48_DAILY: '100', LIMIT_NETWORK_REFUSALS: '9',
-        SITE_HOURLY_CAP: '1000', SURGE_WINDOW_SECONDS: '600', SURGE_NETWORK_CALLS: '3', SURGE_CAP_PERCENT: '80',
-        TURNSTILE_SECRET: '0x4AAAAAAA-secret', TURNSTILE_REQUIRED: 'surge',
+        LIMIT_NETWORK_IPV4_24_HOURLY: '0',
+        LIMIT_NETWORK_IPV4_24_DAILY: '7',
+        LIMIT_NETWORK_IPV6_56_HOURLY: '3',
+        LIMIT_NETWORK_IPV6_56_DAILY: '0',
+        LIMIT_NETWORK_IPV6_48_HOURLY: '64',
+        LIMIT_NETWORK_IPV6_48_DAILY: '100',
+        LIMIT_NETWORK_REFUSALS: '9',
+        SITE_HOURLY_CAP: '1000',
+        SURGE_WINDOW_SECONDS: '600',
+        SURGE_NETWORK_CALLS: '3',
+        SURGE_CAP_PERCENT: '80',
+        TURNSTILE_SECRET: '0x4AAAAAAA-secret',
+        TURNSTILE_REQUIRED: 'surge',
       },
       sim,
     );

@@ -32,7 +32,11 @@ afterAll(async () => {
 let lastPrefix = '';
 
 /** `n` relays sharing Redis under a prefix of their own (a fresh deployment per test). */
-async function startRelays(n: number, env: Record<string, string> = {}, service: { url: string; authKey: string; projectId: string; officeLine: string } = sim): Promise<RelayProcess[]> {
+async function startRelays(
+  n: number,
+  env: Record<string, string> = {},
+  service: { url: string; authKey: string; projectId: string; officeLine: string } = sim,
+): Promise<RelayProcess[]> {
   const prefix = `mr${++prefixes}:`;
   lastPrefix = prefix;
   const started = await Promise.all(
@@ -61,7 +65,7 @@ async function startRelays(n: number, env: Record<string, string> = {}, service:
 }
 
 /** A distinct client address per i (distinct /24s). */
-const clientIp = (i: number) => `198.${18 + Math.floor(i / 65_000) % 2}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
+const clientIp = (i: number) => `198.${18 + (Math.floor(i / 65_000) % 2)}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
 const phone = (i: number) => `050 ${String(1_000_000 + i).padStart(7, '0')}`;
 
 function post(relay: RelayProcess, body: Record<string, unknown>, headers: Record<string, string> = {}) {
@@ -78,7 +82,9 @@ describe('three relays sharing one Redis', () => {
   it('300 parallel requests for one number spread over three relays ring it exactly once', async () => {
     const three = await startRelays(3);
     const answers = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => post(three[i % 3]!, { phone: '050 123 45 67' }, { 'x-forwarded-for': clientIp(i) }).then(async (r) => ({ status: r.status, body: await r.json() }))),
+      Array.from({ length: 300 }, (_, i) =>
+        post(three[i % 3]!, { phone: '050 123 45 67' }, { 'x-forwarded-for': clientIp(i) }).then(async (r) => ({ status: r.status, body: await r.json() })),
+      ),
     );
     expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
     expect(answers.filter((a) => a.status !== 202).every((a) => a.status === 429 && a.body.error.code === 'rate_limited')).toBe(true);
@@ -171,46 +177,46 @@ describe('three relays sharing one Redis', () => {
 });
 
 async function compare(service: typeof sim) {
-    const count = (path: string) => service.requests.filter((r) => r.path.startsWith(path)).length;
-    const env = { STATUS_CACHE_MS: '300', OUTCOME_POLL_MS: '300' };
-    /** Floods /api/status and the progress of one call per relay for `ms`; what the service saw. */
-    async function load(group: RelayProcess[], ms: number) {
-      const ids: Array<[RelayProcess, string]> = [];
-      for (const [i, relay] of group.entries()) {
-        const res = await post(relay, { phone: phone(100 + i + group.length * 10) }, { 'x-forwarded-for': clientIp(100 + i + group.length * 10) });
-        expect(res.status).toBe(202);
-        ids.push([relay, (await res.json()).requestId]);
-      }
-      const before = { sip: count('/sipstatus'), log: count('/calls/list') };
-      const end = Date.now() + ms;
-      await Promise.all(
-        group.flatMap((relay) => [
-          (async () => {
-            while (Date.now() < end) await fetch(`${relay.url}/api/status`).then((r) => r.arrayBuffer());
-          })(),
-          ...ids
-            .filter(([r]) => r === relay)
-            .map(async ([, id]) => {
-              while (Date.now() < end) {
-                await fetch(`${relay.url}/api/callback/${id}`, { headers: { origin: ORIGIN } }).then((r) => r.arrayBuffer());
-                await new Promise((r) => setTimeout(r, 20));
-              }
-            }),
-        ]),
-      );
-      return { sip: count('/sipstatus') - before.sip, log: count('/calls/list') - before.log };
+  const count = (path: string) => service.requests.filter((r) => r.path.startsWith(path)).length;
+  const env = { STATUS_CACHE_MS: '300', OUTCOME_POLL_MS: '300' };
+  /** Floods /api/status and the progress of one call per relay for `ms`; what the service saw. */
+  async function load(group: RelayProcess[], ms: number) {
+    const ids: Array<[RelayProcess, string]> = [];
+    for (const [i, relay] of group.entries()) {
+      const res = await post(relay, { phone: phone(100 + i + group.length * 10) }, { 'x-forwarded-for': clientIp(100 + i + group.length * 10) });
+      expect(res.status).toBe(202);
+      ids.push([relay, (await res.json()).requestId]);
     }
-    const one = await startRelays(1, env, service);
-    const alone = await load(one, 3_000);
-    await one[0]!.kill();
-    const three = await startRelays(3, env, service);
-    const shared = await load(three, 3_000);
-    // About one poll (two SIP requests, one call-log request) per 300 ms period either way; the
-    // edges of a 3 s run may give a period or two more. Without sharing, three relays cost ~3x.
-    expect(alone.sip).toBeGreaterThan(8);
-    expect(alone.log).toBeGreaterThan(4);
-    expect(shared.sip).toBeLessThanOrEqual(Math.max(alone.sip, 22) + 4);
-    expect(shared.log).toBeLessThanOrEqual(Math.max(alone.log, 11) + 2);
+    const before = { sip: count('/sipstatus'), log: count('/calls/list') };
+    const end = Date.now() + ms;
+    await Promise.all(
+      group.flatMap((relay) => [
+        (async () => {
+          while (Date.now() < end) await fetch(`${relay.url}/api/status`).then((r) => r.arrayBuffer());
+        })(),
+        ...ids
+          .filter(([r]) => r === relay)
+          .map(async ([, id]) => {
+            while (Date.now() < end) {
+              await fetch(`${relay.url}/api/callback/${id}`, { headers: { origin: ORIGIN } }).then((r) => r.arrayBuffer());
+              await new Promise((r) => setTimeout(r, 20));
+            }
+          }),
+      ]),
+    );
+    return { sip: count('/sipstatus') - before.sip, log: count('/calls/list') - before.log };
+  }
+  const one = await startRelays(1, env, service);
+  const alone = await load(one, 3_000);
+  await one[0]!.kill();
+  const three = await startRelays(3, env, service);
+  const shared = await load(three, 3_000);
+  // About one poll (two SIP requests, one call-log request) per 300 ms period either way; the
+  // edges of a 3 s run may give a period or two more. Without sharing, three relays cost ~3x.
+  expect(alone.sip).toBeGreaterThan(8);
+  expect(alone.log).toBeGreaterThan(4);
+  expect(shared.sip).toBeLessThanOrEqual(Math.max(alone.sip, 22) + 4);
+  expect(shared.log).toBeLessThanOrEqual(Math.max(alone.log, 11) + 2);
 }
 
 describe('Redis stopped and restarted under load', () => {

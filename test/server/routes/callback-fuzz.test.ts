@@ -49,9 +49,20 @@ afterAll(async () => {
 const destinationCodes = Object.keys(errorStatus).filter((code) => code.endsWith('_number_not_allowed'));
 
 const validationCodes = new Set([
-  'invalid_request', 'invalid_phone', 'country_not_allowed', ...destinationCodes,
-  'scheduled_in_past', 'scheduled_too_far', 'scheduled_outside_hours', 'already_scheduled',
-  'consent_required', 'origin_not_allowed', 'payload_too_large', 'unsupported_media_type', 'not_found', 'method_not_allowed',
+  'invalid_request',
+  'invalid_phone',
+  'country_not_allowed',
+  ...destinationCodes,
+  'scheduled_in_past',
+  'scheduled_too_far',
+  'scheduled_outside_hours',
+  'already_scheduled',
+  'consent_required',
+  'origin_not_allowed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'not_found',
+  'method_not_allowed',
   'idempotency_key_reused',
 ]);
 
@@ -145,7 +156,9 @@ describe('fuzzing POST /api/callback', () => {
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 5000 }),
       fc.string({ maxLength: 300 }).map((t) => new TextEncoder().encode(t)),
-      fc.constantFrom('{', '{"phone":', '[]', 'null', '{"phone":"1"}}', '\uFEFF{"phone":"+380501234567"}', '{"__proto__":{"x":1},"phone":"1"}').map((t) => new TextEncoder().encode(t)),
+      fc
+        .constantFrom('{', '{"phone":', '[]', 'null', '{"phone":"1"}}', '\uFEFF{"phone":"+380501234567"}', '{"__proto__":{"x":1},"phone":"1"}')
+        .map((t) => new TextEncoder().encode(t)),
     );
     await fc.assert(
       fc.asyncProperty(bytes, async (body) => {
@@ -162,8 +175,16 @@ describe('fuzzing POST /api/callback', () => {
       {
         // Mostly JSON, the allowed origin and well-formed keys: a request refused for one of them ends
         // there, so the checks after it would hardly be fuzzed.
-        'content-type': fc.oneof({ weight: 3, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON') }, fc.constantFrom('text/json', 'application/jsonx'), visible),
-        origin: fc.oneof({ weight: 6, arbitrary: fc.constant(ORIGIN) }, fc.constantFrom('null', 'https://shop.example.evil', 'HTTPS://SHOP.EXAMPLE', 'https://shop.example:443'), visible),
+        'content-type': fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON') },
+          fc.constantFrom('text/json', 'application/jsonx'),
+          visible,
+        ),
+        origin: fc.oneof(
+          { weight: 6, arbitrary: fc.constant(ORIGIN) },
+          fc.constantFrom('null', 'https://shop.example.evil', 'HTTPS://SHOP.EXAMPLE', 'https://shop.example:443'),
+          visible,
+        ),
         'idempotency-key': fc.oneof({ weight: 2, arbitrary: fc.stringMatching(/^[\x21-\x7e]{1,60}$/) }, visible),
         'x-forwarded-for': visible,
         'user-agent': visible,
@@ -171,7 +192,11 @@ describe('fuzzing POST /api/callback', () => {
       },
       { requiredKeys: [] },
     );
-    const extra = fc.dictionary(token.filter((n) => !['content-length', 'transfer-encoding', 'host', 'connection', 'expect', 'upgrade', 'keep-alive'].includes(n.toLowerCase())), visible, { maxKeys: 5 });
+    const extra = fc.dictionary(
+      token.filter((n) => !['content-length', 'transfer-encoding', 'host', 'connection', 'expect', 'upgrade', 'keep-alive'].includes(n.toLowerCase())),
+      visible,
+      { maxKeys: 5 },
+    );
     // Mostly POST: any other method is answered 405 (or a preflight) before a header is looked at.
     const method = fc.oneof({ weight: 4, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') });
     let placed = 0;

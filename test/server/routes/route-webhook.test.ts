@@ -147,7 +147,7 @@ describe('routing webhook, custom destination member', () => {
     sys.sim.routing.configure({ url: `${sys.relayUrl}/hooks/route/${TOKEN}`, method: 'POST', submission: 'json', import: 'json', destinationField: 'phone' });
     const result = await sys.sim.routing.simulateInboundCall({ from: caller });
     expect(result.reason).toBe('routed');
-    expect(JSON.parse((await (await fetch(`${sys.relayUrl}/hooks/route/${TOKEN}`)).text()))).toHaveProperty('phone');
+    expect(JSON.parse(await (await fetch(`${sys.relayUrl}/hooks/route/${TOKEN}`)).text())).toHaveProperty('phone');
   });
 });
 
@@ -160,7 +160,14 @@ describe('routing webhook, slow SIP status', () => {
 
   it('with no status seen yet, answers the fallback inside the scheme timeout', async () => {
     sys.sim.faults.set('sipstatus', { kind: 'delay', ms: 4_000, times: 2 });
-    sys.sim.routing.configure({ url: `${sys.relayUrl}/hooks/route/${TOKEN}`, method: 'POST', submission: 'json', import: 'json', destinationField: 'destination', timeoutSeconds: 2 });
+    sys.sim.routing.configure({
+      url: `${sys.relayUrl}/hooks/route/${TOKEN}`,
+      method: 'POST',
+      submission: 'json',
+      import: 'json',
+      destinationField: 'destination',
+      timeoutSeconds: 2,
+    });
     const result = await sys.sim.routing.simulateInboundCall({ from: caller });
     expect(result).toMatchObject({ reason: 'routed', destination: FALLBACK });
   });

@@ -75,7 +75,7 @@ describe('idle connections', () => {
 });
 
 describe('/metrics', () => {
-  it('without METRICS_TOKEN, only a direct client on this machine may read it: a proxied request gets the unknown path\'s 404', async () => {
+  it("without METRICS_TOKEN, only a direct client on this machine may read it: a proxied request gets the unknown path's 404", async () => {
     const s = (system = await startSystem({ TRUSTED_PROXIES: '127.0.0.1' }));
     expect((await fetch(`${s.relayUrl}/metrics`)).status).toBe(200);
     const proxied = await fetch(`${s.relayUrl}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
@@ -94,7 +94,7 @@ describe('/metrics', () => {
 });
 
 describe('the owner view with OWNER_TOKEN', () => {
-  it('answers every method and asset with the unknown path\'s 404 until the token is right', async () => {
+  it("answers every method and asset with the unknown path's 404 until the token is right", async () => {
     const s = (system = await startSystem({ OWNER_TOKEN }));
     const unknown = await (await fetch(`${s.relayUrl}/nothing-here`)).json();
     for (const [method, path] of [
@@ -134,14 +134,20 @@ describe('the owner view with OWNER_TOKEN', () => {
 
 describe('demo mode with a real service', () => {
   it('refuses to start without OWNER_TOKEN, with one line naming it', () => {
-    const real = { DEMO: 'true', CALLTRACKING_BASE_URL: 'https://api.example.com', CALLTRACKING_AUTH_KEY: 'key_0123456789', CALLTRACKING_PROJECT_ID: '1', CALLBACK_CALLER: '380441112233' };
+    const real = {
+      DEMO: 'true',
+      CALLTRACKING_BASE_URL: 'https://api.example.com',
+      CALLTRACKING_AUTH_KEY: 'key_0123456789',
+      CALLTRACKING_PROJECT_ID: '1',
+      CALLBACK_CALLER: '380441112233',
+    };
     expect(() => loadConfig(real)).toThrow(/^OWNER_TOKEN: required when DEMO=true with a real service/);
     expect(() => loadConfig({ ...real, OWNER_TOKEN })).not.toThrow();
   });
 });
 
 describe('the demo folder', () => {
-  it('serves neither dotfiles nor the owner view\'s files, which only /owner serves with its headers', async () => {
+  it("serves neither dotfiles nor the owner view's files, which only /owner serves with its headers", async () => {
     const demoDir = mkdtempSync(join(tmpdir(), 'dialback-demo-'));
     cpSync('demo', demoDir, { recursive: true });
     writeFileSync(join(demoDir, '.env'), 'CALLTRACKING_AUTH_KEY=leak');
@@ -158,7 +164,7 @@ describe('the demo folder', () => {
 });
 
 describe('GET /api/callback/<id>', () => {
-  it('needs an allowed Origin; a browser on the relay\'s own pages (Sec-Fetch-Site: same-origin) counts as the relay\'s origin', async () => {
+  it("needs an allowed Origin; a browser on the relay's own pages (Sec-Fetch-Site: same-origin) counts as the relay's origin", async () => {
     const s = (system = await startSystem({ PUBLIC_URL: 'http://relay.test', ALLOWED_ORIGINS: 'http://relay.test,https://shop.example' }));
     const placed = await fetch(`${s.relayUrl}/api/callback`, {
       method: 'POST',

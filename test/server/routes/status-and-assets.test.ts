@@ -19,7 +19,15 @@ describe('GET /api/status', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     // Always open (no WORKING_HOURS): one window, from the current minute to SCHEDULE_MAX_DAYS (7) ahead.
-    expect(await res.json()).toEqual({ available: true, agentsOnline: online, agentsFree: online, openNow: true, nextOpenAt: null, source: 'live', windows: [{ opensAt: expect.any(String), closesAt: expect.any(String) }] });
+    expect(await res.json()).toEqual({
+      available: true,
+      agentsOnline: online,
+      agentsFree: online,
+      openNow: true,
+      nextOpenAt: null,
+      source: 'live',
+      windows: [{ opensAt: expect.any(String), closesAt: expect.any(String) }],
+    });
 
     const before = system.sim.requests.length;
     const again = await Promise.all([1, 2, 3].map(() => fetch(`${system.relayUrl}/api/status`).then((r) => r.json())));

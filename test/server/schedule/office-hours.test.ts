@@ -10,7 +10,10 @@ describe('working hours', () => {
     expect(week[6]).toEqual([{ start: 600, end: 840 }]);
     expect(week[0]).toEqual([]);
     const split = parseWorkingHours('Mon,Wed 09:00-13:00,14:00-18:00; Fri 22:00-02:00; Sun 00:00-24:00');
-    expect(split[1]).toEqual([{ start: 540, end: 780 }, { start: 840, end: 1080 }]);
+    expect(split[1]).toEqual([
+      { start: 540, end: 780 },
+      { start: 840, end: 1080 },
+    ]);
     expect(split[2]).toEqual([]);
     expect(split[5]).toEqual([{ start: 1320, end: 1560 }]);
     expect(split[0]).toEqual([{ start: 0, end: 1440 }]);

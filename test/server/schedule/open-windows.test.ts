@@ -14,7 +14,7 @@ const tz = 'Europe/Kyiv'; // UTC+2 in winter, UTC+3 in summer
 const iso = (ws: ReturnType<typeof openWindows>) => ws.map((w) => [w.opensAt.toISOString(), w.closesAt.toISOString()]);
 
 describe('openWindows', () => {
-  it('lists each day\'s hours as instants, skipping closed days, clipped to the range', () => {
+  it("lists each day's hours as instants, skipping closed days, clipped to the range", () => {
     // Friday 2026-11-20 15:00 Kyiv (13:00 UTC) to Tuesday 12:00 Kyiv.
     expect(iso(openWindows(week, tz, new Date('2026-11-20T13:00:00Z'), new Date('2026-11-24T10:00:00Z')))).toEqual([
       ['2026-11-20T13:00:00.000Z', '2026-11-20T16:00:00.000Z'],
@@ -31,11 +31,13 @@ describe('openWindows', () => {
     expect(ws.at(-1)).toEqual(['2026-03-30T06:00:00.000Z', '2026-03-30T15:00:00.000Z']);
   });
 
-  it('joins an overnight range with the next day\'s hours, and includes yesterday\'s range still running', () => {
+  it("joins an overnight range with the next day's hours, and includes yesterday's range still running", () => {
     const nights = parseWorkingHours('Fri 22:00-24:00; Sat 00:00-02:00');
     expect(iso(openWindows(nights, 'UTC', new Date('2026-11-20T00:00:00Z'), new Date('2026-11-22T00:00:00Z')))).toEqual([['2026-11-20T22:00:00.000Z', '2026-11-21T02:00:00.000Z']]);
     const overnight = parseWorkingHours('Fri 22:00-02:00');
-    expect(iso(openWindows(overnight, 'UTC', new Date('2026-11-21T01:00:00Z'), new Date('2026-11-22T00:00:00Z')))).toEqual([['2026-11-21T01:00:00.000Z', '2026-11-21T02:00:00.000Z']]);
+    expect(iso(openWindows(overnight, 'UTC', new Date('2026-11-21T01:00:00Z'), new Date('2026-11-22T00:00:00Z')))).toEqual([
+      ['2026-11-21T01:00:00.000Z', '2026-11-21T02:00:00.000Z'],
+    ]);
   });
 
   it('is one window for the whole range without a schedule, and none for an empty range', () => {
@@ -76,7 +78,8 @@ describe('checkScheduledFor', () => {
   });
 
   it('refuses a malformed time, one without an offset, the past, too far ahead and outside hours, each with its own code', () => {
-    for (const bad of ['tomorrow', '2026-11-23T10:30:00', '2026-11-23', '2026-13-40T10:30:00Z', '2026-11-23T10:30:00+0200']) expect([bad, codeOf(bad)]).toEqual([bad, 'invalid_request']);
+    for (const bad of ['tomorrow', '2026-11-23T10:30:00', '2026-11-23', '2026-13-40T10:30:00Z', '2026-11-23T10:30:00+0200'])
+      expect([bad, codeOf(bad)]).toEqual([bad, 'invalid_request']);
     expect(codeOf('2026-11-20T12:58:00Z')).toBe('scheduled_in_past');
     expect(codeOf('2026-11-20T12:59:30Z')).toBe('ok'); // a moment ago is now
     expect(codeOf('2026-11-28T08:00:00Z')).toBe('scheduled_too_far');

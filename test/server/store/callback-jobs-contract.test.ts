@@ -155,11 +155,19 @@ describe.each(factories)('callback job store contract: %s', (_name, make) => {
 
   it('lists failed jobs since a time, newest first, for the owner to call back by hand', async () => {
     const store = make();
-    for (const [id, n] of [['x', '1'], ['y', '2'], ['z', '3']] as const) await store.add(jobFor(id, n, T0, 'queued'), T0);
+    for (const [id, n] of [
+      ['x', '1'],
+      ['y', '2'],
+      ['z', '3'],
+    ] as const)
+      await store.add(jobFor(id, n, T0, 'queued'), T0);
     await store.claimDue('a', T0, LEASE, 10);
     await store.fail('x', 'a', 'upstream_rejected', T0 + 1_000);
     await store.fail('y', 'a', 'queue_expired', T0 + 2_000);
-    expect((await store.listFailed(T0, 10)).map((j) => [j.callbackId, j.outcome])).toEqual([['y', 'queue_expired'], ['x', 'upstream_rejected']]);
+    expect((await store.listFailed(T0, 10)).map((j) => [j.callbackId, j.outcome])).toEqual([
+      ['y', 'queue_expired'],
+      ['x', 'upstream_rejected'],
+    ]);
     expect((await store.listFailed(T0 + 1_500, 10)).map((j) => j.callbackId)).toEqual(['y']);
     expect((await store.listFailed(T0, 1)).map((j) => j.callbackId)).toEqual(['y']);
   });

@@ -35,7 +35,12 @@ describe('the embedded database', () => {
     const more = [...steps, { version: 2, name: 'two', sql: 'CREATE TABLE b (y INTEGER) STRICT;' }];
     const db = openDatabase({ dataDir: dir, migrations: more });
     expect(schemaVersion(db)).toBe(2);
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name)).toEqual(['a', 'b']);
+    expect(
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((r) => r.name),
+    ).toEqual(['a', 'b']);
     db.close();
   });
 
@@ -59,13 +64,17 @@ describe('the embedded database', () => {
     raw.exec(`PRAGMA user_version = ${migrations.length + 1}`);
     raw.close();
     expect(() => openDatabase({ dataDir: dir })).toThrow(
-      new Error(`DATA_DIR: ${join(dir, DATABASE_FILE)} has schema version ${migrations.length + 1}, newer than this relay knows (${migrations.length}); run the newer relay that wrote it, or point DATA_DIR elsewhere`),
+      new Error(
+        `DATA_DIR: ${join(dir, DATABASE_FILE)} has schema version ${migrations.length + 1}, newer than this relay knows (${migrations.length}); run the newer relay that wrote it, or point DATA_DIR elsewhere`,
+      ),
     );
   });
 
   it('says so when DATA_DIR cannot be created', () => {
     const file = join(tempDataDir(), 'a-file');
     writeFileSync(file, 'not a directory');
-    expect(() => openDatabase({ dataDir: join(file, 'data') })).toThrow(/^DATA_DIR: cannot create or write the directory .*a-file\/data \(ENOTDIR\); set DATA_DIR to a writable directory$/);
+    expect(() => openDatabase({ dataDir: join(file, 'data') })).toThrow(
+      /^DATA_DIR: cannot create or write the directory .*a-file\/data \(ENOTDIR\); set DATA_DIR to a writable directory$/,
+    );
   });
 });

@@ -119,12 +119,17 @@ describe('sqlite idempotency store across restarts', () => {
     const db = openDatabase({ dataDir: tempDataDir() });
     const store = createSqliteIdempotencyStore({ ...options, db });
     await store.begin(S, 'k', 'plain-sha256-of-the-body');
-    const stored = db.prepare('SELECT fingerprint FROM idempotency').all().map((r) => r.fingerprint);
+    const stored = db
+      .prepare('SELECT fingerprint FROM idempotency')
+      .all()
+      .map((r) => r.fingerprint);
     expect(stored).toHaveLength(1);
     expect(stored[0]).not.toContain('plain-sha256');
     // The same secret gives the same hash: a repeat still matches after a restart.
     expect(await codeOf(createSqliteIdempotencyStore({ ...options, db }).begin(S, 'k', 'plain-sha256-of-the-body'))).toBe('idempotency_in_progress 409');
-    expect(await codeOf(createSqliteIdempotencyStore({ ...options, hashSecret: 'another-secret-0123456789', db }).begin(S, 'k', 'plain-sha256-of-the-body'))).toBe('idempotency_key_reused 422');
+    expect(await codeOf(createSqliteIdempotencyStore({ ...options, hashSecret: 'another-secret-0123456789', db }).begin(S, 'k', 'plain-sha256-of-the-body'))).toBe(
+      'idempotency_key_reused 422',
+    );
   });
 
   it('after SIGKILL: a completed key replays; a key that was running stays in progress until its TTL', async () => {

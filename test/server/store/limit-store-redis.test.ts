@@ -63,7 +63,15 @@ describe('Redis limit store', () => {
     expect(decisions.filter((d) => d.ok)).toHaveLength(5);
     // And a counter limit (the site cap) is exact too: 60 of 300 for another set of numbers.
     const spread = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => stores[i % 3]!.consume([{ ...check, key: hex(`n${i}`) }, { ...site, key: hex('site2') }], sec(1))),
+      Array.from({ length: 300 }, (_, i) =>
+        stores[i % 3]!.consume(
+          [
+            { ...check, key: hex(`n${i}`) },
+            { ...site, key: hex('site2') },
+          ],
+          sec(1),
+        ),
+      ),
     );
     expect(spread.filter((d) => d.ok)).toHaveLength(60);
     // In-flight slots too: one of 300.
@@ -71,7 +79,7 @@ describe('Redis limit store', () => {
     expect(slots.filter(Boolean)).toHaveLength(1);
   });
 
-  it('keeps two prefixes apart: one site sharing the Redis does not see the other\'s counts', async () => {
+  it("keeps two prefixes apart: one site sharing the Redis does not see the other's counts", async () => {
     const a = await redisStore('siteA:');
     const b = await redisStore('siteB:');
     expect((await a.store.consume([numberCheck('shared')], sec(0))).ok).toBe(true);
@@ -87,7 +95,14 @@ describe('Redis limit store', () => {
   it('gives every key it writes a TTL of its longest window', async () => {
     const prefix = `ttl${++prefixes}:`;
     const { store, connection } = await redisStore(prefix);
-    const client: LimitCheck = { table: 'client', key: hex('c'), counts: [{ reason: 'client_rate', limit: 3, windowSec: 600 }, { reason: 'client_daily', limit: 10, windowSec: 86_400 }] };
+    const client: LimitCheck = {
+      table: 'client',
+      key: hex('c'),
+      counts: [
+        { reason: 'client_rate', limit: 3, windowSec: 600 },
+        { reason: 'client_daily', limit: 10, windowSec: 86_400 },
+      ],
+    };
     const numbers: LimitCheck = { table: 'client_numbers', key: hex('c'), distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex('n') } };
     const decision = await store.consume([numberCheck('n'), client, numbers], sec(0));
     expect(decision.ok).toBe(true);
@@ -152,12 +167,21 @@ describe('Redis limit store', () => {
   it('reads and writes records that a human can follow', async () => {
     const prefix = `fmt${++prefixes}:`;
     const { store, connection } = await redisStore(prefix);
-    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 100, windowSec: 3600 }, { reason: 'site_daily_cap', limit: 500, windowSec: 86_400 }] };
+    const site: LimitCheck = {
+      table: 'site',
+      key: hex('s'),
+      counts: [
+        { reason: 'site_hourly_cap', limit: 100, windowSec: 3600 },
+        { reason: 'site_daily_cap', limit: 500, windowSec: 86_400 },
+      ],
+    };
     await store.consume([numberCheck('a'), site], sec(0));
     await store.consume([{ table: 'client_numbers', key: hex('c'), distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: 'abcdef0123456789' } }], sec(0));
     const s0 = T0 / 1000;
     expect(await connection.client.get(`${prefix}{${prefix}limits}:number:${hex('a').slice(0, 16)}`)).toBe(`${s0}||`);
-    expect(await connection.client.get(`${prefix}{${prefix}limits}:site:${hex('s').slice(0, 16)}`)).toBe(`|3600:${Math.floor(s0 / 3600)}:0:1,86400:${Math.floor(s0 / 86_400)}:0:1|`);
+    expect(await connection.client.get(`${prefix}{${prefix}limits}:site:${hex('s').slice(0, 16)}`)).toBe(
+      `|3600:${Math.floor(s0 / 3600)}:0:1,86400:${Math.floor(s0 / 86_400)}:0:1|`,
+    );
     expect(await connection.client.get(`${prefix}{${prefix}limits}:client_numbers:${hex('c').slice(0, 16)}`)).toBe(`||${s0}:abcdef01`);
   });
 });
@@ -175,7 +199,10 @@ describe('Redis outage', () => {
     try {
       for (let i = 0; i < 20; i++) {
         const started = performance.now();
-        const error = await store.consume([numberCheck(`down${i}`)], sec(1)).then(() => null, (err: unknown) => err);
+        const error = await store.consume([numberCheck(`down${i}`)], sec(1)).then(
+          () => null,
+          (err: unknown) => err,
+        );
         expect(error).toBeInstanceOf(StoreUnavailableError);
         expect(error).toMatchObject({ name: 'StoreUnavailableError', code: 'store_unavailable', operation: 'limits.consume' });
         expect(performance.now() - started).toBeLessThan(1_000);
@@ -229,7 +256,10 @@ describe('Redis outage', () => {
 describe('Redis metrics', () => {
   it('shows command latency, errors and reachability in /metrics, also for a Redis that is down from the start', async () => {
     const registry = new Registry();
-    const live = connectRedis({ url: server.url, prefix: 'm1:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 }, { log: { info() {}, warn() {}, error() {} }, observer: createRedisMetrics(registry) });
+    const live = connectRedis(
+      { url: server.url, prefix: 'm1:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 },
+      { log: { info() {}, warn() {}, error() {} }, observer: createRedisMetrics(registry) },
+    );
     connections.push(live);
     expect(await live.waitReady(5_000)).toBe(true);
     await createRedisLimitStore({ connection: live }).consume([numberCheck('m')], sec(0));
@@ -241,7 +271,10 @@ describe('Redis metrics', () => {
     const down = new Registry();
     const dead = connectRedis(
       { url: (await deadUrl()).replace('http:', 'redis:'), prefix: 'm2:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 },
-      { log: { info: () => {}, warn: (msg) => void lines.push({ level: 'warn', msg }), error: (msg) => void lines.push({ level: 'error', msg }) }, observer: createRedisMetrics(down) },
+      {
+        log: { info: () => {}, warn: (msg) => void lines.push({ level: 'warn', msg }), error: (msg) => void lines.push({ level: 'error', msg }) },
+        observer: createRedisMetrics(down),
+      },
     );
     connections.push(dead);
     expect(await dead.waitReady(300)).toBe(false);

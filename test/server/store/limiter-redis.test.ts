@@ -49,10 +49,7 @@ afterAll(async () => {
 async function relayLimiter(): Promise<[Limiter, () => number]> {
   const log = createLogger({ level: 'silent', write: () => {} });
   let commands = 0;
-  const connection = connectRedis(
-    { url: server.url, prefix: 'relays:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 },
-    { log, observer: { command: () => void commands++ } },
-  );
+  const connection = connectRedis({ url: server.url, prefix: 'relays:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 }, { log, observer: { command: () => void commands++ } });
   connections.push(connection);
   expect(await connection.waitReady(5_000)).toBe(true);
   const store = createRedisLimitStore({ connection });
@@ -61,7 +58,11 @@ async function relayLimiter(): Promise<[Limiter, () => number]> {
   return [cacheBlockedClients(limiter, { now }), () => commands];
 }
 
-const refusalOf = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => err);
+const refusalOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (err: unknown) => err,
+  );
 
 describe('limiter over Redis', () => {
   it('counts one number across two relays, refuses a blocked client up front, and fails closed while Redis is down', async () => {
@@ -76,7 +77,7 @@ describe('limiter over Redis', () => {
     expect((cooldown as LimitRefusalError).refusal).toEqual({ reason: 'number_cooldown', retryAfter: 110 });
     // While a call is being placed, the same number is refused on the other relay too.
     const placing = await a.admit({ digits: '380509999999', clientIp: '203.0.113.8', site });
-    expect((await refusalOf(b.admit({ digits: '380509999999', clientIp: '203.0.113.9', site })) as LimitRefusalError).refusal.reason).toBe('number_in_flight');
+    expect(((await refusalOf(b.admit({ digits: '380509999999', clientIp: '203.0.113.9', site }))) as LimitRefusalError).refusal.reason).toBe('number_in_flight');
     await placing.release();
 
     // A client hammering a number on cooldown collects strikes; then it is refused before its body.

@@ -7,7 +7,14 @@ import { storeEnv, storeSettings } from '../../../server/src/store/settings.ts';
 import { jobFor, leadEventFor, T0 } from '../../support/store-scenarios.ts';
 import { tempDataDir } from '../../support/crash.ts';
 
-const options = (dataDir: string) => ({ dataDir, hashSecret: 'a-test-hash-secret-0123456789', retentionDays: 30, limiterMaxKeys: 1000, idempotency: { ttlSec: 3600, maxKeys: 100 }, now: () => T0 });
+const options = (dataDir: string) => ({
+  dataDir,
+  hashSecret: 'a-test-hash-secret-0123456789',
+  retentionDays: 30,
+  limiterMaxKeys: 1000,
+  idempotency: { ttlSec: 3600, maxKeys: 100 },
+  now: () => T0,
+});
 
 describe('the embedded store', () => {
   it('opens every store over one file, and reopens with everything it held', async () => {

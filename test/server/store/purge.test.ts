@@ -84,7 +84,12 @@ describe('privacy at rest', () => {
     expect(purge.run(T0 + 30 * DAY + 1)).toMatchObject({ deleted: 3 });
     expect(await jobs.get('old-done')).toBeUndefined();
     expect(await outbox.get(old.id)).toBeUndefined();
-    expect(db.prepare('SELECT callback_id FROM consent').all().map((r) => r.callback_id)).toEqual(['r-new']);
+    expect(
+      db
+        .prepare('SELECT callback_id FROM consent')
+        .all()
+        .map((r) => r.callback_id),
+    ).toEqual(['r-new']);
     expect(await jobs.get('old-pending')).toMatchObject({ state: 'pending', request: { e164: '+380500000002' } });
     expect(await outbox.get(pending.id)).toMatchObject({ state: 'pending' });
   });

@@ -62,7 +62,10 @@ describe('lead webhook delivery', () => {
     expect(await worker.runOnce()).toBe(2);
     expect(await worker.runOnce()).toBe(0);
     expect(rx.received.map((r) => [r.id, r.verified]).sort()).toEqual(events.map((e) => [e.id, true]).sort());
-    expect(rx.received.find((r) => r.id === events[0]!.id)!.body).toMatchObject({ type: 'callback.placed', data: { callbackId: 'cb-1', phone: '+380500000007', phoneMasked: '+380 50 *** **07' } });
+    expect(rx.received.find((r) => r.id === events[0]!.id)!.body).toMatchObject({
+      type: 'callback.placed',
+      data: { callbackId: 'cb-1', phone: '+380500000007', phoneMasked: '+380 50 *** **07' },
+    });
     expect(await outbox.get(events[0]!.id)).toMatchObject({ state: 'delivered', attempts: 1, finishedAt: now });
     await rx.close();
   });
@@ -75,7 +78,15 @@ describe('lead webhook delivery', () => {
     await outbox.enqueue(event, start);
     const clock = fakeClock(start);
     const reports: DeliveryReport[] = [];
-    const worker = createWebhookDelivery({ outbox, settings: { url: rx.url, secret }, owner: 'relay-a', clock, baseDelayMs: 10_000, random: () => 1, report: (r) => reports.push(r) });
+    const worker = createWebhookDelivery({
+      outbox,
+      settings: { url: rx.url, secret },
+      owner: 'relay-a',
+      clock,
+      baseDelayMs: 10_000,
+      random: () => 1,
+      report: (r) => reports.push(r),
+    });
 
     expect(await worker.runOnce()).toBe(1);
     expect(await outbox.get(event.id)).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: start + 10_000, lastError: 'HTTP 500' });
@@ -93,7 +104,11 @@ describe('lead webhook delivery', () => {
 
     expect(rx.received.map((r) => r.id)).toEqual([event.id, event.id, event.id]);
     expect(rx.received.every((r) => r.verified)).toBe(true);
-    expect(reports.map((r) => [r.attempt, r.outcome, r.status])).toEqual([[1, 'retry', 500], [2, 'retry', 503], [3, 'delivered', 200]]);
+    expect(reports.map((r) => [r.attempt, r.outcome, r.status])).toEqual([
+      [1, 'retry', 500],
+      [2, 'retry', 503],
+      [3, 'delivered', 200],
+    ]);
     expect(await outbox.get(event.id)).toMatchObject({ state: 'delivered', attempts: 3 });
     await rx.close();
   });
@@ -136,7 +151,10 @@ describe('lead webhook delivery', () => {
     const outboxB = createSqliteWebhookOutbox({ db: openDatabase({ dataDir: dir }) });
     const clock = fakeClock(start + 60_000);
     expect(await createWebhookDelivery({ outbox: outboxB, settings: { url: rx.url, secret }, owner: 'relay-b', clock }).runOnce()).toBe(1);
-    expect(rx.received.map((r) => [r.id, r.verified])).toEqual([[event.id, true], [event.id, true]]);
+    expect(rx.received.map((r) => [r.id, r.verified])).toEqual([
+      [event.id, true],
+      [event.id, true],
+    ]);
     expect(await outboxB.get(event.id)).toMatchObject({ state: 'delivered', attempts: 2 });
     await rx.close();
   });

@@ -30,7 +30,9 @@ export const hostileKinds: HostileKind[] = [
   },
   {
     name: 'an AMD loader: global define and require',
-    head: script(`window.define = function () { throw new Error('anonymous define() mismatch'); }; window.define.amd = { jQuery: true }; window.require = function () { throw new Error('require is not for you'); };`),
+    head: script(
+      `window.define = function () { throw new Error('anonymous define() mismatch'); }; window.define.amd = { jQuery: true }; window.require = function () { throw new Error('require is not for you'); };`,
+    ),
     works: true,
   },
   {
@@ -54,7 +56,9 @@ export const hostileKinds: HostileKind[] = [
   },
   {
     name: 'a <dialback-widget> element already defined by the page',
-    head: script(`customElements.define('dialback-widget', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'closed' }).textContent = 'theirs'; } });`),
+    head: script(
+      `customElements.define('dialback-widget', class extends HTMLElement { constructor() { super(); this.attachShadow({ mode: 'closed' }).textContent = 'theirs'; } });`,
+    ),
     works: true,
   },
   {

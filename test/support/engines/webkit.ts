@@ -23,7 +23,10 @@ async function waitForDriver(url: string, driver: { exitCode: number | null }): 
   const end = Date.now() + 10_000;
   for (;;) {
     if (driver.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${driver.exitCode}`);
-    const ready = await fetch(url + '/status').then((r) => r.ok, () => false);
+    const ready = await fetch(url + '/status').then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     if (Date.now() > end) throw new Error('WebKitWebDriver did not answer /status within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -34,7 +37,10 @@ async function waitForDriver(url: string, driver: { exitCode: number | null }): 
 async function fitViewport(driver: WebDriver, url: string, width: number, height: number): Promise<void> {
   await driver.manage().window().setRect({ width, height });
   const inner = (await driver.executeScript('return [innerWidth, innerHeight]')) as [number, number];
-  await driver.manage().window().setRect({ width: 2 * width - inner[0], height: 2 * height - inner[1] });
+  await driver
+    .manage()
+    .window()
+    .setRect({ width: 2 * width - inner[0], height: 2 * height - inner[1] });
   const now = (await driver.executeScript('return [innerWidth, innerHeight]')) as [number, number];
   if (now[0] === width && now[1] === height) return void (await driver.get(url));
   // MiniBrowser's toolbar keeps its window at least 447 px wide: a phone-sized page then lives in a
@@ -99,7 +105,12 @@ export async function launchWebKitEngine(): Promise<Engine> {
           if (result.e) throw new Error(result.e);
           return result.v as never;
         },
-        clickAt: (x, y) => d.actions({ async: true }).move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT }).click().perform(),
+        clickAt: (x, y) =>
+          d
+            .actions({ async: true })
+            .move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT })
+            .click()
+            .perform(),
         press: (key) =>
           key === 'Shift+Tab'
             ? d.actions({ async: true }).keyDown(Key.SHIFT).sendKeys(Key.TAB).keyUp(Key.SHIFT).perform()

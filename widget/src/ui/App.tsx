@@ -130,14 +130,7 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
                 move under the visitor's pointer when it arrives. */}
             {(bookable || !known) &&
               (schedule && bookable && (needsOpening || asked) ? (
-                <schedule.When
-                  lang={config.lang}
-                  messages={m}
-                  status={known!}
-                  closed={needsOpening}
-                  asked={asked}
-                  onChange={(scheduledFor) => change({ scheduledFor })}
-                />
+                <schedule.When lang={config.lang} messages={m} status={known!} closed={needsOpening} asked={asked} onChange={(scheduledFor) => change({ scheduledFor })} />
               ) : (
                 <button
                   type="button"

@@ -70,7 +70,6 @@ export function PhoneField({ label, hint, value, country, error, onChange }: Pho
         dir="ltr"
         maxLength={40}
         value={value}
-       
         aria-invalid={error ? 'true' : 'false'}
         aria-describedby={described || undefined}
         onInput={onInput}

@@ -52,7 +52,14 @@ export async function send(
     const scheduledFor = answer.status === 'scheduled' ? answer.scheduledFor : undefined;
     const cancelToken = answer.status !== 'accepted' ? answer.cancelToken : undefined;
     // The page learns what happened, never the number: `status`, and the time of a booked call.
-    ctx.emit('success', status === 'accepted' ? { requestId: answer.requestId, status, estimateSeconds } : scheduledFor ? { requestId: answer.requestId, status, scheduledFor } : { requestId: answer.requestId, status });
+    ctx.emit(
+      'success',
+      status === 'accepted'
+        ? { requestId: answer.requestId, status, estimateSeconds }
+        : scheduledFor
+          ? { requestId: answer.requestId, status, scheduledFor }
+          : { requestId: answer.requestId, status },
+    );
     return setPhase({ name: 'accepted', status, requestId: answer.requestId, readback: phone.readback, estimateSeconds, scheduledFor, cancelToken });
   }
   if (!outcomeUnknown(result.code)) attempt.current = null;

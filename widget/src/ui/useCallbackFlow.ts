@@ -29,10 +29,7 @@ export interface AcceptedCall {
   cancelToken?: string | undefined;
 }
 
-export type Phase =
-  | { name: 'form'; error: FlowError | null }
-  | { name: 'sending' }
-  | AcceptedCall;
+export type Phase = { name: 'form'; error: FlowError | null } | { name: 'sending' } | AcceptedCall;
 
 export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
   const [phase, setPhase] = useState<Phase>({ name: 'form', error: null });

@@ -167,7 +167,12 @@ function toJob(h: Record<string, string>): CallbackJob {
     kind: h.kind as CallbackJob['kind'],
     state: h.state as CallbackJob['state'],
     dueAt: Number(h.due),
-    request: { ...JSON.parse(h.request!), e164: h.e164 ?? null, clientIp: h.clientIp ?? null, userAgent: h.userAgent === undefined ? null : (JSON.parse(h.userAgent) as string | null) },
+    request: {
+      ...JSON.parse(h.request!),
+      e164: h.e164 ?? null,
+      clientIp: h.clientIp ?? null,
+      userAgent: h.userAgent === undefined ? null : (JSON.parse(h.userAgent) as string | null),
+    },
     numberHash: h.numberHash!,
     maskedNumber: h.masked!,
     attempts: Number(h.attempts ?? 0),

@@ -145,7 +145,9 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
       .then((reply) => {
         const policy = String((reply as Record<string, string>)['maxmemory-policy'] ?? '');
         if (policy && policy !== 'noeviction') {
-          log.warn('redis maxmemory-policy is not noeviction: under memory pressure Redis may evict limit keys and the limits would fail open; set maxmemory-policy noeviction', { policy });
+          log.warn('redis maxmemory-policy is not noeviction: under memory pressure Redis may evict limit keys and the limits would fail open; set maxmemory-policy noeviction', {
+            policy,
+          });
         }
       })
       .catch(() => {});

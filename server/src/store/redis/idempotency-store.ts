@@ -103,9 +103,12 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
   return {
     async begin(scope, idempotencyKey, requestFingerprint) {
       const id = idOf(scope, idempotencyKey);
-      const answer = (await connection.evalScript('idempotency.begin', BEGIN, [all, done], [
-        space, id, keyed(requestFingerprint), now(), ttlMs, options.maxKeys, evictionBatch, EXPIRY_WALK, INDEX_SLACK_MS,
-      ])) as string[];
+      const answer = (await connection.evalScript(
+        'idempotency.begin',
+        BEGIN,
+        [all, done],
+        [space, id, keyed(requestFingerprint), now(), ttlMs, options.maxKeys, evictionBatch, EXPIRY_WALK, INDEX_SLACK_MS],
+      )) as string[];
       switch (answer[0]) {
         case 'reused':
           throw idempotencyErrors.reused();
@@ -127,7 +130,12 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
             const headers: Record<string, string> = {};
             for (const [k, v] of Object.entries(reply.headers ?? {})) headers[k] = String(v);
             try {
-              await connection.evalScript('idempotency.complete', COMPLETE, [entryKey(id), done], [created, JSON.stringify({ status: reply.status, body: reply.body, headers }), id]);
+              await connection.evalScript(
+                'idempotency.complete',
+                COMPLETE,
+                [entryKey(id), done],
+                [created, JSON.stringify({ status: reply.status, body: reply.body, headers }), id],
+              );
             } catch (err) {
               // Redis went away after the call was placed: the answer is not remembered, so the key
               // stays "in progress" until its TTL — repeats are refused 409, never rung again — and

@@ -33,10 +33,7 @@ const LOG_MAX = 8;
 /** The memory store's answer when it cannot take a new key. */
 const FULL: Refusal = { reason: 'limiter_full', retryAfter: 60 };
 
-type Entry =
-  | { key: string; kind: 'l'; at: number }
-  | { key: string; kind: 'c'; windowSec: number; windowIndex: number }
-  | { key: string; kind: 'd'; member: string };
+type Entry = { key: string; kind: 'l'; at: number } | { key: string; kind: 'c'; windowSec: number; windowIndex: number } | { key: string; kind: 'd'; member: string };
 
 export interface RedisLimitStoreOptions {
   connection: RedisConnection;

@@ -23,7 +23,10 @@ function isRedisUrl(value: string): boolean {
 
 export const redisEnv = {
   REDIS_URL: z.string().refine(isRedisUrl, URL_EXPECTED).optional(),
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, PREFIX_EXPECTED).default('dialback:'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, PREFIX_EXPECTED)
+    .default('dialback:'),
   /** Longest wait for one Redis command before the request is answered 503; also bounds connecting. */
   REDIS_TIMEOUT_MS: wholeNumber(50, 30_000).default(1000),
 } satisfies Record<string, z.ZodType>;

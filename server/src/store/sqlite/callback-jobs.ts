@@ -59,8 +59,11 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
         WHERE state = 'pending' AND due_ms <= ? AND (lease_owner IS NULL OR lease_expires_ms <= ?) ORDER BY due_ms LIMIT ?)
       RETURNING *`),
     renew: db.prepare("UPDATE callback_jobs SET lease_expires_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ? AND lease_expires_ms > ?"),
-    finish: db.prepare("UPDATE callback_jobs SET state = ?, outcome = ?, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ?"),
-    reschedule: db.prepare(`UPDATE callback_jobs SET due_ms = ?, kind = COALESCE(?, kind), notes = CASE WHEN ? THEN ? ELSE notes END, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?
+    finish: db.prepare(
+      "UPDATE callback_jobs SET state = ?, outcome = ?, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ?",
+    ),
+    reschedule:
+      db.prepare(`UPDATE callback_jobs SET due_ms = ?, kind = COALESCE(?, kind), notes = CASE WHEN ? THEN ? ELSE notes END, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?
       WHERE callback_id = ? AND state = 'pending' AND lease_owner = ?`),
     get: db.prepare('SELECT * FROM callback_jobs WHERE callback_id = ?'),
     cancel: db.prepare("UPDATE callback_jobs SET state = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ?"),
@@ -72,7 +75,19 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
     async add(job, nowMs) {
       const { e164, ...rest } = job.request;
       try {
-        sql.insert.run(job.callbackId, job.kind, job.dueAt, job.numberHash, job.maskedNumber, e164, JSON.stringify(rest), hashCancelToken(job.cancelToken), job.notes ?? null, nowMs, nowMs);
+        sql.insert.run(
+          job.callbackId,
+          job.kind,
+          job.dueAt,
+          job.numberHash,
+          job.maskedNumber,
+          e164,
+          JSON.stringify(rest),
+          hashCancelToken(job.cancelToken),
+          job.notes ?? null,
+          nowMs,
+          nowMs,
+        );
       } catch (err) {
         // SQLite may report either index first when both are violated: the id decides.
         if (isUnique(err, 'callback_id') || (isUnique(err, 'number_hash') && sql.get.get(job.callbackId))) return { ok: false, reason: 'duplicate_callback_id' };

@@ -17,7 +17,13 @@ interface Row {
   number_hmac: string;
 }
 
-const toRecord = (r: Row): ConsentRecord => ({ at: new Date(r.at_ms).toISOString(), callbackId: r.callback_id, origin: r.origin, textSha256: r.text_sha256, numberHmac: r.number_hmac });
+const toRecord = (r: Row): ConsentRecord => ({
+  at: new Date(r.at_ms).toISOString(),
+  callbackId: r.callback_id,
+  origin: r.origin,
+  textSha256: r.text_sha256,
+  numberHmac: r.number_hmac,
+});
 
 export function createSqliteConsentLog(options: { db: DatabaseSync; hashSecret: string }): ConsentLog {
   const { db } = options;

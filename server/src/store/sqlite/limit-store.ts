@@ -68,7 +68,9 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
     eventsOf: db.prepare('SELECT key, member, at_ms FROM limit_events WHERE tbl = ? ORDER BY id'),
     pruneTable: db.prepare('DELETE FROM limit_events WHERE tbl = ? AND at_ms < ?'),
     pruneIdleKeys: db.prepare('DELETE FROM limit_events WHERE tbl = ? AND key IN (SELECT key FROM limit_events WHERE tbl = ? GROUP BY key HAVING MAX(at_ms) < ?)'),
-    upsertInFlight: db.prepare('INSERT INTO limit_in_flight (key, count, expires_ms) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET count = excluded.count, expires_ms = excluded.expires_ms'),
+    upsertInFlight: db.prepare(
+      'INSERT INTO limit_in_flight (key, count, expires_ms) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET count = excluded.count, expires_ms = excluded.expires_ms',
+    ),
     deleteInFlight: db.prepare('DELETE FROM limit_in_flight WHERE key = ?'),
     pruneInFlight: db.prepare('DELETE FROM limit_in_flight WHERE expires_ms <= ?'),
   } satisfies Record<string, StatementSync>;

@@ -41,7 +41,6 @@ export interface EmbeddedStore {
   close(): Promise<void>;
 }
 
-
 export function openEmbeddedStore(options: OpenStoreOptions): EmbeddedStore {
   const db = openDatabase({ dataDir: options.dataDir });
   const interval = options.maintenanceIntervalMs ?? 60_000;

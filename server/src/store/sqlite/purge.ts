@@ -36,7 +36,9 @@ export function createPurge(options: { db: DatabaseSync; retentionDays: number; 
   const now = options.now ?? Date.now;
   const retentionMs = options.retentionDays * DAY_MS;
   const sql = {
-    jobNumbers: db.prepare("UPDATE callback_jobs SET e164 = NULL, request = json_set(request, '$.clientIp', NULL, '$.userAgent', NULL) WHERE state <> 'pending' AND e164 IS NOT NULL"),
+    jobNumbers: db.prepare(
+      "UPDATE callback_jobs SET e164 = NULL, request = json_set(request, '$.clientIp', NULL, '$.userAgent', NULL) WHERE state <> 'pending' AND e164 IS NOT NULL",
+    ),
     webhookBodies: db.prepare("UPDATE webhook_outbox SET body = NULL WHERE state <> 'pending' AND body IS NOT NULL"),
     oldJobs: db.prepare("DELETE FROM callback_jobs WHERE state <> 'pending' AND updated_ms < ?"),
     oldEvents: db.prepare("DELETE FROM webhook_outbox WHERE state <> 'pending' AND finished_ms < ?"),

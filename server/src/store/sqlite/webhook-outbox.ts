@@ -42,9 +42,15 @@ export function createSqliteWebhookOutbox(options: { db: DatabaseSync }): Webhoo
       WHERE event_id IN (SELECT event_id FROM webhook_outbox
         WHERE state = 'pending' AND next_attempt_ms <= ? AND (lease_owner IS NULL OR lease_expires_ms <= ?) ORDER BY next_attempt_ms LIMIT ?)
       RETURNING *`),
-    delivered: db.prepare("UPDATE webhook_outbox SET state = 'delivered', lease_owner = NULL, lease_expires_ms = NULL, finished_ms = ? WHERE event_id = ? AND state = 'pending' AND lease_owner = ?"),
-    retry: db.prepare("UPDATE webhook_outbox SET next_attempt_ms = ?, last_error = ?, lease_owner = NULL, lease_expires_ms = NULL WHERE event_id = ? AND state = 'pending' AND lease_owner = ?"),
-    giveUp: db.prepare("UPDATE webhook_outbox SET state = 'gave_up', last_error = ?, lease_owner = NULL, lease_expires_ms = NULL, finished_ms = ? WHERE event_id = ? AND state = 'pending' AND lease_owner = ?"),
+    delivered: db.prepare(
+      "UPDATE webhook_outbox SET state = 'delivered', lease_owner = NULL, lease_expires_ms = NULL, finished_ms = ? WHERE event_id = ? AND state = 'pending' AND lease_owner = ?",
+    ),
+    retry: db.prepare(
+      "UPDATE webhook_outbox SET next_attempt_ms = ?, last_error = ?, lease_owner = NULL, lease_expires_ms = NULL WHERE event_id = ? AND state = 'pending' AND lease_owner = ?",
+    ),
+    giveUp: db.prepare(
+      "UPDATE webhook_outbox SET state = 'gave_up', last_error = ?, lease_owner = NULL, lease_expires_ms = NULL, finished_ms = ? WHERE event_id = ? AND state = 'pending' AND lease_owner = ?",
+    ),
     get: db.prepare('SELECT * FROM webhook_outbox WHERE event_id = ?'),
     nextDue: db.prepare("SELECT MIN(MAX(next_attempt_ms, COALESCE(lease_expires_ms, 0))) AS at FROM webhook_outbox WHERE state = 'pending'"),
   };

@@ -69,9 +69,7 @@ export function CallProgress({ config, messages: m, call, progress: state, onRet
       )}
       {ended && !cancelled && <p class={`result ${outcome}`}>{m.outcomes[outcome]}</p>}
       {slow && !ended && <p class="result slow">{m.slow}</p>}
-      {problem && (
-        <p class="result error">{m.errors[problem]}</p>
-      )}
+      {problem && <p class="result error">{m.errors[problem]}</p>}
       {held(outcome) && call.cancelToken && !final && (
         <div class="actions">
           <button type="button" class="link" onClick={() => void cancelCall()}>
