@@ -132,7 +132,7 @@ for (const name of engineNames) {
           expect(s.activeIsLauncher, `focus after Tab: ${s.active}`).toBe(true);
 
           const reopen = () => press(page, 'Enter', 'the dialog', (x) => x.open && x.activeInDialog);
-          const escape = async (state: string) => {
+          const pressEscape = async (state: string) => {
             const after = await press(page, 'Escape', `closing from ${state}`, (x) => !x.open);
             expect(after.activeIsLauncher, `focus after Esc from ${state}: ${after.active}`).toBe(true);
           };
@@ -146,13 +146,13 @@ for (const name of engineNames) {
           }
           s = await press(page, 'Shift+Tab', 'focus', (x) => x.active !== null);
           expect(s.activeInDialog, `Shift+Tab went to ${s.active}`).toBe(true);
-          await escape('the form');
+          await pressEscape('the form');
 
           // A field error: Enter with nothing typed.
           s = await reopen();
           s = await press(page, 'Enter', 'the field error', (x) => x.text.includes('This does not look like a valid phone number'));
           expect(s.active).toBe('db-phone');
-          await escape('the field error');
+          await pressEscape('the field error');
 
           // Sending (the page holds the request): focus on the status, not lost to <body>.
           await reopen();
@@ -160,14 +160,14 @@ for (const name of engineNames) {
           s = await press(page, 'Enter', 'the sending view', (x) => x.text.includes('Sending your request…'));
           s = await until(page, 'focus on the sending status', (x) => x.activeInDialog);
           expect(s.active).toBe('sending');
-          await escape('sending');
+          await pressEscape('sending');
 
           // Accepted: the request goes on while the dialog is closed; reopened, focus is on the read-back.
           s = await reopen();
           await page.run(() => (window as unknown as { __release(): void }).__release());
           s = await until(page, 'the accepted view with focus inside', (x) => accepted('50 123 45 02')(x) && x.activeInDialog);
           expect(s.active).toBe('readback');
-          await escape('accepted');
+          await pressEscape('accepted');
           expect(s.errors).toEqual([]);
         }),
       40_000,

@@ -20,7 +20,7 @@ export interface Booted {
 export function boot(win: Window & { dialback?: DialbackFunction }, doc: Document, script: Element | null): Booted | null {
   // Only our own stub (or copy) counts: a page may already hold something else under that name (an
   // element with id="dialback", another script's object), which the widget then simply replaces.
-  const stub = typeof win.dialback == 'function' ? win.dialback : undefined;
+  const stub = typeof win.dialback === 'function' ? win.dialback : undefined;
   if (stub?.loaded) return null; // the script ran twice (SPA, tag manager): the first copy stays in charge
 
   const config = readConfig(script, doc, win.navigator.languages);

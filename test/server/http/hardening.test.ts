@@ -102,8 +102,10 @@ describe('slow clients', () => {
     const slow = await Promise.all(Array.from({ length: 20 }, () => open()));
     const closed = slow.map((socket) => readAll(socket));
     // Drip one header line now and then, never finishing.
-    slow.forEach((socket) => socket.write('GET /api/status HTTP/1.1\r\nHost: x\r\n'));
-    const drip = setInterval(() => slow.forEach((socket) => !socket.destroyed && socket.write(`X-${Math.random().toString(36).slice(2)}: 1\r\n`)), 200);
+    for (const socket of slow) socket.write('GET /api/status HTTP/1.1\r\nHost: x\r\n');
+    const drip = setInterval(() => {
+      for (const socket of slow) if (!socket.destroyed) socket.write(`X-${Math.random().toString(36).slice(2)}: 1\r\n`);
+    }, 200);
     try {
       // Meanwhile the relay serves everyone else.
       for (let i = 0; i < 10; i++) {
@@ -116,7 +118,7 @@ describe('slow clients', () => {
       expect(slow.every((socket) => socket.destroyed || socket.readyState === 'closed')).toBe(true);
     } finally {
       clearInterval(drip);
-      slow.forEach((socket) => socket.destroy());
+      for (const socket of slow) socket.destroy();
     }
   });
 
@@ -139,7 +141,7 @@ describe('connection cap', () => {
   it('closes connections beyond MAX_CONNECTIONS at once, and serves again when they go', async () => {
     const held = await Promise.all(Array.from({ length: 40 }, () => open()));
     // Keep them busy so they are not idle-closed while we look.
-    held.forEach((socket) => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'));
+    for (const socket of held) socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
     try {
       const extra = await open().catch(() => null);
       if (extra) {
@@ -147,7 +149,7 @@ describe('connection cap', () => {
         expect(response).toBe('');
       }
     } finally {
-      held.forEach((socket) => socket.destroy());
+      for (const socket of held) socket.destroy();
     }
     await new Promise((r) => setTimeout(r, 100));
     expect((await fetch(`${s.relayUrl}/healthz`)).status).toBe(200);

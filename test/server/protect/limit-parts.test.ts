@@ -75,7 +75,13 @@ describe('which limit writes a call waits for', () => {
     const config = loadConfig({ LIMIT_CLIENT_NUMBERS_DAILY: '32' }, { baseUrl: 'http://127.0.0.1:1', authKey: 'sim-auth-key', projectId: '1', caller: '380441112233' });
     const inner = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
     const writes: string[][] = [];
-    const store = { ...inner, consume: (checks: Parameters<typeof inner.consume>[0], now: number) => (writes.push(checks.map((c) => c.table)), inner.consume(checks, now)) };
+    const store = {
+      ...inner,
+      consume: (checks: Parameters<typeof inner.consume>[0], now: number) => {
+        writes.push(checks.map((c) => c.table));
+        return inner.consume(checks, now);
+      },
+    };
     const limits = createLimiter({
       settings: config.protect.limits,
       store,

@@ -11,6 +11,8 @@ export async function launchChromiumEngine(): Promise<Engine> {
       const page = await context.newPage();
       await page.goto(url);
       const adapter: EnginePage = {
+        // biome-ignore lint/security/noGlobalEval: runs the test's own function source in the page's global scope (the adapters pass functions as text)
+        // biome-ignore lint/complexity/noCommaOperator: `(0, eval)` is the indirect, global-scope eval
         run: (fn, arg) => page.evaluate(([source, a]) => (0, eval)(source)(a), [callSource(fn), arg] as const),
         clickAt: (x, y) => page.mouse.click(x, y),
         press: (key: KeyName) => page.keyboard.press(key),

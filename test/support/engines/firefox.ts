@@ -32,6 +32,8 @@ export async function launchFirefoxEngine(): Promise<Engine> {
       await page.setViewport(viewport);
       await page.goto(url);
       const adapter: EnginePage = {
+        // biome-ignore lint/security/noGlobalEval: runs the test's own function source in the page's global scope (the adapters pass functions as text)
+        // biome-ignore lint/complexity/noCommaOperator: `(0, eval)` is the indirect, global-scope eval
         run: (fn, arg) => page.evaluate((source, a) => (0, eval)(source)(a), callSource(fn), arg as never) as never,
         clickAt: (x, y) => page.mouse.click(x, y),
         async press(key: KeyName) {

@@ -99,6 +99,8 @@ const axeSource: string = (createRequire(import.meta.url)('axe-core') as { sourc
 /** axe-core in the page: WCAG 2.1 A/AA violations on the widget's element (axe walks its open shadow root). */
 export async function axeViolations(page: EnginePage): Promise<string[]> {
   await page.run((source: string) => {
+    // biome-ignore lint/security/noGlobalEval: runs the test's own function source in the page's global scope (the adapters pass functions as text)
+    // biome-ignore lint/complexity/noCommaOperator: `(0, eval)` is the indirect, global-scope eval
     if (!('axe' in window)) (0, eval)(source);
   }, axeSource);
   return page.run(async () => {

@@ -1,6 +1,7 @@
 // The whole visitor experience, kept mounted after the first open so a call's progress keeps being
 // followed while the dialog is closed. The live region outside the dialog announces every state.
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
 import type { StatusResponse } from '../../../server/src/contract.ts';
 import type { ApiResult, RelayApi } from '../api.ts';
 import type { UiContext } from './ui-context.ts';
@@ -94,7 +95,7 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
             ? closedSentence(config.lang, m, known?.nextOpenAt)
             : '';
 
-  let body;
+  let body: ComponentChildren;
   if (phase.name === 'sending') {
     body = (
       <p class="sending" tabIndex={-1}>
