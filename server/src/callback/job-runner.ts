@@ -10,6 +10,7 @@
 import type { AppContext } from '../app-context.ts';
 import { WATCH_FIELDS } from '../outcome/call-log-watch.ts';
 import type { CallbackJob } from '../store/callback-jobs.ts';
+import { createBackgroundWorker } from '../background-worker.ts';
 import type { Timers } from '../timers.ts';
 import { ROW_SKEW_MS, type HeldContext, type HeldStep, type LogRows } from './held-context.ts';
 import { heldTiming, type HeldTiming } from './held-timing.ts';
@@ -96,44 +97,12 @@ export function createJobRunner(app: AppContext, options: JobRunnerOptions = {})
     }
   }
 
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = true;
-  let timer: unknown = null;
+  const worker = createBackgroundWorker({
+    pass: runOnce,
+    nextDelay: () => intervalMs,
+    timers,
+    onError: (err) => app.log.error('held calls: runner pass failed', { err }),
+  });
 
-  function cycle(): void {
-    if (running) {
-      again = true;
-      return;
-    }
-    if (timer !== null) timers.clearTimeout(timer);
-    timer = null;
-    running = (async () => {
-      do {
-        again = false;
-        await runOnce().catch((err) => app.log.error('held calls: runner pass failed', { err }));
-      } while (again && !stopped);
-      if (!stopped) timer = timers.setTimeout(cycle, intervalMs);
-    })().finally(() => {
-      running = null;
-    });
-  }
-
-  return {
-    runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      cycle();
-    },
-    nudge() {
-      if (!stopped) cycle();
-    },
-    async stop() {
-      stopped = true;
-      if (timer !== null) timers.clearTimeout(timer);
-      timer = null;
-      await running;
-    },
-  };
+  return { runOnce, start: worker.start, nudge: worker.nudge, stop: worker.stop };
 }

@@ -6,6 +6,7 @@
 // an event still undelivered then is recorded as given up.
 //
 // Time comes from an injectable clock and timers, so tests advance time instead of waiting.
+import { createBackgroundWorker } from '../background-worker.ts';
 import { parseWebhookSecret, signWebhook } from './signing.ts';
 import type { OutboxEntry, WebhookOutbox } from './outbox.ts';
 import type { WebhookSettings } from './settings.ts';
@@ -135,47 +136,17 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     }
   }
 
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = true;
-  let timer: unknown = null;
-
-  function cycle(): void {
-    if (running) {
-      again = true;
-      return;
-    }
-    if (timer !== null) clock.clearTimeout(timer);
-    timer = null;
-    running = (async () => {
-      do {
-        again = false;
-        await runOnce().catch(() => {});
-      } while (again && !stopped);
+  const worker = createBackgroundWorker({
+    pass: runOnce,
+    // Next when the earliest entry is due, and at least every IDLE_MS (another relay may have enqueued).
+    nextDelay: async () => {
       const next = await o.outbox.nextDueAt().catch(() => null);
-      if (stopped) return;
-      const delay = next === null ? IDLE_MS : Math.min(IDLE_MS, Math.max(0, next - clock.now()));
-      timer = clock.setTimeout(cycle, delay);
-    })().finally(() => {
-      running = null;
-    });
-  }
+      return next === null ? IDLE_MS : Math.min(IDLE_MS, Math.max(0, next - clock.now()));
+    },
+    timers: clock,
+    // A failed pass (the store, a receiver) is retried at the next delay; each attempt reports itself.
+    onError: () => {},
+  });
 
-  return {
-    runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      cycle();
-    },
-    notify() {
-      if (!stopped) cycle();
-    },
-    async stop() {
-      stopped = true;
-      if (timer !== null) clock.clearTimeout(timer);
-      timer = null;
-      await running;
-    },
-  };
+  return { runOnce, start: worker.start, notify: worker.nudge, stop: worker.stop };
 }
