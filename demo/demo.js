@@ -3,6 +3,7 @@
 window.dialback =
   window.dialback ||
   function () {
+    // biome-ignore lint/complexity/noArguments: the queue stub site owners paste (docs/embedding.md), in ES5 so it runs on any page
     (window.dialback.q = window.dialback.q || []).push(arguments);
   };
 

@@ -90,20 +90,20 @@ test('computed styles of every widget part are the same under the hostile styles
 
     // And they are the widget's own values, not the browser's defaults or the host's.
     const launcher = inHostile.launcher!;
-    expect(launcher['position']).toBe('static'); // the frame around it is fixed
+    expect(launcher.position).toBe('static'); // the frame around it is fixed
     expect(launcher['font-size']).toBe('16px');
     expect(launcher['font-family']).not.toMatch(/Comic Sans|Papyrus|fantasy/);
     expect(launcher['text-transform']).toBe('none');
     expect(launcher['letter-spacing']).toBe('normal');
     expect(launcher['background-color']).toBe('rgb(11, 87, 208)');
-    expect(launcher['color']).toBe('lch(100 0 0)'); // white, chosen in CSS for contrast with the accent
-    expect(inHostile['launcher icon']!['width']).toBe('22px');
+    expect(launcher.color).toBe('lch(100 0 0)'); // white, chosen in CSS for contrast with the accent
+    expect(inHostile['launcher icon']!.width).toBe('22px');
     expect(inHostile['phone input']!['font-size']).toBe('18px');
     expect(inHostile['phone input']!['border-top-width']).toBe('2px');
     expect(inHostile.title!['font-size']).toBe('20px');
     expect(inHostile.title!['font-weight']).toBe('700');
-    expect(inHostile.dialog!['width']).toBe('380px');
-    expect(inHostile.dialog!['opacity']).toBe('1');
+    expect(inHostile.dialog!.width).toBe('380px');
+    expect(inHostile.dialog!.opacity).toBe('1');
     const frame = await hostile.evaluate(() => {
       const root = document.querySelector('dialback-widget')!.shadowRoot!.querySelector('.root')!;
       const s = getComputedStyle(root);

@@ -78,7 +78,7 @@ describe('window.dialback', () => {
   test('replays the calls the stub recorded, in order: a handler, then open', async () => {
     const opened = vi.fn();
     win.dialback = Object.assign(
-      function (...args: unknown[]) {
+      (...args: unknown[]) => {
         (win.dialback!.q ??= []).push(args);
       },
       { q: [] as unknown[][] },

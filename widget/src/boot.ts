@@ -56,7 +56,11 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
       return module.createUi(context);
     }));
   // A failed download (flaky network) may succeed next time: forget it.
-  const retryable = (p: Promise<WidgetUi>) => p.catch((error) => ((ui = undefined), Promise.reject(error)));
+  const retryable = (p: Promise<WidgetUi>) =>
+    p.catch((error) => {
+      ui = undefined;
+      return Promise.reject(error);
+    });
   const prefetch = () => void retryable(loadUi()).then((u) => u.prepare(), report);
   const open = (opener: Element | null) =>
     void retryable(loadUi()).then(

@@ -4,5 +4,5 @@ import { useErrorBoundary } from 'preact/hooks';
 
 export function ErrorBoundary({ onError, children }: { onError(error: unknown): void; children: ComponentChildren }) {
   const [error] = useErrorBoundary(onError);
-  return error ? null : <>{children}</>;
+  return error ? null : children;
 }
