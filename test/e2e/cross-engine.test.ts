@@ -37,10 +37,12 @@ let pageCount = 0;
 
 beforeAll(async () => {
   host = await startHostSite();
-  // Calls long enough to watch every step, short enough for the suite.
+  // Calls long enough to watch every step, short enough for the suite; agents enough that the calls
+  // earlier scenarios left running (they go on after the dialog closes) never leave none free.
+  const agents = Array.from({ length: 8 }, (_, i) => ({ login: `manager${i + 1}`, number: `38044111000${i + 1}`, online: true }));
   system = await startSystem(
     { ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250', ...unlimited },
-    { simulator: { timing: { agentAnswerMs: 1000, visitorRingMs: 1500, talkMs: 1500 } } },
+    { simulator: { agents, timing: { agentAnswerMs: 1000, visitorRingMs: 1500, talkMs: 1500 } } },
   );
 });
 afterAll(async () => {
