@@ -2,9 +2,10 @@
 // held while the service is unreachable (queued), waiting to be re-dialled (redial, with its time),
 // or over without a call the relay can follow (failed, cancelled). A placed call is followed
 // through the accepted calls instead (progress-tracker.ts).
-import { isFollowing } from '../callback/held-notes.ts';
+import { isFollowing, readNotes } from '../callback/held-notes.ts';
 import type { CallbackProgress } from '../contract.ts';
 import type { CallbackJob } from '../store/callback-jobs.ts';
+import type { AcceptedCall } from './accepted-calls.ts';
 
 /** How often the widget may ask about a call that is waiting: a booked one changes at its time at the earliest. */
 const WAITING_POLL_MS = 15_000;
@@ -21,4 +22,16 @@ export function progressOfJob(job: CallbackJob): CallbackProgress {
   if (isFollowing(job)) return { requestId, outcome: 'accepted', pollAfterMs: QUEUED_POLL_MS };
   if (job.kind === 'queued') return { requestId, outcome: 'queued', pollAfterMs: QUEUED_POLL_MS };
   return { requestId, outcome: job.kind === 'redial' ? 'redial' : 'scheduled', scheduledFor: new Date(job.dueAt).toISOString(), pollAfterMs: WAITING_POLL_MS };
+}
+
+/**
+ * A call the service took, as the relay that placed it keeps it (accepted-calls.ts), rebuilt from
+ * the job that follows it: with several relays sharing one store, any of them can then follow its
+ * steps (agent ringing, ringing you, connected) from the shared SIP status and call log, not only
+ * the one that placed it. Null when the job is not following a placed call.
+ */
+export function acceptedCallOfJob(job: CallbackJob): AcceptedCall | null {
+  const placedAt = readNotes(job).last?.at;
+  if (!isFollowing(job) || job.request.e164 === null || placedAt === undefined) return null;
+  return { callbackId: job.callbackId, digits: job.request.e164.replace(/^\+/, ''), acceptedAt: new Date(placedAt), origin: job.request.origin };
 }

@@ -13,7 +13,8 @@ import { CANCEL_TOKEN_HEADER } from '../contract.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import { isFollowing } from '../callback/held-notes.ts';
-import { progressOfJob } from '../outcome/held-progress.ts';
+import { acceptedCallOfJob, progressOfJob } from '../outcome/held-progress.ts';
+import type { CallbackJob } from '../store/callback-jobs.ts';
 import type { RouteModule } from './index.ts';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });
@@ -28,7 +29,17 @@ function callbackIdOf(params: Record<string, string>): string {
 function progress(app: AppContext): Handler {
   return async (rc) => {
     const callbackId = callbackIdOf(rc.params);
-    const call = app.accepted.get(callbackId);
+    let call = app.accepted.get(callbackId);
+    let job: CallbackJob | undefined;
+    if (!call) {
+      // Placed by another relay sharing the store: its follow job says what the tracker needs.
+      job = await app.stores.jobs.get(callbackId);
+      const adopted = job && acceptedCallOfJob(job);
+      if (adopted) {
+        app.accepted.add(adopted);
+        call = adopted;
+      }
+    }
     if (call) {
       if (rc.origin !== call.origin) throw unknownCallback();
       const placed = await app.progress.progress(callbackId);
@@ -37,7 +48,7 @@ function progress(app: AppContext): Handler {
       if (redial?.state === 'pending' && !isFollowing(redial)) return json(200, progressOfJob(redial), noStore);
       if (placed) return json(200, placed, noStore);
     }
-    const job = await app.stores.jobs.get(callbackId);
+    job ??= await app.stores.jobs.get(callbackId);
     if (!job || job.request.origin !== rc.origin) throw unknownCallback();
     return json(200, progressOfJob(job), noStore);
   };
