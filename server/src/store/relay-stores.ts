@@ -16,6 +16,7 @@ import { createMemoryCallbackJobStore } from './memory-callback-jobs.ts';
 import { createMemoryIdempotencyStore } from './memory-idempotency-store.ts';
 import { createConsentLog } from '../callback/consent-log.ts';
 import { openEmbeddedStore } from './sqlite/open-store.ts';
+import { cacheBlockedClients } from './refusal-cache.ts';
 
 export interface RelayStores {
   /** Which kind, for logs and /readyz. */
@@ -52,6 +53,9 @@ export function openEmbeddedStores(config: Config, now?: () => number): RelaySto
     // CONSENT_LOG_PATH keeps its JSON-lines file (an operator may ship it elsewhere); otherwise the records live in the store.
     consent: config.consentLogPath ? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }) : store.consent,
     outbox: store.outbox,
+    // A client found blocked is refused from memory for a moment (never past its wait): a flood
+    // from it then costs no look at the limit tables, as with Redis.
+    wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
     close: () => store.close(),
   };
 }
