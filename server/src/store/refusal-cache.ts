@@ -9,6 +9,7 @@
 //
 // Bounded: at most `maxEntries` keys (two generations, protect/recent-cache.ts), whatever a flood
 // of distinct clients sends.
+import { networksOf } from '../protect/networks.ts';
 import { clientKey } from '../protect/client-key.ts';
 import type { LimitCheck, LimitStore, Refusal } from '../protect/limit-store.ts';
 import type { Limiter } from '../protect/limits.ts';
@@ -94,13 +95,30 @@ export interface BlockedClientCacheOptions extends RefusalCacheOptions {
  * /64) then costs no store round trip at all, and is still refused while the store is down.
  * A refunded admission forgets its client, as refunds give places back.
  */
+interface HeldRefusal {
+  asked: number;
+  until: number;
+  reason: Refusal['reason'];
+  endsAt: number;
+}
+
+/**
+ * The narrowest network of an address (IPv4 /24, IPv6 /56): a refusal by any of its networks' limits
+ * holds for it, since every wider network contains it. Keyed apart from clients.
+ */
+function narrowestNetwork(clientIp: string): string | undefined {
+  const narrowest = networksOf(clientIp)[0];
+  return narrowest === undefined ? undefined : `network ${narrowest.prefix}`;
+}
+
 export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCacheOptions = {}): Limiter {
   const maxHoldMs = options.maxHoldMs ?? 3_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
-  const held = new RecentCache<string, { asked: number; until: number; reason: Refusal['reason']; endsAt: number }>(maxEntries);
+  const held = new RecentCache<string, HeldRefusal>(maxEntries);
   // RecentCache has no delete: a forgotten entry is overwritten with one that has expired.
   const forget = (key: string) => held.set(key, { asked: 0, until: 0, reason: 'client_rate', endsAt: 0 });
+  const live = (entry: HeldRefusal | undefined, at: number) => (entry && at < entry.until && at >= entry.asked ? entry : undefined);
 
   return {
     async admit(input) {
@@ -109,6 +127,8 @@ export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCach
         release: () => admission.release(),
         async refund() {
           forget(clientKey(input.clientIp));
+          const network = narrowestNetwork(input.clientIp);
+          if (network !== undefined) forget(network);
           await admission.refund();
         },
       };
@@ -117,13 +137,20 @@ export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCach
     chargeStrike: (clientIp) => limiter.chargeStrike(clientIp),
     async blockedClient(clientIp) {
       const key = clientKey(clientIp);
+      const network = narrowestNetwork(clientIp);
       const at = now();
-      const hit = held.get(key);
-      if (hit && at < hit.until && at >= hit.asked) return { reason: hit.reason, retryAfter: Math.max(1, Math.ceil((hit.endsAt - at) / 1000)) };
+      const hit = live(held.get(key), at) ?? (network === undefined ? undefined : live(held.get(network), at));
+      if (hit) return { reason: hit.reason, retryAfter: Math.max(1, Math.ceil((hit.endsAt - at) / 1000)) };
       const refusal = await limiter.blockedClient(clientIp);
       if (refusal) {
         const until = at + Math.min(maxHoldMs, (refusal.retryAfter - 1) * 1000);
-        if (until > at) held.set(key, { asked: at, until, reason: refusal.reason, endsAt: at + refusal.retryAfter * 1000 });
+        const entry: HeldRefusal = { asked: at, until, reason: refusal.reason, endsAt: at + refusal.retryAfter * 1000 };
+        if (until > at) {
+          held.set(key, entry);
+          // A network over its limit blocks every client in it: the next new address in it is
+          // answered from here too (a flood from a proxy pool of neighbours).
+          if (network !== undefined && refusal.reason.startsWith('network_')) held.set(network, entry);
+        }
       }
       return refusal;
     },
