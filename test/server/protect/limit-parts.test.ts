@@ -1,32 +1,14 @@
 // A call held for later counts its limits in two parts: the visitor's when it is booked, the
 // destination's when it is placed (protect/limit-plan.ts AdmitInput.part).
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../server/src/config.ts';
-import { createLogger } from '../../../server/src/log.ts';
-import { createRelayMetrics } from '../../../server/src/metrics/relay-metrics.ts';
-import { createLimiter } from '../../../server/src/protect/limiter.ts';
 import { LimitRefusalError } from '../../../server/src/protect/limit-refusal.ts';
 import { createMemoryLimitStore } from '../../../server/src/protect/memory-limit-store.ts';
 
-const T0 = Date.parse('2026-11-20T10:00:00Z');
+import { LIMITER_T0 as T0, testLimiter } from '../../support/limiter.ts';
 const SITE = 'https://shop.example';
 
 function limiter() {
-  const config = loadConfig(
-    { LIMIT_CLIENT_RATE: '2', LIMIT_CLIENT_REFUSALS: '2', LIMIT_CLIENT_NUMBERS_DAILY: '32' },
-    { baseUrl: 'http://127.0.0.1:1', authKey: 'sim-auth-key', projectId: '1', caller: '380441112233' },
-  );
-  const clock = { now: T0 };
-  const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-  const limits = createLimiter({
-    settings: config.protect.limits,
-    store,
-    hashSecret: 'test-hash-secret-0123456789',
-    log: createLogger({ level: 'silent' }),
-    metrics: createRelayMetrics(),
-    inFlightTtlMs: 10_000,
-    now: () => clock.now,
-  });
+  const { limiter: limits, clock } = testLimiter({ LIMIT_CLIENT_RATE: '2', LIMIT_CLIENT_REFUSALS: '2', LIMIT_CLIENT_NUMBERS_DAILY: '32' });
   return { limits, clock };
 }
 const reasonOf = async (p: Promise<unknown>) => {
@@ -72,7 +54,6 @@ describe('admitting a held call in two parts', () => {
 
 describe('which limit writes a call waits for', () => {
   it('strikes and surge records are deferrable; everything an admitted call counts is not', async () => {
-    const config = loadConfig({ LIMIT_CLIENT_NUMBERS_DAILY: '32' }, { baseUrl: 'http://127.0.0.1:1', authKey: 'sim-auth-key', projectId: '1', caller: '380441112233' });
     const inner = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
     const writes: string[][] = [];
     const store = {
@@ -82,15 +63,7 @@ describe('which limit writes a call waits for', () => {
         return inner.consume(checks, now);
       },
     };
-    const limits = createLimiter({
-      settings: config.protect.limits,
-      store,
-      hashSecret: 'test-hash-secret-0123456789',
-      log: createLogger({ level: 'silent' }),
-      metrics: createRelayMetrics(),
-      inFlightTtlMs: 10_000,
-      now: () => T0,
-    });
+    const { limiter: limits } = testLimiter({ LIMIT_CLIENT_NUMBERS_DAILY: '32' }, store);
     await (await limits.admit({ digits: '380501234567', clientIp: '203.0.113.7', site: SITE })).release();
     const admitted = writes.splice(0);
     // The number cools down: a refusal, which is a strike.

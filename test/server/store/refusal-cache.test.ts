@@ -2,22 +2,13 @@
 // every new address of a network found blocked, is answered from memory for a moment, with no look
 // at the limit tables; never past the wait the limits gave.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../server/src/config.ts';
-import { createLogger } from '../../../server/src/log.ts';
-import { createRelayMetrics } from '../../../server/src/metrics/relay-metrics.ts';
-import { createLimiter } from '../../../server/src/protect/limiter.ts';
 import { createMemoryLimitStore } from '../../../server/src/protect/memory-limit-store.ts';
 import { cacheBlockedClients } from '../../../server/src/store/refusal-cache.ts';
 
-const T0 = Date.parse('2026-11-20T10:00:00Z');
+import { LIMITER_T0 as T0, testLimiter } from '../../support/limiter.ts';
 const SITE = 'https://shop.example';
 
 function setup() {
-  const config = loadConfig(
-    { LIMIT_CLIENT_REFUSALS: '65000', LIMIT_NETWORK_REFUSALS: '3', LIMIT_CLIENT_NUMBERS_DAILY: '32' },
-    { baseUrl: 'http://127.0.0.1:1', authKey: 'sim-auth-key', projectId: '1', caller: '380441112233' },
-  );
-  const clock = { now: T0 };
   const inner = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
   let peeks = 0;
   const store = {
@@ -27,15 +18,7 @@ function setup() {
       return inner.peek(...args);
     },
   };
-  const limiter = createLimiter({
-    settings: config.protect.limits,
-    store,
-    hashSecret: 'test-hash-secret-0123456789',
-    log: createLogger({ level: 'silent' }),
-    metrics: createRelayMetrics(),
-    inFlightTtlMs: 10_000,
-    now: () => clock.now,
-  });
+  const { limiter, clock } = testLimiter({ LIMIT_CLIENT_REFUSALS: '65000', LIMIT_NETWORK_REFUSALS: '3', LIMIT_CLIENT_NUMBERS_DAILY: '32' }, store);
   return { limiter: cacheBlockedClients(limiter, { now: () => clock.now }), peeks: () => peeks, clock };
 }
 
