@@ -2,11 +2,12 @@
 // job store keeps it: everything placing the call needs once the HTTP request is gone, and the
 // lead event that tells the owner about it. Shared by booking (book-call.ts) and holding
 // (place-now.ts), so both keep exactly the same request.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import { maskInternational, type Destination } from '../protect/phone-policy.ts';
 import type { CallbackJobKind, NewCallbackJob } from '../store/callback-jobs.ts';
 import type { LeadEventInput } from '../webhooks/events.ts';
+import { numberHmac } from './consent-log.ts';
 import type { CallbackInput } from './request-callback.ts';
 
 export interface HeldJob {
@@ -19,7 +20,7 @@ export interface HeldJob {
 
 export function heldJob(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, kind: CallbackJobKind, dueAt: number): HeldJob {
   const cancelToken = randomBytes(18).toString('base64url');
-  const numberHash = createHmac('sha256', app.config.hashSecret).update(destination.e164).digest('hex');
+  const numberHash = numberHmac(app.config.hashSecret, destination.e164);
   const maskedNumber = maskInternational(destination.international);
   const { request } = input;
   const attribution = request.attribution ?? {};

@@ -41,6 +41,13 @@ export const idempotencyErrors = {
   full: () => new RelayError('temporarily_unavailable', 'The callback service is too busy right now. Please try again in a minute.', { retryAfter: 30 }),
 };
 
+/** An answer as the store keeps it: JSON, its headers as strings. */
+export function storedReply(reply: Reply): string {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name] = String(value);
+  return JSON.stringify({ status: reply.status, body: reply.body, headers });
+}
+
 /** A stored answer as a repeat receives it. */
 export function replayed(reply: Reply): Reply {
   return { status: reply.status, body: reply.body, headers: { ...reply.headers, 'idempotent-replayed': 'true' } };

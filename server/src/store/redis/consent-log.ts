@@ -4,8 +4,7 @@
 // and an operator asks one place. CONSENT_LOG_PATH still appends JSON lines to a file per relay
 // when set (relay-stores.ts), for shipping elsewhere.
 //   <prefix>{<prefix>consent}:<callbackId>   JSON ConsentRecord (no number: its keyed hash)
-import { createHash, createHmac } from 'node:crypto';
-import type { ConsentLog, ConsentRecord } from '../../callback/consent-log.ts';
+import { consentRecord, type ConsentLog, type ConsentRecord } from '../../callback/consent-log.ts';
 import type { RedisConnection } from './connection.ts';
 
 const RECENT = 1_000;
@@ -16,15 +15,9 @@ export function createRedisConsentLog(options: { connection: RedisConnection; ha
   const ttlMs = options.retentionDays * 86_400_000;
   const recent: ConsentRecord[] = [];
   return {
-    async record({ at, callbackId, origin, text, e164 }) {
-      const entry: ConsentRecord = {
-        at: at.toISOString(),
-        callbackId,
-        origin,
-        textSha256: text ? createHash('sha256').update(text, 'utf8').digest('hex') : null,
-        numberHmac: createHmac('sha256', options.hashSecret).update(e164).digest('hex'),
-      };
-      await connection.run('consent.record', (c) => c.set(`${space}${callbackId}`, JSON.stringify(entry), { PX: ttlMs }));
+    async record(input) {
+      const entry = consentRecord(input, options.hashSecret);
+      await connection.run('consent.record', (c) => c.set(`${space}${input.callbackId}`, JSON.stringify(entry), { PX: ttlMs }));
       recent.push(entry);
       if (recent.length > RECENT) recent.shift();
       return entry;

@@ -18,7 +18,7 @@
 import { isStoreUnavailable } from '../errors.ts';
 import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import type { Reply } from '../../http/reply.ts';
-import { idempotencyErrors, replayed, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
+import { idempotencyErrors, replayed, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
 import { lua, type RedisConnection } from './connection.ts';
 
 const idOf = (scope: string, key: string) => createHash('sha256').update(`${scope}\0${key}`).digest('base64url');
@@ -127,15 +127,8 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
           async complete(reply) {
             if (settled) return;
             settled = true;
-            const headers: Record<string, string> = {};
-            for (const [k, v] of Object.entries(reply.headers ?? {})) headers[k] = String(v);
             try {
-              await connection.evalScript(
-                'idempotency.complete',
-                COMPLETE,
-                [entryKey(id), done],
-                [created, JSON.stringify({ status: reply.status, body: reply.body, headers }), id],
-              );
+              await connection.evalScript('idempotency.complete', COMPLETE, [entryKey(id), done], [created, storedReply(reply), id]);
             } catch (err) {
               // Redis went away after the call was placed: the answer is not remembered, so the key
               // stays "in progress" until its TTL — repeats are refused 409, never rung again — and

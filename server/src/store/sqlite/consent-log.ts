@@ -3,9 +3,9 @@
 // which site, the SHA-256 of the sentence shown, and the keyed hash of the number (never the number).
 // `recent()` is synchronous in the interface, so the newest records are also kept in memory (loaded
 // at startup). Rows older than DATA_RETENTION_DAYS are deleted by the purge (purge.ts).
-import { createHash, createHmac, createSecretKey } from 'node:crypto';
+import { createSecretKey } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import type { ConsentLog, ConsentRecord } from '../../callback/consent-log.ts';
+import { consentRecord, type ConsentLog, type ConsentRecord } from '../../callback/consent-log.ts';
 
 const RECENT = 10_000;
 
@@ -32,15 +32,9 @@ export function createSqliteConsentLog(options: { db: DatabaseSync; hashSecret: 
   const newest = db.prepare('SELECT at_ms, callback_id, origin, text_sha256, number_hmac FROM consent ORDER BY id DESC LIMIT ?').all(RECENT) as unknown as Row[];
   const memory: ConsentRecord[] = newest.reverse().map(toRecord);
   return {
-    async record({ at, callbackId, origin, text, e164 }) {
-      const entry: ConsentRecord = {
-        at: at.toISOString(),
-        callbackId,
-        origin,
-        textSha256: text ? createHash('sha256').update(text, 'utf8').digest('hex') : null,
-        numberHmac: createHmac('sha256', key).update(e164).digest('hex'),
-      };
-      insert.run(at.getTime(), callbackId, origin, entry.textSha256, entry.numberHmac);
+    async record(input) {
+      const entry = consentRecord(input, key);
+      insert.run(input.at.getTime(), input.callbackId, input.origin, entry.textSha256, entry.numberHmac);
       memory.push(entry);
       if (memory.length > RECENT) memory.shift();
       return entry;

@@ -7,7 +7,7 @@
 import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Reply } from '../../http/reply.ts';
-import { idempotencyErrors, replayed, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
+import { idempotencyErrors, replayed, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
 import { transaction } from './database.ts';
 
 interface Row {
@@ -84,9 +84,7 @@ export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & 
           async complete(reply) {
             if (settled) return;
             settled = true;
-            const headers: Record<string, string> = {};
-            for (const [k, v] of Object.entries(reply.headers ?? {})) headers[k] = String(v);
-            sql.complete.run(JSON.stringify({ status: reply.status, body: reply.body, headers }), id, createdMs);
+            sql.complete.run(storedReply(reply), id, createdMs);
           },
           async abandon() {
             if (settled) return;
