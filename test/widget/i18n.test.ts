@@ -12,6 +12,7 @@ import { messages as uk } from '../../widget/src/ui/i18n/uk.ts';
 import type { Messages, Plural } from '../../widget/src/ui/i18n/types.ts';
 import { launcherText } from '../../widget/src/launcher-text.ts';
 import { closedSentence, errorSentence, retrySentence, setOpeningFormatter } from '../../widget/src/ui/messages.ts';
+import { countries } from '../../widget/src/ui/phone/countries.ts';
 
 const catalogs: Record<string, Messages> = { en, uk, ru, pl, de };
 
@@ -39,6 +40,16 @@ describe.each(Object.entries(catalogs))('%s catalog', (lang, m) => {
       expect(placeholders(mine.get(key)!), key).toEqual(placeholders(text));
     }
     for (const [, text] of mine) expect(text.trim()).not.toBe('');
+  });
+
+  test("names every country of the phone table, in the language's alphabetical order, as Intl names it", () => {
+    expect(Object.keys(m.countryNames).sort()).toEqual(Object.keys(countries).sort());
+    const names = Object.values(m.countryNames);
+    const collator = new Intl.Collator(lang);
+    expect([...names].sort(collator.compare)).toEqual(names);
+    // Written out from Intl.DisplayNames (phone/names.ts says why not asked of it in the browser).
+    const intl = new Intl.DisplayNames([lang], { type: 'region' });
+    for (const [iso, name] of Object.entries(m.countryNames)) expect(name, iso).toBe(intl.of(iso));
   });
 
   test("the launcher label matches the entry's own copy", () => {

@@ -32,10 +32,8 @@ const timeoutMs = 20_000;
 export function createApi(relay: string, { isKnownCode }: ApiOptions): RelayApi {
   /** `valid` names the member that proves the answer has the expected shape. */
   async function call<T>(path: string, valid: (body: T) => unknown, init?: RequestInit): Promise<ApiResult<T>> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
-      const response = await fetch(relay + path, { ...init, credentials: 'omit', cache: 'no-store', signal: controller.signal });
+      const response = await fetch(relay + path, { ...init, credentials: 'omit', cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) });
       // An HTML error page from a proxy, or an empty body, is simply "no body".
       const body = (await response.json().catch(() => null)) as (T & { error?: Record<string, unknown> }) | null;
       if (response.ok) return body && valid(body) ? { ok: true, data: body } : { ok: false, code: 'bad_response' };
@@ -49,8 +47,6 @@ export function createApi(relay: string, { isKnownCode }: ApiOptions): RelayApi 
       };
     } catch {
       return { ok: false, code: 'network_error' };
-    } finally {
-      clearTimeout(timer);
     }
   }
 

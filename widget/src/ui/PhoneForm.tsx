@@ -46,7 +46,7 @@ export function PhoneForm({ config, messages: m, Consent, values, error, onChang
       }}
     >
       <p class="intro">{m.intro}</p>
-      <CountrySelect lang={lang} label={m.countryLabel} value={values.country} onChange={(country) => onChange({ country })} />
+      <CountrySelect lang={lang} label={m.countryLabel} names={m.countryNames} value={values.country} onChange={(country) => onChange({ country })} />
       <PhoneField
         label={m.phoneLabel}
         hint={example ? fill(m.phoneHint, { example }) : null}

@@ -25,7 +25,7 @@ const c = (code: string, trunk: string, min: number, max: number, groups: number
   example,
 });
 
-export const countries: Readonly<Record<string, CountryPhone>> = {
+const table = {
   UA: c('380', '0', 9, 9, [2, 3, 2, 2], '501234567'),
   PL: c('48', '', 9, 9, [3, 3, 3], '512345678'),
   DE: c('49', '0', 6, 11, [3, 4, 4], '15123456789'),
@@ -52,4 +52,9 @@ export const countries: Readonly<Record<string, CountryPhone>> = {
   RU: c('7', '8', 10, 10, [3, 3, 2, 2], '9123456789'),
   IL: c('972', '0', 8, 9, [2, 3, 4], '502345678'),
   TR: c('90', '0', 10, 10, [3, 3, 2, 2], '5012345678'),
-};
+} as const satisfies Record<string, CountryPhone>;
+
+/** A country of the table: every language catalog names each of them (i18n/types.ts). */
+export type CountryCode = keyof typeof table;
+
+export const countries: Readonly<Record<string, CountryPhone>> = table;

@@ -1,36 +1,22 @@
-// The country list in the visitor's language (Intl.DisplayNames, no data in the bundle), sorted by
-// name. A chunk of its own, and in two steps, each a task of its own: Intl's first use in a page
-// loads its data, tens of milliseconds at 4× CPU for the names and as many for the collator, which
-// made this list most of the long task when the dialog first opened. The dialog shows first, with
-// the chosen country by its code; then its name; then the whole sorted list.
-import type { CountryPhone } from './countries.ts';
+// A country the phone table does not know (a site's data-country, or the country of a number the
+// visitor pasted) is offered while it is the value, named in the visitor's language, in its sorted
+// place. Only such a country needs Intl.DisplayNames, whose first use in a page is one long task
+// (70–120 ms at 4× CPU), so this is a chunk of its own: the table's countries are named by the
+// language catalog (i18n/types.ts).
 
 export interface Option {
   iso: string;
   label: string;
 }
-/** The options to render while `chosen` is the value (a country the table does not know is added). */
-export type OptionsFor = (chosen: string) => Option[];
 
-/** Calls `show` with the named option at once, then with the sorted list a task later. Returns the function that stops. */
-export function loadOptions(lang: string, countries: Readonly<Record<string, CountryPhone>>, show: (options: OptionsFor) => void): () => void {
-  let names: Intl.DisplayNames | undefined;
+/** `known` (sorted by label) with `iso` added in its place, named, or by its code where Intl cannot name it. */
+export function withCountry(lang: string, known: readonly Option[], iso: string): Option[] {
+  let label = iso;
   try {
-    names = new Intl.DisplayNames([lang], { type: 'region' });
+    label = new Intl.DisplayNames([lang], { type: 'region' }).of(iso) ?? iso;
   } catch {
-    // No Intl.DisplayNames: the codes still work.
+    // No Intl.DisplayNames, or a code it rejects: the code it is.
   }
-  const option = (iso: string): Option => {
-    const code = countries[iso]?.code;
-    return { iso, label: `${names?.of(iso) ?? iso}${code ? ` (+${code})` : ''}` };
-  };
-  show((chosen) => [option(chosen)]);
-  const timer = setTimeout(() => {
-    // One collator for the whole sort (localeCompare with a language builds one per comparison).
-    const { compare } = new Intl.Collator(lang);
-    const sort = (options: Option[]) => options.sort((a, b) => compare(a.label, b.label));
-    const known = sort(Object.keys(countries).map(option));
-    show((chosen) => (countries[chosen] ? known : sort([...known, option(chosen)])));
-  });
-  return () => clearTimeout(timer);
+  const at = known.findIndex((o) => o.label.localeCompare(label, lang) > 0);
+  return at < 0 ? [...known, { iso, label }] : [...known.slice(0, at), { iso, label }, ...known.slice(at)];
 }
