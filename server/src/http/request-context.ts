@@ -16,6 +16,7 @@ export class Context implements RequestContext {
   origin: string | null = null;
   logFields: Fields | undefined = undefined;
   repeatable: boolean | undefined = undefined;
+  repeatPer: Readonly<Record<string, string>> | undefined = undefined;
   private readonly target: string;
   private parsed: URL | undefined;
   private readonly trustedProxies: CidrList;

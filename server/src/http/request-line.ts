@@ -1,7 +1,8 @@
 // The one 'request' log line each answer gets: method, path, status, why an error answered, time,
 // plus what the handler added (RequestContext.logFields). Cheap answers may share their kind's
-// summary line under a flood (log/repeat-lines.ts): client errors and refusals, and what a route marks
-// repeatable (preflights are); never a line a route wants kept, never a server error's.
+// summary line under a flood (log/repeat-lines.ts): client errors and refusals (a refusal that names
+// a number, one summary per number), and what a route marks repeatable (preflights are); never a
+// line a route wants kept, never a server error's.
 import type { IncomingMessage } from 'node:http';
 import type { ErrorBody } from '../contract.ts';
 import type { Fields, Logger } from '../log.ts';
@@ -17,7 +18,7 @@ export interface RequestLine {
   method: string;
   pathname: string;
   reply: Reply;
-  context: Pick<RequestContext, 'logFields' | 'repeatable'> | undefined;
+  context: Pick<RequestContext, 'logFields' | 'repeatable' | 'repeatPer'> | undefined;
   startedMs: number;
 }
 
@@ -31,7 +32,8 @@ export function createRequestLog(log: Logger, repeatLines: RepeatLines, redactPa
     const marked = context?.repeatable ?? (line.req.method === 'OPTIONS' || undefined);
     const repeatable = reply.status < 500 && marked !== false && (marked === true || reply.status >= 400);
     const reason = refused ?? errorCode;
-    if (repeatable && !repeatLines.admit({ route: line.label, method: line.method, status: reply.status, ...(reason !== undefined && { reason }) })) return;
+    const per = context?.repeatPer;
+    if (repeatable && !repeatLines.admit({ route: line.label, method: line.method, status: reply.status, ...(reason !== undefined && { reason }), ...(per && { per }) })) return;
     // Written through the relay's own logger with the id as its first field: the same line a child
     // logger would write, without making one for every request (handlers that log make theirs).
     const fields: Fields = {

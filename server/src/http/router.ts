@@ -35,6 +35,11 @@ export interface RequestContext {
    * new when repeated (status, widget files). false: a line worth keeping each time.
    */
   repeatable?: boolean;
+  /**
+   * Under a flood, lines of one kind that differ in these fields (the masked number a refusal
+   * names) are summed up apart, and each summary names them: the first line of each is written.
+   */
+  repeatPer?: Readonly<Record<string, string>>;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;

@@ -60,10 +60,12 @@ function requestCallback(app: AppContext): Handler {
     const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
     const outcome = await callbacks.request({ request, origin, idempotencyKey, clientIp: rc.clientIp, userAgent: rc.req.headers['user-agent'], log: rc.log });
     if (outcome.kind === 'refused') {
-      // Said on the request's own line (a flood writes one line per refusal, not two), and kept
-      // each time: it names the number under attack (strikes bound how many there are).
+      // Said on the request's own line (a flood writes one line per refusal, not two). It names the
+      // number under attack: under a flood, each number's first line is written, and a summary line
+      // gives the count of the rest (log/repeat-lines.ts), as a proxy pool rotating addresses
+      // would otherwise write a line per request.
       rc.logFields = { refused: outcome.refusal.reason, retryAfter: outcome.refusal.retryAfter, phone: outcome.phone };
-      rc.repeatable = false;
+      if (outcome.phone !== null) rc.repeatPer = { phone: outcome.phone };
     }
     return answerOf(outcome);
   };

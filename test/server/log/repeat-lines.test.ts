@@ -52,19 +52,25 @@ describe('repeated request lines', () => {
     expect(summaries(s)).toEqual([]);
   });
 
-  it('folds refusals made before the body is read, by reason; a refusal after reading a body keeps its own line', async () => {
+  it('folds refusals made before the body is read, by reason; refusals after reading a body, by reason and number', async () => {
     const s = await start();
     const client = '198.51.100.20';
     expect((await post(s, JSON.stringify({ phone: '+380501234567' }), client)).status).toBe(202);
     for (let i = 0; i < 10; i++) expect((await post(s, 'not json', client)).status).toBe(429); // over its rate: body unread
     // Another client asking for the same number is refused by its cooldown, after its body is read.
     for (let i = 0; i < 3; i++) expect((await post(s, JSON.stringify({ phone: '+380501234567' }), `198.51.100.${30 + i}`)).status).toBe(429);
+    // And another number in its cooldown: a kind of its own, with its own first line.
+    expect((await post(s, JSON.stringify({ phone: '+380671112233' }), '198.51.100.50')).status).toBe(202);
+    for (let i = 0; i < 2; i++) expect((await post(s, JSON.stringify({ phone: '+380671112233' }), `198.51.100.${60 + i}`)).status).toBe(429);
     const refusedLines = requestLines(s, '/api/callback').filter((l) => l.status === 429);
     expect(refusedLines.filter((l) => l.refused === 'client_rate')).toHaveLength(1);
-    expect(refusedLines.filter((l) => l.refused === 'number_cooldown')).toHaveLength(3);
-    expect(refusedLines.filter((l) => l.refused === 'number_cooldown').every((l) => l.phone === '+380*******67')).toBe(true);
+    expect(refusedLines.filter((l) => l.refused === 'number_cooldown').map((l) => l.phone)).toEqual(['+380*******67', '+380*******33']);
     await windowEnds();
-    expect(summaries(s)).toEqual([expect.objectContaining({ route: '/api/callback', method: 'POST', status: 429, reason: 'client_rate', more: 9 })]);
+    expect(summaries(s)).toEqual([
+      expect.objectContaining({ route: '/api/callback', method: 'POST', status: 429, reason: 'client_rate', more: 9 }),
+      expect.objectContaining({ route: '/api/callback', method: 'POST', status: 429, reason: 'number_cooldown', phone: '+380*******67', more: 2 }),
+      expect.objectContaining({ route: '/api/callback', method: 'POST', status: 429, reason: 'number_cooldown', phone: '+380*******33', more: 1 }),
+    ]);
   });
 
   it('folds 404s for unknown paths into one kind, whatever the path', async () => {
