@@ -4,6 +4,12 @@
 // Around that step: the site breaker (site-breaker.ts), strikes for refusals (strikes.ts) and the
 // surge defence (surge.ts), which refuses the networks a distributed flood comes from before the
 // site caps refuse everyone.
+//
+// A number refused by its own counts (its cooldown, its daily limit) stays refused until its wait is
+// over, whoever asks: a visitor's next call to it is refused from memory for a moment (at most 3 s,
+// held-refusals.ts), with a strike against the one who asked, without the surge check, the
+// in-flight slot or the look at every table. That is a proxy pool flooding one number from ever-new
+// addresses. A refund of an admission for the number forgets it.
 import type { Logger } from '../log.ts';
 import type { RelayMetrics } from '../metrics/relay-metrics.ts';
 import { CountsOnly, NumberAdmission, type Admission } from './admission.ts';
@@ -16,6 +22,7 @@ import type { SharedState } from '../store/shared-state.ts';
 import { createSiteBreaker } from './site-breaker.ts';
 import { createStrikes } from './strikes.ts';
 import { createSurge } from './surge.ts';
+import { HeldRefusals } from './held-refusals.ts';
 
 export interface Limiter {
   /** Counts the request or throws rate_limited / temporarily_unavailable. */
@@ -49,6 +56,9 @@ export interface LimiterDeps {
   shared?: SharedState;
 }
 
+/** What refuses a number whoever asks for it: its own counts. */
+const numberReasons: ReadonlySet<Refusal['reason']> = new Set(['number_cooldown', 'number_daily']);
+
 export function createLimiter(deps: LimiterDeps): Limiter {
   const { settings: s, store, log, metrics } = deps;
   const now = deps.now ?? Date.now;
@@ -57,6 +67,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const breaker = createSiteBreaker(s, log, metrics, deps.shared);
   const strikes = createStrikes(store, plan);
   const surge = createSurge(s.surge, store, keys, log);
+  const refusedNumbers = new HeldRefusals();
 
   metrics.registry.onCollect(() => {
     for (const [table, size] of Object.entries(store.sizes())) metrics.limiterKeys.set(size, { table });
@@ -81,6 +92,9 @@ export function createLimiter(deps: LimiterDeps): Limiter {
         metrics.limiterRefusals.inc({ reason: refusal.reason });
         return Promise.reject(refusalError(refusal));
       };
+      // A call now to a number refused moments ago (a booking is not held by the number's counts).
+      const held = part === 'all' ? refusedNumbers.get(numberKey, at) : null;
+      if (held) return refuseNow(held);
       if (visitorAsks) {
         const surged = await surge.refusalFor(input.site, input.clientIp, at);
         if (surged) return refuseNow(surged);
@@ -100,6 +114,8 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       }
       if (!decision.ok) {
         await releaseNumber();
+        const byNumber = decision.refusals.filter((r) => numberReasons.has(r.reason));
+        if (byNumber.length > 0) refusedNumbers.hold([numberKey], worstOf(byNumber), at);
         if (holdsNumber) breaker.refused(input.site, decision.refusals);
         return refuseNow(worstOf(decision.refusals));
       }
@@ -107,7 +123,15 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       // Not given back by a refund: a call that never reached the service is rare, and counting
       // it towards a surge only makes the defence start a little earlier.
       if (visitorAsks) await surge.record(input.site, input.clientIp, at);
-      return holdsNumber ? new NumberAdmission(store, numberKey, decision.receipt) : new CountsOnly(store, decision.receipt);
+      if (!holdsNumber) return new CountsOnly(store, decision.receipt);
+      const admission = new NumberAdmission(store, numberKey, decision.receipt);
+      return {
+        release: () => admission.release(),
+        refund() {
+          refusedNumbers.forget(numberKey);
+          return admission.refund();
+        },
+      };
     },
 
     async blockedClient(clientIp) {

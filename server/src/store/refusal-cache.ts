@@ -14,6 +14,7 @@ import { clientKey } from '../protect/client-key.ts';
 import type { LimitCheck, LimitStore, Refusal } from '../protect/limit-store.ts';
 import type { Limiter } from '../protect/limits.ts';
 import { RecentCache } from '../protect/recent-cache.ts';
+import { HeldRefusals } from '../protect/held-refusals.ts';
 
 export interface RefusalCacheOptions {
   /** Longest a refusal is answered from memory (default 3 s). */
@@ -91,16 +92,10 @@ export interface BlockedClientCacheOptions extends RefusalCacheOptions {
 /**
  * `cacheBlockedClients` wraps the Limiter: `blockedClient` (the check before a request's body is
  * read, two peeks: the client's counts and its strikes) is answered from memory for a client found
- * blocked, until its wait is over (at most `maxHoldMs`). A flood from one blocked address (or IPv6
- * /64) then costs no store round trip at all, and is still refused while the store is down.
- * A refunded admission forgets its client, as refunds give places back.
+ * blocked, until its wait is over (at most `maxHoldMs`, protect/held-refusals.ts). A flood from one
+ * blocked address (or IPv6 /64) then costs no store round trip at all, and is still refused while
+ * the store is down. A refunded admission forgets its client, as refunds give places back.
  */
-interface HeldRefusal {
-  asked: number;
-  until: number;
-  reason: Refusal['reason'];
-  endsAt: number;
-}
 
 /**
  * The narrowest network of an address (IPv4 /24, IPv6 /56): a refusal by any of its networks' limits
@@ -112,13 +107,8 @@ function narrowestNetwork(clientIp: string): string | undefined {
 }
 
 export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCacheOptions = {}): Limiter {
-  const maxHoldMs = options.maxHoldMs ?? 3_000;
-  const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
-  const held = new RecentCache<string, HeldRefusal>(maxEntries);
-  // RecentCache has no delete: a forgotten entry is overwritten with one that has expired.
-  const forget = (key: string) => held.set(key, { asked: 0, until: 0, reason: 'client_rate', endsAt: 0 });
-  const live = (entry: HeldRefusal | undefined, at: number) => (entry && at < entry.until && at >= entry.asked ? entry : undefined);
+  const held = new HeldRefusals(options);
 
   return {
     async admit(input) {
@@ -126,9 +116,9 @@ export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCach
       return {
         release: () => admission.release(),
         async refund() {
-          forget(clientKey(input.clientIp));
+          held.forget(clientKey(input.clientIp));
           const network = narrowestNetwork(input.clientIp);
-          if (network !== undefined) forget(network);
+          if (network !== undefined) held.forget(network);
           await admission.refund();
         },
       };
@@ -139,19 +129,12 @@ export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCach
       const key = clientKey(clientIp);
       const network = narrowestNetwork(clientIp);
       const at = now();
-      const hit = live(held.get(key), at) ?? (network === undefined ? undefined : live(held.get(network), at));
-      if (hit) return { reason: hit.reason, retryAfter: Math.max(1, Math.ceil((hit.endsAt - at) / 1000)) };
+      const hit = held.get(key, at) ?? (network === undefined ? null : held.get(network, at));
+      if (hit) return hit;
       const refusal = await limiter.blockedClient(clientIp);
-      if (refusal) {
-        const until = at + Math.min(maxHoldMs, (refusal.retryAfter - 1) * 1000);
-        const entry: HeldRefusal = { asked: at, until, reason: refusal.reason, endsAt: at + refusal.retryAfter * 1000 };
-        if (until > at) {
-          held.set(key, entry);
-          // A network over its limit blocks every client in it: the next new address in it is
-          // answered from here too (a flood from a proxy pool of neighbours).
-          if (network !== undefined && refusal.reason.startsWith('network_')) held.set(network, entry);
-        }
-      }
+      // A network over its limit blocks every client in it: the next new address in it is
+      // answered from here too (a flood from a proxy pool of neighbours).
+      if (refusal) held.hold(network !== undefined && refusal.reason.startsWith('network_') ? [key, network] : [key], refusal, at);
       return refusal;
     },
   };

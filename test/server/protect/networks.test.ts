@@ -8,7 +8,8 @@ const ORIGIN = 'https://shop.example';
 const HOUR = 3_600_000;
 let clock = 0;
 const start = systemPerTest(
-  { ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '2000', TRUSTED_PROXIES: '127.0.0.1' },
+  // Every request line written (no summaries): the tests find a refusal's reason by its request id.
+  { ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '2000', TRUSTED_PROXIES: '127.0.0.1', LOG_REPEAT_WINDOW_MS: '0' },
   { simulator: { timing: QUICK_CALLS }, now: () => new Date(clock) },
 );
 /** A fresh system whose clock starts now and moves only when the test says so. */

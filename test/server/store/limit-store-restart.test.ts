@@ -7,6 +7,7 @@ import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteLimitStore } from '../../../server/src/store/sqlite/limit-store.ts';
 import { crashChecks, T0 } from '../../support/store-scenarios.ts';
 import { runAndKill, sec, tempDataDir } from '../../support/crash.ts';
+import { createManualTimers, type ManualTimers } from '../../support/manual-timers.ts';
 
 const hex = (s: string) => createHash('sha256').update(s).digest('hex');
 const numberCheck = (n: string): LimitCheck => ({
@@ -21,9 +22,19 @@ const site: LimitCheck = { table: 'site', key: hex('site'), counts: [{ reason: '
 const numbers = (n: string): LimitCheck => ({ table: 'client_numbers', key: hex('client'), distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) } });
 const strikes: LimitCheck = { table: 'client_refusals', key: hex('client'), counts: [{ reason: 'client_refusals', limit: 2, windowSec: 600 }] };
 
-function open(dataDir: string, startedAt = T0) {
+function open(dataDir: string, startedAt = T0, clock?: ManualTimers) {
   const db = openDatabase({ dataDir });
-  return { db, store: createSqliteLimitStore({ db, maxKeysPerTable: 1000, batchedTables: ['client_refusals'], now: () => startedAt }) };
+  return {
+    db,
+    store: createSqliteLimitStore({
+      db,
+      maxKeysPerTable: 1000,
+      batchedTables: ['client_refusals'],
+      batchDelayMs: 100,
+      now: () => startedAt,
+      ...(clock && { timers: clock.timers }),
+    }),
+  };
 }
 
 describe('sqlite limit store across restarts', () => {
@@ -61,17 +72,25 @@ describe('sqlite limit store across restarts', () => {
     expect((await b.store.consume([numberCheck('a')], sec(2))).ok).toBe(false);
   });
 
-  it('writes an accepted request before consume returns, and strikes at the end of the turn in one go', async () => {
+  it('writes an accepted request before consume returns, and strikes in one go within batchDelayMs, or with the next accepted request', async () => {
     const dir = tempDataDir();
-    const { db, store } = open(dir);
+    const clock = createManualTimers();
+    const { db, store } = open(dir, T0, clock);
     const count = () => (db.prepare('SELECT COUNT(*) AS n FROM limit_events').get() as { n: number }).n;
     await store.consume([numberCheck('a')], sec(0));
     expect(count()).toBe(1);
     await store.consume([strikes], sec(1));
-    await store.consume([strikes], sec(2));
-    expect(count()).toBe(1);
+    // A later turn: nothing waits for a strike, so it is not committed at the turn's end.
     await new Promise((resolve) => setImmediate(resolve));
+    expect(count()).toBe(1);
+    // An accepted request's commit takes the strike along.
+    await store.consume([numberCheck('b')], sec(1));
     expect(count()).toBe(3);
+    await store.consume([strikes], sec(2));
+    clock.advance(99);
+    expect(count()).toBe(3);
+    clock.advance(1);
+    expect(count()).toBe(4);
     // The strikes count after a reopen: the client is refused up front.
     store.close();
     db.close();

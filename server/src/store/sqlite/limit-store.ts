@@ -6,14 +6,17 @@
 // to the requests already counted), in the same time origin (kept in `meta`), which makes the
 // replayed state the state before the restart.
 //
-// When writes reach the file: every change is queued and the queue is committed once at the end of
-// the event-loop turn, in one transaction (group commit). A consume that counts against any table
-// not in `batchedTables` (an accepted request: the call is placed right after) resolves only once
-// that commit is done, so what it counted is in the file before the call is placed; the in-flight
-// slot taken just before it goes in the same commit. Everything else (the strikes of refused
-// requests, which the limiter records in a table of its own, and freed slots) does not wait: a
-// crash loses at most the last turn of them. A refund commits before it returns: it deletes the
-// refunded request's events, so replayed, the state is as if the request never came.
+// When writes reach the file: every change is queued and the queue is committed in one transaction
+// (group commit). A consume that counts against any table not in `batchedTables` (an accepted
+// request: the call is placed right after) has the queue committed at the end of the event-loop
+// turn and resolves only once that commit is done, so what it counted is in the file before the
+// call is placed; the in-flight slot taken just before it goes in the same commit. Everything else
+// (the strikes of refused requests, which the limiter records in tables of their own, and freed
+// slots) does not wait, and is committed with the next accepted request's, or `batchDelayMs` (100 ms)
+// after it was queued: a flood of refusals costs a few commits a second, not one per turn, and a
+// crash loses at most that long of strikes (they only bring a block sooner). A refund commits
+// before it returns: it deletes the refunded request's events, so replayed, the state is as if the
+// request never came.
 // Events older than twice a table's longest window can no longer change an answer and are pruned
 // (for a table with a distinct-members rule, per key once the key's newest event is that old, since
 // its window is anchored at the key's first member).
@@ -21,6 +24,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { LimitCheck, LimitStore, Receipt } from '../../protect/limit-store.ts';
 import { createMemoryLimitStore } from '../../protect/memory-limit-store.ts';
 import { transaction } from './database.ts';
+import { realTimers, type Timers } from '../../timers.ts';
 
 export interface SqliteLimitStoreOptions {
   db: DatabaseSync;
@@ -30,7 +34,11 @@ export interface SqliteLimitStoreOptions {
   batchedTables?: readonly string[];
   /** How often old events are pruned; 0: only when `prune` is called. */
   pruneIntervalMs?: number;
+  /** Longest a change that does not wait (a strike, a freed slot) stays queued (default 100 ms). */
+  batchDelayMs?: number;
   now?: () => number;
+  /** What the batched commit waits on (tests move it on). */
+  timers?: Timers;
 }
 
 export interface SqliteLimitStore extends LimitStore {
@@ -87,8 +95,15 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
   let pendingEvents: Pending[] = [];
   const dirtySlots = new Set<string>();
   let scheduled: Promise<void> | null = null;
+  const timers = options.timers ?? realTimers;
+  const batchDelayMs = options.batchDelayMs ?? 100;
+  let batchTimer: unknown = null;
 
   function flush(): void {
+    if (batchTimer !== null) {
+      timers.clearTimeout(batchTimer);
+      batchTimer = null;
+    }
     if (pendingEvents.length === 0 && dirtySlots.size === 0) return;
     const events = pendingEvents;
     pendingEvents = [];
@@ -124,6 +139,19 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       scheduled.catch(() => {});
     }
     return scheduled;
+  }
+
+  /** The commit of changes nothing waits for: with the next urgent one, or `batchDelayMs` from now. */
+  function flushLater(): void {
+    if (batchTimer !== null || scheduled) return;
+    batchTimer = timers.setTimeout(() => {
+      batchTimer = null;
+      // Nothing waits for this commit: if the file cannot take it, these strikes are lost, as
+      // flushSoon's callers that do not wait lose theirs.
+      try {
+        flush();
+      } catch {}
+    }, batchDelayMs);
   }
 
   /** Replays a table's events into memory the first time it is used (with this use's rules). */
@@ -179,8 +207,8 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
         pendingEvents.push({ table: check.table, key: check.key, member: check.distinct?.member ?? null, atMs: nowMs, rowIds });
         if (!batched.has(check.table)) urgent = true;
       }
-      const committed = flushSoon();
-      if (urgent) await committed;
+      if (urgent) await flushSoon();
+      else flushLater();
       return decision;
     },
 
@@ -209,7 +237,8 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       const count = held && held.expires > nowMs ? held.count + 1 : 1;
       inFlight.set(key, { count, expires: nowMs + ttlMs });
       dirtySlots.add(key);
-      void flushSoon();
+      // Committed with the accepted request's counts (the consume right after), or, refused, later.
+      flushLater();
       return true;
     },
 
@@ -219,7 +248,7 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       if (held.count <= 1) inFlight.delete(key);
       else held.count--;
       dirtySlots.add(key);
-      void flushSoon();
+      flushLater();
     },
 
     sizes() {
