@@ -240,13 +240,16 @@ const spec = workerData.spec;
   await Promise.all(Array.from({ length: workerData.connections }, lane));
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
-  parentPort.postMessage({ rps: done / seconds, done, wrong, statuses });
+  parentPort.postMessage({ rps: done / seconds, done, sent, wrong, statuses });
 })().catch((err) => parentPort.postMessage({ error: String(err && err.stack || err) }));
 `;
 
 const undiciPath = createRequire(import.meta.url).resolve('undici');
 
-/** Requests sent so far, so every round uses numbers and clients never seen before. */
+/**
+ * Requests sent so far, so every round uses numbers and clients never seen before: a round of the
+ * ever-new clients' flood after another must not find its addresses' networks already blocked.
+ */
 let offset = 0;
 
 function load(spec: LoadSpec): Promise<{ rps: number; done: number; wrong: number; statuses: Record<string, number> }> {
@@ -254,8 +257,9 @@ function load(spec: LoadSpec): Promise<{ rps: number; done: number; wrong: numbe
     const max = spec.distinctPhones ? MAX_ACCEPTED : Number.MAX_SAFE_INTEGER;
     const worker = new Worker(workerSource, { eval: true, workerData: { spec, undici: undiciPath, connections: CONNECTIONS, seconds: SECONDS, max, offset } });
     if (spec.distinctPhones) offset += MAX_ACCEPTED;
-    worker.once('message', (m: { error?: string; rps: number; done: number; wrong: number; statuses: Record<string, number> }) => {
+    worker.once('message', (m: { error?: string; rps: number; done: number; sent: number; wrong: number; statuses: Record<string, number> }) => {
       void worker.terminate();
+      if (spec.distinctClients) offset += m.sent;
       if (m.error) reject(new Error(m.error));
       else resolve(m);
     });

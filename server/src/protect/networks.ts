@@ -15,9 +15,10 @@ export interface Network {
 
 /** The networks of an address, narrowest first; none for what is not an IP address. */
 export function networksOf(address: string): Network[] {
-  const v4 = isIP(address) === 4 ? address : isIP(address) === 6 ? mappedIPv4(address) : null;
-  if (v4) return [{ size: 'ipv4_24', prefix: `${v4.split('.').slice(0, 3).join('.')}.0/24` }];
-  if (isIP(address) !== 6) return [];
+  const family = isIP(address);
+  const v4 = family === 4 ? address : family === 6 ? mappedIPv4(address) : null;
+  if (v4) return [{ size: 'ipv4_24', prefix: `${v4.slice(0, v4.lastIndexOf('.'))}.0/24` }];
+  if (family !== 6) return [];
   const g = expandIPv6(address);
   return [
     { size: 'ipv6_56', prefix: `${g.slice(0, 3).join(':')}:${g[3]!.slice(0, 2)}00::/56` },

@@ -58,7 +58,17 @@ function requestCallback(app: AppContext): Handler {
       return unreadBodyReply(answerOf({ kind: 'refused', refusal: blocked, phone: null }), rc.req);
     }
     const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
-    const outcome = await callbacks.request({ request, origin, idempotencyKey, clientIp: rc.clientIp, userAgent: rc.req.headers['user-agent'], log: rc.log });
+    const outcome = await callbacks.request({
+      request,
+      origin,
+      idempotencyKey,
+      clientIp: rc.clientIp,
+      userAgent: rc.req.headers['user-agent'],
+      // Made when first used: a refused request (most of a flood) never logs on its own.
+      get log() {
+        return rc.log;
+      },
+    });
     if (outcome.kind === 'refused') {
       // Said on the request's own line (a flood writes one line per refusal, not two). It names the
       // number under attack: under a flood, each number's first line is written, and a summary line
