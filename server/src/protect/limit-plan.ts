@@ -6,6 +6,7 @@ import type { LimitKeys } from './limit-keys.ts';
 import type { CountRule, LimitCheck } from './limit-store.ts';
 import { networksOf, type NetworkSize } from './networks.ts';
 import type { LimitSettings } from './settings.ts';
+import { RecentCache } from './recent-cache.ts';
 
 const DAY = 86_400;
 const HOUR = 3_600;
@@ -40,6 +41,7 @@ export interface ClientKeys {
 }
 
 export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
+  const recentKeys = new RecentCache<string, ClientKeys>(4_096);
   const numberCounts: readonly CountRule[] = [
     ...(s.numberCooldownSec > 0 ? [{ reason: 'number_cooldown' as const, limit: 1, windowSec: s.numberCooldownSec }] : []),
     { reason: 'number_daily', limit: s.numberDaily, windowSec: DAY },
@@ -72,11 +74,17 @@ export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
 
   return {
     numberKey: (digits: string) => keys.one('number', digits),
+    /** Kept for the last few thousand addresses: a request asks twice (before and after its body). */
     keysOf(clientIp: string): ClientKeys {
-      return {
-        client: keys.pair('client', clientKey(clientIp)),
-        networks: networksOf(clientIp).map((n) => ({ size: n.size, key: keys.one('network', n.prefix) })),
-      };
+      let k = recentKeys.get(clientIp);
+      if (k === undefined) {
+        k = {
+          client: keys.pair('client', clientKey(clientIp)),
+          networks: networksOf(clientIp).map((n) => ({ size: n.size, key: keys.one('network', n.prefix) })),
+        };
+        recentKeys.set(clientIp, k);
+      }
+      return k;
     },
     /** Everything an accepted request counts against, all or nothing. */
     admitChecks(input: AdmitInput, numberKey: string, k: ClientKeys): LimitCheck[] {

@@ -137,9 +137,9 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     async blockedClient(clientIp) {
       const k = plan.keysOf(clientIp);
       const at = now();
-      const refusals: Refusal[] = [];
-      for (const check of plan.blockingChecks(k)) refusals.push(...(await store.peek(check, at)));
-      refusals.push(...(await strikes.reached(k, at)));
+      // All at once: with Redis, one pipelined round trip instead of one per check.
+      const found = await Promise.all([...plan.blockingChecks(k).map((check) => store.peek(check, at)), strikes.reached(k, at)]);
+      const refusals = found.flat();
       return refusals.length === 0 ? null : worstOf(refusals);
     },
 

@@ -19,13 +19,9 @@ export function createStrikes(store: LimitStore, plan: LimitPlan) {
      */
     async record(k: ClientKeys, reason: LimitReason, at: number): Promise<void> {
       if (notTheClients(reason)) return;
-      for (const check of plan.strikeChecks(k)) {
-        try {
-          await store.consume([check], at);
-        } catch {
-          // A strike the store could not take only delays the block; the refusal stands either way.
-        }
-      }
+      // Side by side (with Redis, one pipelined round trip). A strike the store could not take only
+      // delays the block; the refusal stands either way.
+      await Promise.all(plan.strikeChecks(k).map((check) => store.consume([check], at).catch(() => undefined)));
     },
     /**
      * Before a check that costs us something per try (a CAPTCHA verification with Cloudflare): the
@@ -43,9 +39,7 @@ export function createStrikes(store: LimitStore, plan: LimitPlan) {
     },
     /** Read-only: the strike limits this client or its networks have reached now. */
     async reached(k: ClientKeys, at: number): Promise<Refusal[]> {
-      const refusals: Refusal[] = [];
-      for (const check of plan.strikeChecks(k)) refusals.push(...(await store.peek(check, at)));
-      return refusals;
+      return (await Promise.all(plan.strikeChecks(k).map((check) => store.peek(check, at)))).flat();
     },
   };
 }
