@@ -40,8 +40,9 @@ beforeAll(async () => {
   // Calls long enough to watch every step, short enough for the suite; agents enough that the calls
   // earlier scenarios left running (they go on after the dialog closes) never leave none free.
   const agents = Array.from({ length: 8 }, (_, i) => ({ login: `manager${i + 1}`, number: `38044111000${i + 1}`, online: true }));
+  // No re-dials: the missed call's view is final (with one, the widget shows the re-dial to come).
   system = await startSystem(
-    { ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250', ...unlimited },
+    { ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250', REDIAL_ATTEMPTS: '0', ...unlimited },
     { simulator: { agents, timing: { agentAnswerMs: 1000, visitorRingMs: 1500, talkMs: 1500 } } },
   );
 });

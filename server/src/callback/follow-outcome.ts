@@ -12,6 +12,7 @@
 //                                    re-dialled.
 // A call placed at once by the request path is followed the same way: followPlacedCall adds the job.
 import type { AppContext } from '../app-context.ts';
+import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { outcomeOfRow } from '../outcome/call-outcome.ts';
 import type { CallbackJob, NewCallbackJob } from '../store/callback-jobs.ts';
@@ -35,6 +36,15 @@ export async function startFollowing(ctx: HeldContext, notes: HeldNotes, moves: 
   await moves.reschedule(notes.last!.at + ctx.timing.checkAfterMs, notes, 'redial');
 }
 
+/**
+ * When a call missed now is re-dialled: REDIAL_DELAY_SECONDS later, moved into office hours, or
+ * null when no office hours come soon enough. (Whether re-dials are left is the caller's question.)
+ * The progress route asks it too, for a missed call whose log the runner has not read yet.
+ */
+export function redialDueAt(config: Config, now: number): number | null {
+  return openAtOrAfter(config, now + config.held.redialDelaySec * 1000, heldTiming(config).maxLateMs);
+}
+
 /** One look at a followed call's outcome. */
 export async function followOutcome(ctx: HeldContext, job: CallbackJob, notes: HeldNotes, rows: LogRows, moves: JobMoves, log: Logger): Promise<void> {
   const { app, timing } = ctx;
@@ -51,8 +61,7 @@ export async function followOutcome(ctx: HeldContext, job: CallbackJob, notes: H
     const redials = notes.redials ?? 0;
     await moves.announce('callback.missed', notes, { occurrence: redials, reason: 'no_answer' });
     if (redials < app.config.held.redialAttempts) {
-      const wanted = now + app.config.held.redialDelaySec * 1000;
-      const at = openAtOrAfter(app.config, wanted, timing.maxLateMs);
+      const at = redialDueAt(app.config, now);
       if (at !== null) {
         log.info('missed call: re-dial due', { redial: redials + 1, dueAt: new Date(at).toISOString() });
         moves.count('redial');

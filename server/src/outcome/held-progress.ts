@@ -3,6 +3,8 @@
 // or over without a call the relay can follow (failed, cancelled). A placed call is followed
 // through the accepted calls instead (progress-tracker.ts).
 import { isFollowing, readNotes } from '../callback/held-notes.ts';
+import { redialDueAt } from '../callback/follow-outcome.ts';
+import type { Config } from '../config.ts';
 import type { CallbackProgress } from '../contract.ts';
 import type { CallbackJob } from '../store/callback-jobs.ts';
 import type { AcceptedCall } from './accepted-calls.ts';
@@ -22,6 +24,20 @@ export function progressOfJob(job: CallbackJob): CallbackProgress {
   if (isFollowing(job)) return { requestId, outcome: 'accepted', pollAfterMs: QUEUED_POLL_MS };
   if (job.kind === 'queued') return { requestId, outcome: 'queued', pollAfterMs: QUEUED_POLL_MS };
   return { requestId, outcome: job.kind === 'redial' ? 'redial' : 'scheduled', scheduledFor: new Date(job.dueAt).toISOString(), pollAfterMs: WAITING_POLL_MS };
+}
+
+/**
+ * A placed call the tracker has just seen missed, while its job (following it) has not read the
+ * call log yet: the re-dial the job runner is about to decide (follow-outcome.ts), or null when
+ * there is none to come (no re-dials left, or no office hours soon enough). Without it, the widget
+ * would take the missed call as final, show "we could not reach you" and stop asking, moments
+ * before the relay books the re-dial.
+ */
+export function redialToCome(job: CallbackJob, config: Config, now: number): CallbackProgress | null {
+  if (!isFollowing(job) || (readNotes(job).redials ?? 0) >= config.held.redialAttempts) return null;
+  // The runner decides when it reads the log: at the job's due time, not before.
+  const at = redialDueAt(config, Math.max(now, job.dueAt));
+  return at === null ? null : { requestId: job.callbackId, outcome: 'redial', scheduledFor: new Date(at).toISOString(), pollAfterMs: WAITING_POLL_MS };
 }
 
 /**

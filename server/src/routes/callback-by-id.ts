@@ -13,7 +13,7 @@ import { CANCEL_TOKEN_HEADER } from '../contract.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import { isFollowing } from '../callback/held-notes.ts';
-import { acceptedCallOfJob, progressOfJob } from '../outcome/held-progress.ts';
+import { acceptedCallOfJob, progressOfJob, redialToCome } from '../outcome/held-progress.ts';
 import type { CallbackJob } from '../store/callback-jobs.ts';
 import type { RouteModule } from './index.ts';
 
@@ -43,9 +43,12 @@ function progress(app: AppContext): Handler {
     if (call) {
       if (rc.origin !== call.origin) throw unknownCallback();
       const placed = await app.progress.progress(callbackId);
-      // A missed call with a re-dial waiting: the widget shows the re-dial and keeps asking.
+      // A missed call with a re-dial waiting, or about to be booked: the widget shows the re-dial
+      // and keeps asking.
       const redial = placed?.outcome === 'missed' ? await app.stores.jobs.get(callbackId) : undefined;
       if (redial?.state === 'pending' && !isFollowing(redial)) return json(200, progressOfJob(redial), noStore);
+      const toCome = redial && redialToCome(redial, app.config, app.now().getTime());
+      if (toCome) return json(200, toCome, noStore);
       if (placed) return json(200, placed, noStore);
     }
     job ??= await app.stores.jobs.get(callbackId);

@@ -145,9 +145,23 @@ describe('re-dial when nobody answered', () => {
     // POST /api/callback itself left the job that follows the call (place-now.ts → followPlacedCall).
     const placedAt = clock.ms;
     expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ state: 'pending', kind: 'redial', dueAt: placedAt + CHECK_MS });
-    await followToEnd(s);
+    // The call is over and the widget's progress knows it was missed, but the job runner has not
+    // read the call log yet: the widget is told of the re-dial to come, never a final "missed"
+    // (it would stop asking and offer "Try again" moments before the re-dial is booked).
+    await callsSettled(s, NO_ANSWER);
+    const told = await until(async () => {
+      const progress = await progressOf(s, requestId);
+      expect(progress.outcome).not.toBe('missed');
+      return progress.outcome === 'redial' && progress;
+    }, 'the re-dial to come');
+    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ kind: 'redial', notes: expect.stringContaining('"placed"') });
+    expect(told.pollAfterMs).toBeGreaterThan(0);
+    clock.advance(CHECK_MS);
+    expect(await s.relay.runner.runOnce()).toBe(1);
     const redial = await s.relay.app.stores.jobs.get(requestId);
     expect(redial).toMatchObject({ state: 'pending', kind: 'redial', dueAt: clock.ms + 120_000 });
+    // The time told was the one the runner then booked.
+    expect(told.scheduledFor).toBe(new Date(redial!.dueAt).toISOString());
     clock.set(redial!.dueAt);
     expect(await s.relay.runner.runOnce()).toBe(1);
     expect(callsTo(s, NO_ANSWER)).toHaveLength(2);
