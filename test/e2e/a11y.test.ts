@@ -18,7 +18,10 @@ let browser: Browser & { dispose(): Promise<void> };
 beforeAll(async () => {
   host = await startHostSite();
   // No re-dials: the missed call's view, with "Try again", is final (with one, the widget shows the re-dial to come).
-  system = await startSystem({ ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250', REDIAL_ATTEMPTS: '0' }, { simulator: { timing: { agentAnswerMs: 400, visitorRingMs: 1200, talkMs: 1500 } } });
+  system = await startSystem(
+    { ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250', REDIAL_ATTEMPTS: '0' },
+    { simulator: { timing: { agentAnswerMs: 400, visitorRingMs: 1200, talkMs: 1500 } } },
+  );
   // An office that is never open now: every day's hours lie in the past or the future of "now".
   closedSystem = await startSystem({ ALLOWED_ORIGINS: host.url, WORKING_HOURS: hoursClosedNow('UTC'), TIMEZONE: 'UTC' });
   browser = await launchChromium();
