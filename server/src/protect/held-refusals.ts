@@ -23,8 +23,6 @@ interface Held {
   endsAt: number;
 }
 
-const forgotten: Held = { asked: 0, until: 0, reason: 'client_rate', endsAt: 0 };
-
 export class HeldRefusals {
   private readonly held: RecentCache<string, Held>;
   private readonly maxHoldMs: number;
@@ -52,7 +50,11 @@ export class HeldRefusals {
   }
 
   forget(key: string): void {
-    // RecentCache has no delete: a forgotten entry is overwritten with one that has expired.
-    this.held.set(key, forgotten);
+    this.held.delete(key);
+  }
+
+  /** Keys held now, expired or not (at most `maxEntries`). */
+  get size(): number {
+    return this.held.size;
   }
 }

@@ -34,6 +34,11 @@ export class RecentCache<K, V> {
     this.current.set(key, value);
   }
 
+  delete(key: K): void {
+    this.current.delete(key);
+    this.previous.delete(key);
+  }
+
   get size(): number {
     return this.current.size + this.previous.size;
   }

@@ -22,6 +22,18 @@ describe('RecentCache', () => {
     }
     expect(cache.get('cold0')).toBeUndefined();
   });
+
+  it('deletes a key from either generation', () => {
+    const cache = new RecentCache<string, number>(4);
+    cache.set('old', 1);
+    cache.set('b', 2);
+    cache.set('new', 3); // 'old' and 'b' are now the previous generation
+    cache.delete('old');
+    cache.delete('new');
+    expect(cache.get('old')).toBeUndefined();
+    expect(cache.get('new')).toBeUndefined();
+    expect(cache.get('b')).toBe(2);
+  });
 });
 
 describe('trimOldest', () => {

@@ -1,13 +1,11 @@
 // The LimitStore contract (limit-store-cases.ts), one suite run unchanged over every store: memory,
-// the embedded SQLite store, Redis (a private redis-server for this file) and the memory store
-// behind the refusal cache. Then what only the embedded stores have: a key cap per table
-// (LIMITER_MAX_KEYS) at which they fail closed; Redis fails closed at maxmemory instead
+// the embedded SQLite store and Redis (a private redis-server for this file). Then what only the
+// embedded stores have: a key cap per table (LIMITER_MAX_KEYS) at which they fail closed; Redis fails closed at maxmemory instead
 // (limit-store-redis.test.ts).
 import { describe, expect, it } from 'vitest';
 import { createMemoryLimitStore } from '../../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck, LimitStore } from '../../../server/src/protect/limit-store.ts';
 import { createRedisLimitStore } from '../../../server/src/store/redis/limit-store.ts';
-import { createRefusalCache } from '../../../server/src/store/refusal-cache.ts';
 import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
 import { createSqliteLimitStore } from '../../../server/src/store/sqlite/limit-store.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
@@ -20,7 +18,6 @@ const everyStore: [string, LimitStoreFactory][] = [
   ['memory', async (startMs) => createMemoryLimitStore({ maxKeysPerTable: 100_000, startMs })],
   ['sqlite', async (startMs) => createSqliteLimitStore({ db: openDatabase({ dataDir: tempDataDir() }), maxKeysPerTable: 100_000, now: () => startMs })],
   ['redis', async () => createRedisLimitStore({ connection: redis.fresh() })],
-  ['memory behind the refusal cache', async (startMs) => createRefusalCache(createMemoryLimitStore({ maxKeysPerTable: 100_000, startMs }))],
 ];
 
 describe.each(everyStore)('limit store contract: %s', (_name, make) => {

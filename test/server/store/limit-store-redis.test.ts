@@ -3,14 +3,12 @@
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadUrl } from '../../support/listen.ts';
-import { createMemoryLimitStore } from '../../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck, LimitStore } from '../../../server/src/protect/limit-store.ts';
 import { StoreUnavailableError } from '../../../server/src/store/errors.ts';
 import { connectRedis, type CommandOutcome, type RedisConnection } from '../../../server/src/store/redis/connection.ts';
 import { createRedisLimitStore } from '../../../server/src/store/redis/limit-store.ts';
 import { readRedisSettings } from '../../../server/src/store/redis/settings.ts';
 import { createRedisMetrics } from '../../../server/src/store/redis/metrics.ts';
-import { createRefusalCache } from '../../../server/src/store/refusal-cache.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { hex, numberCheck, sec, T0 } from '../../support/limit-store-cases.ts';
 
@@ -285,53 +283,6 @@ describe('Redis metrics', () => {
     expect(text).toContain('dialback_redis_up 0');
     // Retrying all along, yet one line.
     expect(lines.filter((l) => l.msg.startsWith('ALERT redis unreachable'))).toHaveLength(1);
-  });
-});
-
-describe('refusal cache', () => {
-  it('answers a blocked client from memory until its wait is over (capped), without asking Redis', async () => {
-    const commands: Array<{ operation: string; outcome: CommandOutcome }> = [];
-    const connection = connect({ commands });
-    expect(await connection.waitReady(5_000)).toBe(true);
-    const store = createRefusalCache(createRedisLimitStore({ connection }), { maxHoldMs: 3_000 });
-    const client: LimitCheck = { table: 'client', key: hex('flood'), counts: [{ reason: 'client_rate', limit: 1, windowSec: 600 }] };
-    expect((await store.consume([client], sec(0))).ok).toBe(true);
-    const peeks = () => commands.filter((c) => c.operation === 'limits.peek').length;
-    expect(await store.peek(client, sec(1))).toEqual([{ reason: 'client_rate', retryAfter: 599 }]);
-    expect(peeks()).toBe(1);
-    // A flood of 1,000 requests within the hold: no round trip, and the wait counts down.
-    for (let i = 0; i < 1000; i++) await store.peek(client, sec(1));
-    expect(await store.peek(client, sec(3))).toEqual([{ reason: 'client_rate', retryAfter: 597 }]);
-    expect(peeks()).toBe(1);
-    // After the hold (3 s) Redis is asked again.
-    expect(await store.peek(client, sec(4))).toEqual([{ reason: 'client_rate', retryAfter: 596 }]);
-    expect(peeks()).toBe(2);
-    // An unblocked client is never cached: each peek asks.
-    const other = { ...client, key: hex('fine') };
-    for (let i = 0; i < 3; i++) expect(await store.peek(other, sec(4))).toEqual([]);
-    expect(peeks()).toBe(5);
-  });
-
-  it('holds a refusal no longer than its own wait, forgets on refund, and stays within its size', async () => {
-    const memory = createMemoryLimitStore({ maxKeysPerTable: 10_000, startMs: T0 });
-    const store = createRefusalCache(memory, { maxHoldMs: 5_000, maxEntries: 100 });
-    const cooldown = (n: string): LimitCheck => ({ table: 'number', key: hex(n), counts: [{ reason: 'number_cooldown', limit: 1, windowSec: 2 }] });
-    expect((await store.consume([cooldown('a')], sec(0))).ok).toBe(true);
-    expect(await store.peek(cooldown('a'), sec(0))).toEqual([{ reason: 'number_cooldown', retryAfter: 2 }]);
-    // Its wait ends at sec(2): the cache does not outlive it.
-    expect(await store.peek(cooldown('a'), sec(2))).toEqual([]);
-    // A refund may free a client: everything cached is forgotten.
-    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 1, windowSec: 3600 }] };
-    const decision = await store.consume([site], sec(10));
-    expect(await store.peek(site, sec(10))).toHaveLength(1);
-    if (decision.ok) await store.refund(decision.receipt);
-    expect(await store.peek(site, sec(10))).toEqual([]);
-    // Bounded: 1,000 blocked keys, at most 100 remembered.
-    for (let i = 0; i < 1000; i++) {
-      await store.consume([cooldown(`k${i}`)], sec(20));
-      await store.peek(cooldown(`k${i}`), sec(20));
-    }
-    expect(store.cachedRefusals()).toBeLessThanOrEqual(100);
   });
 });
 
