@@ -13,7 +13,7 @@
 // whichever of the relay's sites asked (as in the memory store). Keys per site would let an
 // attacker multiply a victim's calls by the number of sites. The cost is that one deployment's
 // limits live in one Cluster slot, i.e. on one shard: at one small script per callback (and a peek
-// per request, absorbed by the refusal cache under a flood) that is far below one shard's capacity.
+// per request, absorbed by the blocked-client cache under a flood) that is far below one shard's capacity.
 // Different deployments (prefixes) land in different slots.
 //
 // Every record expires after its longest window (counters: two windows) of inactivity; in-flight
