@@ -1,172 +1,25 @@
-// The memory limit store on its own: exact sliding logs, weighted counters, distinct members,
-// all-or-nothing consumption, refunds, and failing closed at capacity.
+// The memory limit store on its own, beyond the contract every store meets
+// (limit-store-contract.test.ts): failing closed at capacity, exact logs against weighted counters,
+// growth; and the client keys and networks the limiter counts.
 import { describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { createMemoryLimitStore } from '../../../server/src/protect/memory-limit-store.ts';
 import type { LimitCheck } from '../../../server/src/protect/limit-store.ts';
 import { clientKey, expandIPv6 } from '../../../server/src/protect/client-key.ts';
 import { networksOf } from '../../../server/src/protect/networks.ts';
-
-const T0 = 1_700_000_000_000;
-const hex = (s: string) => createHash('sha256').update(s).digest('hex');
-const sec = (n: number) => T0 + n * 1000;
-
-const numberCheck = (n: string): LimitCheck => ({
-  table: 'number',
-  key: hex(n),
-  counts: [
-    { reason: 'number_cooldown', limit: 1, windowSec: 120 },
-    { reason: 'number_daily', limit: 3, windowSec: 86_400 },
-  ],
-});
+import { hex, numberCheck, sec, T0 } from '../../support/limit-store-cases.ts';
 
 describe('memory limit store', () => {
-  it('keeps an exact cooldown and daily cap per key, with the wait until the next allowed request', async () => {
+  // The rules every store shares (cooldowns, caps, all or nothing, peek, weighted counters, distinct
+  // members, refunds, in-flight slots) run on this store in limit-store-contract.test.ts; here, what
+  // only its memory layout can show.
+  it('peek creates nothing: no table and no key for a check that was only looked at', async () => {
     const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    expect((await store.consume([numberCheck('a')], sec(0))).ok).toBe(true);
-    const early = await store.consume([numberCheck('a')], sec(100));
-    expect(early).toEqual({ ok: false, refusals: [{ reason: 'number_cooldown', retryAfter: 20 }] });
-    expect((await store.consume([numberCheck('b')], sec(100))).ok).toBe(true);
-    expect((await store.consume([numberCheck('a')], sec(120))).ok).toBe(true);
-    expect((await store.consume([numberCheck('a')], sec(240))).ok).toBe(true);
-    const fourth = await store.consume([numberCheck('a')], sec(400));
-    expect(fourth).toEqual({ ok: false, refusals: [{ reason: 'number_daily', retryAfter: 86_400 - 400 }] });
-    // A day after the first, one place is free again.
-    expect((await store.consume([numberCheck('a')], sec(86_400))).ok).toBe(true);
-  });
-
-  it('refuses all or nothing: a refused plan counts against none of its keys', async () => {
-    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const client: LimitCheck = { table: 'client', key: hex('c'), counts: [{ reason: 'client_rate', limit: 2, windowSec: 600 }] };
-    expect((await store.consume([numberCheck('a'), client], sec(0))).ok).toBe(true);
-    // The number refuses, so the client's second place stays free.
-    expect((await store.consume([numberCheck('a'), client], sec(10))).ok).toBe(false);
-    expect((await store.consume([numberCheck('b'), client], sec(20))).ok).toBe(true);
-    const third = await store.consume([numberCheck('c'), client], sec(30));
-    expect(third.ok === false && third.refusals.map((r) => r.reason)).toEqual(['client_rate']);
-  });
-
-  it('peek tells what one check would meet now, counting and creating nothing', async () => {
-    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const client: LimitCheck = {
-      table: 'client',
-      key: hex('p'),
-      counts: [
-        { reason: 'client_rate', limit: 2, windowSec: 600 },
-        { reason: 'client_daily', limit: 20, windowSec: 86_400 },
-      ],
-    };
-    // Unknown table, then unknown key: nothing met, nothing created.
+    const client: LimitCheck = { table: 'client', key: hex('p'), counts: [{ reason: 'client_rate', limit: 2, windowSec: 600 }] };
     expect(await store.peek(client, sec(0))).toEqual([]);
     expect(store.sizes()).toEqual({ in_flight: 0 });
     expect((await store.consume([{ ...client, key: hex('other') }], sec(0))).ok).toBe(true);
     expect(await store.peek(client, sec(0))).toEqual([]);
     expect(store.sizes().client).toBe(1);
-    for (let i = 0; i < 50; i++) expect(await store.peek(client, sec(1))).toEqual([]);
-    // Peeking counted nothing: the full rate is still there.
-    expect((await store.consume([client], sec(10))).ok).toBe(true);
-    expect((await store.consume([client], sec(20))).ok).toBe(true);
-    const blocked = await store.peek(client, sec(30));
-    expect(blocked).toEqual([{ reason: 'client_rate', retryAfter: 580 }]);
-    // The same answer consume gives, and the wait is honest.
-    expect(await store.consume([client], sec(30))).toEqual({ ok: false, refusals: blocked });
-    expect(await store.peek(client, sec(610))).toEqual([]);
-    // A different rule set for the same table is a programming error, as in consume.
-    await expect(store.peek({ ...client, counts: [{ reason: 'client_rate', limit: 3, windowSec: 600 }] }, sec(0))).rejects.toThrow(/two different rule sets/);
-  });
-
-  it('counts large limits with a weighted two-window counter', async () => {
-    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 10, windowSec: 3600 }] };
-    for (let i = 0; i < 10; i++) expect((await store.consume([site], sec(i))).ok).toBe(true);
-    const over = await store.consume([site], sec(20));
-    expect(over.ok).toBe(false);
-    if (!over.ok) {
-      expect(over.refusals[0]!.reason).toBe('site_hourly_cap');
-      expect(over.refusals[0]!.retryAfter).toBeGreaterThan(0);
-      // At the promised time there is room again.
-      expect((await store.consume([site], sec(20 + over.refusals[0]!.retryAfter))).ok).toBe(true);
-    }
-  });
-
-  it('lets a client reach a few distinct numbers a day, repeating one of them freely', async () => {
-    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const numbers = (n: string): LimitCheck => ({
-      table: 'client_numbers',
-      key: hex('client'),
-      distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) },
-    });
-    expect((await store.consume([numbers('a')], sec(0))).ok).toBe(true);
-    expect((await store.consume([numbers('b')], sec(1))).ok).toBe(true);
-    expect((await store.consume([numbers('a')], sec(2))).ok).toBe(true);
-    expect(await store.consume([numbers('c')], sec(3))).toEqual({ ok: false, refusals: [{ reason: 'client_numbers', retryAfter: 86_400 - 3 }] });
-    expect((await store.consume([numbers('c')], sec(86_401))).ok).toBe(true);
-  });
-
-  it('gives back what a refunded request counted', async () => {
-    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 9, windowSec: 3600 }] };
-    const first = await store.consume([numberCheck('a'), site], sec(0));
-    expect(first.ok).toBe(true);
-    if (first.ok) await store.refund(first.receipt);
-    expect((await store.consume([numberCheck('a'), site], sec(1))).ok).toBe(true);
-  });
-
-  /** Consumes `check` and refunds what it counted; the consume must be allowed. */
-  async function consumeAndRefund(store: ReturnType<typeof createMemoryLimitStore>, check: LimitCheck, at: number): Promise<void> {
-    const decision = await store.consume([check], at);
-    if (!decision.ok) throw new Error(`expected room, got ${JSON.stringify(decision.refusals)}`);
-    await store.refund(decision.receipt);
-  }
-
-  it('gives back one place of a counter at its limit, in the same window', async () => {
-    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 10, windowSec: 3600 }] };
-    for (let i = 0; i < 9; i++) expect((await store.consume([site], sec(i))).ok).toBe(true);
-    await consumeAndRefund(store, site, sec(9));
-    expect((await store.consume([site], sec(10))).ok).toBe(true);
-    // One place was given back, not more.
-    expect((await store.consume([site], sec(11))).ok).toBe(false);
-  });
-
-  it('gives back a counter place of the previous window after the window has moved on', async () => {
-    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const site: LimitCheck = { table: 'site', key: hex('s'), counts: [{ reason: 'site_hourly_cap', limit: 10, windowSec: 3600 }] };
-    // The store's clock reads sec(n) as second n + 1, so the second window starts at sec(3599).
-    const intoSecondWindow = (fraction: number) => sec(3599 + Math.round(3600 * fraction));
-    for (let i = 0; i < 9; i++) expect((await store.consume([site], sec(i))).ok).toBe(true);
-    const tenth = await store.consume([site], sec(9));
-    if (!tenth.ok) throw new Error('the tenth request fits the limit');
-    // 12% into the next window the first window weighs 10 × 0.88 = 8.8: room for one.
-    expect((await store.consume([site], intoSecondWindow(0.12))).ok).toBe(true);
-    await store.refund(tenth.receipt);
-    // At 15%, 9 × 0.85 + 1 = 8.65 leaves room; without the refund 10 × 0.85 + 1 = 9.5 would not.
-    expect((await store.consume([site], intoSecondWindow(0.15))).ok).toBe(true);
-    expect((await store.consume([site], intoSecondWindow(0.15))).ok).toBe(false);
-  });
-
-  it('gives back a distinct member of a full set', async () => {
-    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    const numbers = (n: string): LimitCheck => ({
-      table: 'client_numbers',
-      key: hex('client'),
-      distinct: { reason: 'client_numbers', limit: 2, windowSec: 86_400, member: hex(n) },
-    });
-    expect((await store.consume([numbers('a')], sec(0))).ok).toBe(true);
-    await consumeAndRefund(store, numbers('b'), sec(1));
-    expect((await store.consume([numbers('c')], sec(2))).ok).toBe(true);
-    // b's place went to c: the set is full again.
-    expect((await store.consume([numbers('d')], sec(3))).ok).toBe(false);
-  });
-
-  it('holds at most the configured in-flight requests per key, until released or expired', async () => {
-    const store = createMemoryLimitStore({ maxKeysPerTable: 1000, startMs: T0 });
-    expect(await store.acquire('k', 1, 10_000, sec(0))).toBe(true);
-    expect(await store.acquire('k', 1, 10_000, sec(1))).toBe(false);
-    await store.release('k');
-    expect(await store.acquire('k', 1, 10_000, sec(2))).toBe(true);
-    // A lost release cannot block the number for longer than the TTL.
-    expect(await store.acquire('k', 1, 10_000, sec(13))).toBe(true);
   });
 
   it('fails closed at capacity, and makes room as old keys expire', async () => {
