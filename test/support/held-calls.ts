@@ -11,7 +11,8 @@ import { Webhook } from 'standardwebhooks';
 import type { RunnerTimers } from '../../server/src/callback/job-runner.ts';
 import type { CallbackJobKind, NewCallbackJob } from '../../server/src/store/callback-jobs.ts';
 import { listen, type Listening } from './listen.ts';
-import type { System } from './system.ts';
+import { afterEach } from 'vitest';
+import { QUICK_CALLS, startSystem, type System, type SystemOptions } from './system.ts';
 
 export const ORIGIN = 'https://shop.example';
 export const HASH_SECRET = 'held-calls-test-hash-secret-0123456789';
@@ -182,4 +183,37 @@ export async function startGate() {
     },
   };
   return gate;
+}
+
+/**
+ * The held-call tests' fixture: one relay per test with its simulator, its clock and its job runner
+ * on a test clock that starts at `at`, and the lead webhook's receiver (a CRM) unless `webhook` is
+ * false; both closed after each test, and the clock set back to `at`.
+ */
+export function heldRelayPerTest(at: Date) {
+  const clock = testClock(at);
+  let current: { s: System; crm: Crm | undefined } | undefined;
+  afterEach(async () => {
+    await current?.s.close();
+    await current?.crm?.close();
+    current = undefined;
+    clock.set(at);
+  });
+  return {
+    clock,
+    async start(env: Record<string, string> = {}, options: { webhook?: boolean; runner?: SystemOptions['runner'] } = {}): Promise<System> {
+      const crm = options.webhook === false ? undefined : await startCrm(clock);
+      const s = await startSystem(
+        { ...HELD_ENV, ...(crm && { LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET }), ...env },
+        { simulator: { timing: QUICK_CALLS, now: clock.now }, now: clock.now, runner: options.runner ?? { timers: manualTimers(clock) } },
+      );
+      current = { s, crm };
+      return s;
+    },
+    /** The current test's CRM. */
+    crm(): Crm {
+      if (!current?.crm) throw new Error('this test started its relay without a lead webhook');
+      return current.crm;
+    },
+  };
 }

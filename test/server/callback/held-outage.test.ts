@@ -4,45 +4,36 @@
 // gives up at QUEUE_MAX_WAIT_SECONDS or closing time, telling the owner (callback.failed, verified
 // with the Standard Webhooks package). Time is the test's clock; the runner runs when asked.
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
-import { callsSettled, callsTo, HELD_ENV, manualTimers, ORIGIN, SECRET, startCrm, startGate, testClock, until, type Crm } from '../../support/held-calls.ts';
+import type { System } from '../../support/system.ts';
+import { callsSettled, callsTo, heldRelayPerTest, manualTimers, ORIGIN, startGate, until } from '../../support/held-calls.ts';
 
 // Monday 2026-11-23 10:00 in Kyiv: the office (Mon-Fri 09-18) is open.
 const MONDAY_10 = new Date('2026-11-23T08:00:00Z');
-const clock = testClock(MONDAY_10);
+const { clock, start: startRelay, crm } = heldRelayPerTest(MONDAY_10);
 const PHONE = '+380507654321';
 
-let s: System | undefined;
-let crm: Crm | undefined;
 let gate: Awaited<ReturnType<typeof startGate>> | undefined;
 afterEach(async () => {
-  await s?.close();
-  await crm?.close();
   await gate?.down();
-  s = crm = gate = undefined;
-  clock.set(MONDAY_10);
+  gate = undefined;
 });
 
 async function start(env: Record<string, string> = {}) {
   gate = await startGate();
-  crm = await startCrm(clock);
-  s = await startSystem(
+  const s = await startRelay(
     {
-      ...HELD_ENV,
       WORKING_HOURS: 'Mon-Fri 09:00-18:00',
       TIMEZONE: 'Europe/Kyiv',
       CALLTRACKING_BASE_URL: gate.url,
       CALLTRACKING_AUTH_KEY: 'sim-auth-key-0123456789',
       CALLTRACKING_PROJECT_ID: '100500',
       CALLBACK_CALLER: '380441112233',
-      LEAD_WEBHOOK_URL: crm.url,
-      LEAD_WEBHOOK_SECRET: SECRET,
       ...env,
     },
-    { simulator: { timing: QUICK_CALLS, now: clock.now }, now: clock.now, runner: { timers: manualTimers(clock), random: () => 1 } },
+    { runner: { timers: manualTimers(clock), random: () => 1 } },
   );
   gate.target = s.sim.url;
-  return { s, crm, gate };
+  return { s, crm: crm(), gate };
 }
 
 async function requestCall(sys: System): Promise<string> {

@@ -2,42 +2,26 @@
 // simulator's numbers ending in 99 never answer) the relay places it again after
 // REDIAL_DELAY_SECONDS, at most REDIAL_ATTEMPTS times, never outside office hours; the owner hears
 // of every placement and every miss, each with its own stable occurrence.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { followPlacedCall } from '../../../server/src/callback/follow-outcome.ts';
-import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
-import { callsSettled, callsTo, HELD_ENV, heldJobFor, manualTimers, ORIGIN, SECRET, startCrm, testClock, until, type Crm } from '../../support/held-calls.ts';
+import type { System } from '../../support/system.ts';
+import { callsSettled, callsTo, heldJobFor, heldRelayPerTest, ORIGIN, until } from '../../support/held-calls.ts';
 
 // Monday 2026-11-23 17:50 in Kyiv; the office (Mon-Fri 09-18) closes at 18:00.
 const MONDAY_1750 = new Date('2026-11-23T15:50:00Z');
 const TUESDAY_0900 = Date.parse('2026-11-24T07:00:00Z');
-const clock = testClock(MONDAY_1750);
+const { clock, start: startRelay, crm } = heldRelayPerTest(MONDAY_1750);
 const NO_ANSWER = '+380501234599';
 const CHECK_MS = 20_000;
 
-let s: System | undefined;
-let crm: Crm | undefined;
-afterEach(async () => {
-  await s?.close();
-  await crm?.close();
-  s = crm = undefined;
-  clock.set(MONDAY_1750);
-});
-
-async function start(env: Record<string, string> = {}, webhook = true) {
-  crm = webhook ? await startCrm(clock) : undefined;
-  s = await startSystem(
-    { ...HELD_ENV, WORKING_HOURS: 'Mon-Fri 09:00-18:00', TIMEZONE: 'Europe/Kyiv', ...(crm && { LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET }), ...env },
-    { simulator: { timing: QUICK_CALLS, now: clock.now }, now: clock.now, runner: { timers: manualTimers(clock) } },
-  );
-  return s;
-}
+const start = (env: Record<string, string> = {}, webhook = true) => startRelay({ WORKING_HOURS: 'Mon-Fri 09:00-18:00', TIMEZONE: 'Europe/Kyiv', ...env }, { webhook });
 
 const progressOf = async (sys: System, id: string) =>
   (await (await fetch(`${sys.relayUrl}/api/callback/${id}`, { headers: { origin: ORIGIN } })).json()) as Record<string, unknown>;
 
 /** The lead events of the test's main call (`mainId`), once there are `n`. */
 let mainId = '';
-const mine = () => crm!.events.filter((e) => e.data.callbackId === mainId);
+const mine = () => crm().events.filter((e) => e.data.callbackId === mainId);
 const events = (n: number) => until(() => mine().length >= n && mine(), `${n} lead events`);
 
 /** The call ends, its outcome is due to be read, and the runner reads it. */
@@ -73,7 +57,7 @@ describe('re-dial when nobody answered', () => {
     expect((await cancel(waiting.callbackId)).status).toBe(200);
     expect(await s.relay.app.stores.jobs.get(followed.callbackId)).toMatchObject({ state: 'pending' });
     expect(await s.relay.app.stores.jobs.get(waiting.callbackId)).toMatchObject({ state: 'cancelled' });
-    await until(() => crm!.events.some((e) => e.type === 'callback.cancelled' && e.data.callbackId === waiting.callbackId), 'callback.cancelled');
+    await until(() => crm().events.some((e) => e.type === 'callback.cancelled' && e.data.callbackId === waiting.callbackId), 'callback.cancelled');
     await s.relay.app.stores.jobs.cancel(followed.callbackId, null, clock.ms); // out of the way of the rest
     await events(2);
 
@@ -112,8 +96,8 @@ describe('re-dial when nobody answered', () => {
     // The booked time stays the visitor's, whatever the re-dials' times.
     expect(mine().every((e) => e.data.scheduledFor === MONDAY_1750.toISOString())).toBe(true);
     // One stable id per occurrence: six events, six ids (and the cancelled call's one).
-    expect(crm!.ids).toHaveLength(7);
-    expect(new Set(crm!.ids).size).toBe(7);
+    expect(crm().ids).toHaveLength(7);
+    expect(new Set(crm().ids).size).toBe(7);
     // The runner logged every step, never the full number.
     expect(s.logs.some((l) => l.msg === 'missed call: re-dial due')).toBe(true);
     expect(s.rawLogs.join('\n')).not.toContain('501234599');

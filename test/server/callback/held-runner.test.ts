@@ -2,33 +2,17 @@
 // every 2 s); and what holds at the moment of placing — office hours and the number's and the
 // site's limits — decides, not what held when the call was booked.
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
-import { callsTo, HELD_ENV, heldJobFor, manualTimers, ORIGIN, SECRET, startCrm, testClock, until, type Crm } from '../../support/held-calls.ts';
+import { callsTo, heldJobFor, heldRelayPerTest, manualTimers, ORIGIN, until } from '../../support/held-calls.ts';
 
 const MONDAY_10 = new Date('2026-11-23T08:00:00Z'); // 10:00 in Kyiv
-const clock = testClock(MONDAY_10);
+const { clock, start: startRelay, crm } = heldRelayPerTest(MONDAY_10);
 const timers = manualTimers(clock);
 const PHONE = '+380505550011';
 const HOURS = { WORKING_HOURS: 'Mon-Fri 09:00-18:00', TIMEZONE: 'Europe/Kyiv' };
 
-let s: System | undefined;
-let crm: Crm | undefined;
-afterEach(async () => {
-  await s?.close();
-  await crm?.close();
-  s = crm = undefined;
-  timers.pending.clear();
-  clock.set(MONDAY_10);
-});
+afterEach(() => timers.pending.clear());
 
-async function start(env: Record<string, string> = {}, leaseMs?: number) {
-  crm = await startCrm(clock);
-  s = await startSystem(
-    { ...HELD_ENV, ...HOURS, LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET, ...env },
-    { simulator: { timing: QUICK_CALLS, now: clock.now }, now: clock.now, runner: { timers, ...(leaseMs && { timing: { leaseMs } }) } },
-  );
-  return s;
-}
+const start = (env: Record<string, string> = {}, leaseMs?: number) => startRelay({ ...HOURS, ...env }, { runner: { timers, ...(leaseMs && { timing: { leaseMs } }) } });
 
 describe('the job runner', () => {
   it('places a booked call within 30 s of its time, not before', async () => {
@@ -83,7 +67,7 @@ describe('the job runner', () => {
     expect(await s.relay.runner.runOnce()).toBe(2);
     expect(await s.relay.app.stores.jobs.get(job.callbackId)).toMatchObject({ state: 'failed', outcome: 'number_daily' });
     expect(callsTo(s, PHONE)).toHaveLength(1);
-    const failed = await until(() => crm!.events.find((e) => e.type === 'callback.failed'), 'callback.failed');
+    const failed = await until(() => crm().events.find((e) => e.type === 'callback.failed'), 'callback.failed');
     expect(failed.data).toMatchObject({ callbackId: job.callbackId, reason: 'number_daily' });
   });
 

@@ -3,34 +3,18 @@
 // number, from the attempt on). There → placed, no second call. Not there → placed once more, once;
 // a second unknown with no call in the log fails the job. The simulator's fault switches make the
 // service act and then break its reply (`handled`), or break it before acting.
-import { afterEach, describe, expect, it } from 'vitest';
-import { callbackCalls, QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
-import { callsTo, HELD_ENV, heldJobFor, manualTimers, SECRET, startCrm, testClock, until, type Crm } from '../../support/held-calls.ts';
+import { describe, expect, it } from 'vitest';
+import { callbackCalls, type System } from '../../support/system.ts';
+import { callsTo, heldJobFor, heldRelayPerTest, until } from '../../support/held-calls.ts';
 
 const T0 = new Date('2026-11-23T08:00:00Z');
-const clock = testClock(T0);
+const { clock, start: startRelay, crm } = heldRelayPerTest(T0);
 const PHONE = '+380501112233';
 /** CALL_RING_SECONDS=10 (HELD_ENV): the log is conclusive two ring times after an attempt. */
 const CHECK_MS = 20_000;
 
-let s: System | undefined;
-let crm: Crm | undefined;
-afterEach(async () => {
-  await s?.close();
-  await crm?.close();
-  s = crm = undefined;
-  clock.set(T0);
-});
-
-async function start(env: Record<string, string> = {}) {
-  crm = await startCrm(clock);
-  s = await startSystem(
-    // No number cooldown: only the unknown-outcome rule may keep a second call from being placed.
-    { ...HELD_ENV, LIMIT_NUMBER_COOLDOWN_SECONDS: '0', LIMIT_NUMBER_DAILY: '10', LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET, ...env },
-    { simulator: { timing: QUICK_CALLS, now: clock.now }, now: clock.now, runner: { timers: manualTimers(clock) } },
-  );
-  return s;
-}
+// No number cooldown: only the unknown-outcome rule may keep a second call from being placed.
+const start = (env: Record<string, string> = {}) => startRelay({ LIMIT_NUMBER_COOLDOWN_SECONDS: '0', LIMIT_NUMBER_DAILY: '10', ...env });
 
 async function scheduledNow(sys: System) {
   const job = heldJobFor(PHONE, 'scheduled', clock.ms);
@@ -55,7 +39,7 @@ describe('an unknown outcome', () => {
     expect(await s.relay.runner.runOnce()).toBe(1);
     expect(callbackCalls(s)).toHaveLength(1);
     expect(callsTo(s, PHONE)).toHaveLength(1);
-    const events = await until(() => crm!.events.length >= 1 && crm!.events, 'placed');
+    const events = await until(() => crm().events.length >= 1 && crm().events, 'placed');
     expect(events.map((e) => e.type)).toEqual(['callback.placed']);
     // Followed to its end; still one call.
     for (let i = 0; i < 3; i++) {
@@ -93,7 +77,7 @@ describe('an unknown outcome', () => {
     expect(callbackCalls(s)).toHaveLength(2);
     expect(callsTo(s, PHONE)).toHaveLength(1);
     expect(await s.relay.app.stores.jobs.get(id)).toMatchObject({ state: 'pending', kind: 'redial' });
-    const events = await until(() => crm!.events.length >= 1 && crm!.events, 'placed');
+    const events = await until(() => crm().events.length >= 1 && crm().events, 'placed');
     expect(events.map((e) => e.type)).toEqual(['callback.placed']);
   });
 
@@ -109,7 +93,7 @@ describe('an unknown outcome', () => {
     expect(callbackCalls(s)).toHaveLength(2);
     expect(s.sim.calls).toHaveLength(0);
     expect(await s.relay.app.stores.jobs.get(id)).toMatchObject({ state: 'failed', outcome: 'outcome_unknown' });
-    const events = await until(() => crm!.events.length >= 1 && crm!.events, 'failed');
+    const events = await until(() => crm().events.length >= 1 && crm().events, 'failed');
     expect(events.map((e) => [e.type, e.data.reason])).toEqual([['callback.failed', 'outcome_unknown']]);
     clock.advance(600_000);
     expect(await s.relay.runner.runOnce()).toBe(0);
