@@ -7,6 +7,7 @@
 //
 // After a crash a key whose request was running stays "in progress" until its TTL: the call may
 // have been placed, so a retry must never place it again (it is answered 409, never rung twice).
+import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import { RelayError } from '../errors.ts';
 import type { Reply } from '../http/reply.ts';
 
@@ -40,6 +41,23 @@ export const idempotencyErrors = {
   inProgress: () => new RelayError('idempotency_in_progress', 'The same request is still being processed. Please wait a moment.', { retryAfter: 1 }),
   full: () => new RelayError('temporarily_unavailable', 'The callback service is too busy right now. Please try again in a minute.', { retryAfter: 30 }),
 };
+
+/**
+ * How the stored stores (SQLite, Redis) name and compare entries: an entry's id is a hash of its
+ * scope (the site) and key, and its fingerprint is kept only as a keyed hash (HMAC with
+ * HASH_SECRET), so the store holds no request body. At the key limit they evict finished entries
+ * a hundredth of the limit at a time.
+ */
+export function storedEntries(options: IdempotencyStoreOptions & { hashSecret: string }) {
+  const secret = createSecretKey(options.hashSecret, 'utf8');
+  return {
+    idOf: (scope: string, key: string) => createHash('sha256').update(`${scope}\0${key}`).digest('base64url'),
+    keyed: (fingerprint: string) => createHmac('sha256', secret).update(fingerprint).digest('base64url'),
+    now: options.now ?? Date.now,
+    ttlMs: options.ttlSec * 1000,
+    evictionBatch: Math.max(1, Math.floor(options.maxKeys / 100)),
+  };
+}
 
 /** An answer as the store keeps it: JSON, its headers as strings. */
 export function storedReply(reply: Reply): string {

@@ -16,12 +16,9 @@
 // minute after the newest entry. The logic compares the caller's clock with `e` (expiry in Redis is
 // garbage collection), so a test clock drives it like the other stores.
 import { isStoreUnavailable } from '../errors.ts';
-import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import type { Reply } from '../../http/reply.ts';
-import { idempotencyErrors, replayed, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
+import { idempotencyErrors, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
 import { lua, type RedisConnection } from './connection.ts';
-
-const idOf = (scope: string, key: string) => createHash('sha256').update(`${scope}\0${key}`).digest('base64url');
 
 /** Expired entries removed from the index per call (bounded work per script). */
 const EXPIRY_WALK = 100;
@@ -90,11 +87,7 @@ return 1
 
 export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & { connection: RedisConnection; hashSecret: string }): IdempotencyStore {
   const { connection } = options;
-  const secret = createSecretKey(options.hashSecret, 'utf8');
-  const keyed = (fingerprint: string) => createHmac('sha256', secret).update(fingerprint).digest('base64url');
-  const now = options.now ?? Date.now;
-  const ttlMs = options.ttlSec * 1000;
-  const evictionBatch = Math.max(1, Math.floor(options.maxKeys / 100));
+  const { idOf, keyed, now, ttlMs, evictionBatch } = storedEntries(options);
   const space = connection.keyspace('idem');
   const all = `${space}all`;
   const done = `${space}done`;

@@ -4,10 +4,9 @@
 // included; a body can be little more than a number, and numbers are few enough to try them all,
 // so the file keeps only a keyed hash of the fingerprint (HMAC with HASH_SECRET). Expired rows are deleted at most once per EXPIRY_WALK_MS (lookups
 // ignore them meanwhile); at the key limit a batch of the oldest finished rows makes room.
-import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Reply } from '../../http/reply.ts';
-import { idempotencyErrors, replayed, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
+import { idempotencyErrors, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from '../idempotency-store.ts';
 import { transaction } from './database.ts';
 
 interface Row {
@@ -17,15 +16,9 @@ interface Row {
   reply: string | null;
 }
 
-const idOf = (scope: string, key: string) => createHash('sha256').update(`${scope}\0${key}`).digest('base64url');
-
 export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & { db: DatabaseSync; hashSecret: string }): IdempotencyStore {
   const { db } = options;
-  const key = createSecretKey(options.hashSecret, 'utf8');
-  const keyed = (fingerprint: string) => createHmac('sha256', key).update(fingerprint).digest('base64url');
-  const now = options.now ?? Date.now;
-  const ttlMs = options.ttlSec * 1000;
-  const evictionBatch = Math.max(1, Math.floor(options.maxKeys / 100));
+  const { idOf, keyed, now, ttlMs, evictionBatch } = storedEntries(options);
   const expiryWalkMs = Math.min(60_000, Math.max(1, Math.floor(ttlMs / 100)));
   let nextExpiryWalk = 0;
 
