@@ -29,7 +29,12 @@ const childScript = fileURLToPath(new URL('./fixtures/crash-child.ts', import.me
  * it idles), then kills it with SIGKILL: no exit handler, no flush, no close.
  */
 export async function runAndKill(scenario: string, dataDir: string): Promise<string> {
-  const child = spawn(process.execPath, [childScript, scenario, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return (await killWhenReady(childScript, [scenario, dataDir])).out;
+}
+
+/** Runs the node script `script` with `args`, and once it prints "ready", kills it with SIGKILL. What it wrote. */
+export async function killWhenReady(script: string, args: string[]): Promise<{ out: string; err: string }> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -44,5 +49,5 @@ export async function runAndKill(scenario: string, dataDir: string): Promise<str
   child.kill('SIGKILL');
   const signal = await exited;
   if (signal !== 'SIGKILL') throw new Error(`child ended by ${signal}, not SIGKILL`);
-  return out;
+  return { out, err };
 }

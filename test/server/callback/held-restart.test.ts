@@ -4,7 +4,6 @@
 // lives in this process, so its call log remembers what the dead relay did. The restarted relay
 // runs on the test's clock: a job the dead relay held waits out its lease, then is taken over as
 // interrupted, and the call log decides whether it is placed.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { createRelay, type Relay } from '../../../server/src/relay.ts';
 import { openEmbeddedStores, type RelayStores } from '../../../server/src/store/relay-stores.ts';
 import { startSimulator } from '../../../server/simulator/index.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
+import { killWhenReady } from '../../support/crash.ts';
 import { CHILD_CALLBACK_ID, CHILD_PHONE, callsSettled, callsTo, HELD_ENV, manualTimers, testClock } from '../../support/held-calls.ts';
 
 const T0 = new Date('2026-11-23T08:00:00Z');
@@ -30,20 +30,7 @@ afterEach(async () => {
 });
 
 async function runChildAndKill(args: string[]): Promise<void> {
-  const child = spawn(process.execPath, [childScript, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('ready')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`child exited (${code}) before it was ready: ${err}`)));
-  });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-  child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
+  const { err } = await killWhenReady(childScript, args);
   // Full numbers never reach the log.
   expect(err).not.toContain('509876543');
 }
