@@ -340,7 +340,7 @@ async function main() {
   // request is a new number from a new client behind a trusted proxy, so each creates limiter keys,
   // and carries its own Idempotency-Key. Only the site caps are raised, or they would trip as designed;
   // the clients are neighbours (256 to a /24), so the /24 limit and the surge defence are off too.
-  const open = relayFor({
+  const acceptingEnv = {
     TRUSTED_PROXIES: '127.0.0.1',
     SITE_HOURLY_CAP: '65000',
     SITE_DAILY_CAP: '65000',
@@ -349,7 +349,8 @@ async function main() {
     LIMIT_NETWORK_IPV4_24_DAILY: '0',
     SURGE_CALLS: '0',
     SURGE_CAP_PERCENT: '0',
-  });
+  };
+  const open = relayFor(acceptingEnv);
   // Default limits: one client flooding one number is refused by the number's cooldown, and after
   // LIMIT_CLIENT_REFUSALS of those, as a client, body unread.
   const strict = relayFor({});
@@ -406,16 +407,7 @@ async function main() {
     if (!(await stores.connection.waitReady(5_000))) throw new Error('the private redis-server did not answer');
     return { relay: createRelay({ config, log, stores }), stores };
   };
-  const openR = await redisRelayFor({
-    TRUSTED_PROXIES: '127.0.0.1',
-    SITE_HOURLY_CAP: '65000',
-    SITE_DAILY_CAP: '65000',
-    STATUS_CACHE_MS: '600000',
-    LIMIT_NETWORK_IPV4_24_HOURLY: '0',
-    LIMIT_NETWORK_IPV4_24_DAILY: '0',
-    SURGE_CALLS: '0',
-    SURGE_CAP_PERCENT: '0',
-  });
+  const openR = await redisRelayFor(acceptingEnv);
   const strictR = await redisRelayFor({});
   const proxiedR = await redisRelayFor({ TRUSTED_PROXIES: '127.0.0.1' });
   const openRL = await listen(openR.relay.server);
