@@ -40,10 +40,5 @@ export class LimitRefusalError extends RelayError {
   }
 }
 
-export function refusalError(refusal: Refusal): LimitRefusalError {
-  // Refusals are the hot path of a flood; like every RelayError, made without a stack.
-  return new LimitRefusalError(refusal);
-}
-
 /** The visitor can only succeed once every limit has room: the longest wait of several. */
 export const worstOf = (refusals: readonly Refusal[]): Refusal => refusals.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));

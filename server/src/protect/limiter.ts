@@ -15,7 +15,7 @@ import type { RelayMetrics } from '../metrics/relay-metrics.ts';
 import { CountsOnly, NumberAdmission, type Admission } from './admission.ts';
 import { createLimitKeys } from './limit-keys.ts';
 import { createLimitPlan, type AdmitInput, type ClientKeys } from './limit-plan.ts';
-import { refusalError, worstOf } from './limit-refusal.ts';
+import { LimitRefusalError, worstOf } from './limit-refusal.ts';
 import type { LimitDecision, LimitStore, Refusal } from './limit-store.ts';
 import type { LimitSettings } from './settings.ts';
 import type { SharedState } from '../store/shared-state.ts';
@@ -76,7 +76,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   async function refuse(k: ClientKeys, refusal: Refusal, at: number): Promise<never> {
     metrics.limiterRefusals.inc({ reason: refusal.reason });
     await strikes.record(k, refusal.reason, at);
-    throw refusalError(refusal);
+    throw new LimitRefusalError(refusal);
   }
 
   return {
@@ -90,7 +90,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       const refuseNow = (refusal: Refusal): Promise<never> => {
         if (visitorAsks) return refuse(k, refusal, at);
         metrics.limiterRefusals.inc({ reason: refusal.reason });
-        return Promise.reject(refusalError(refusal));
+        return Promise.reject(new LimitRefusalError(refusal));
       };
       // A call now to a number refused moments ago (a booking is not held by the number's counts).
       const held = part === 'all' ? refusedNumbers.get(numberKey, at) : null;
@@ -152,7 +152,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       if (charge.ok) return charge;
       const worst = worstOf(charge.refusals);
       metrics.limiterRefusals.inc({ reason: worst.reason });
-      throw refusalError(worst);
+      throw new LimitRefusalError(worst);
     },
   };
 }

@@ -2,4 +2,4 @@
 export { createLimiter, type Limiter, type LimiterDeps } from './limiter.ts';
 export type { AdmitInput } from './limit-plan.ts';
 export type { Admission } from './admission.ts';
-export { LimitRefusalError, refusalError } from './limit-refusal.ts';
+export { LimitRefusalError } from './limit-refusal.ts';

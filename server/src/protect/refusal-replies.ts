@@ -4,7 +4,7 @@
 import { relayErrorReply, serialized, type Reply } from '../http/reply.ts';
 import { RecentCache } from './recent-cache.ts';
 import type { Refusal } from './limit-store.ts';
-import { refusalError } from './limits.ts';
+import { LimitRefusalError } from './limit-refusal.ts';
 
 export function createRefusalReplies(size = 1_000): (refusal: Refusal) => Reply {
   const replies = new RecentCache<string, Reply>(size);
@@ -12,7 +12,7 @@ export function createRefusalReplies(size = 1_000): (refusal: Refusal) => Reply 
     const key = `${refusal.reason}\0${refusal.retryAfter}`;
     let reply = replies.get(key);
     if (reply === undefined) {
-      const made = serialized(relayErrorReply(refusalError(refusal)));
+      const made = serialized(relayErrorReply(new LimitRefusalError(refusal)));
       reply = Object.freeze({ ...made, headers: Object.freeze({ ...made.headers }) });
       replies.set(key, reply);
     }

@@ -1,7 +1,7 @@
 // Refusal replies are made once per reason and wait, and are the same answer a thrown refusal gets.
 import { describe, expect, it } from 'vitest';
 import { createRefusalReplies } from '../../../server/src/protect/refusal-replies.ts';
-import { refusalError } from '../../../server/src/protect/limits.ts';
+import { LimitRefusalError } from '../../../server/src/protect/limit-refusal.ts';
 import { relayErrorReply } from '../../../server/src/http/reply.ts';
 
 describe('refusal replies', () => {
@@ -9,7 +9,7 @@ describe('refusal replies', () => {
     const replyFor = createRefusalReplies();
     const refusal = { reason: 'number_cooldown', retryAfter: 97 } as const;
     const reply = replyFor(refusal);
-    const plain = relayErrorReply(refusalError(refusal));
+    const plain = relayErrorReply(new LimitRefusalError(refusal));
     expect(reply.status).toBe(429);
     expect(JSON.parse(reply.body as string)).toEqual(plain.body);
     expect(reply.headers).toMatchObject({ ...plain.headers, 'retry-after': '97', 'content-type': 'application/json; charset=utf-8' });
