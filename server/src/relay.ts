@@ -61,8 +61,9 @@ export function createRelay(deps: RelayDeps): Relay {
     },
     (req, res) => {
       handle(req, res).catch((err) => {
-        // Only reachable if writing the reply itself failed; the socket is the last resort.
-        log.error('reply failed', { err });
+        // Not reached by design (handle maps every failure to a reply; reply-batch.ts catches a
+        // failed write): the last resort if the metric or the log line threw.
+        log.error('request failed', { err });
         res.destroy();
       });
     },

@@ -1,7 +1,7 @@
 // Every request goes through this one function: find the route, apply what the route declares
 // (access, method, origin), run the handler, and map any failure to a safe JSON error, with the
 // CORS headers of an allowed origin so the widget can read errors too. Then one metric and one
-// log line.
+// log line; the reply itself is written with the rest of its event-loop turn's (reply-batch.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
 import type { RelayMetrics } from '../metrics/relay-metrics.ts';
@@ -9,6 +9,7 @@ import type { Readiness } from '../metrics/readiness.ts';
 import type { CidrList } from './cidr.ts';
 import type { OriginPolicy } from './origin.ts';
 import { errorReply, send, type Reply } from './reply.ts';
+import { createReplyBatch } from './reply-batch.ts';
 import { Context } from './request-context.ts';
 import { newRequestId } from './request-id.ts';
 import type { RequestLine } from './request-line.ts';
@@ -28,6 +29,8 @@ export interface PipelineDeps {
 export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { origins, metrics, log } = deps;
   const router = createRouter(deps.routes);
+  // Only reachable if writing a reply itself failed (an invalid header): the socket is the last resort.
+  const replies = createReplyBatch((err) => log.error('reply failed', { err }));
 
   return async function handle(req, res) {
     const startedMs = performance.now();
@@ -59,7 +62,8 @@ export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage,
       reply = errorReply(err, context.log);
     }
     // While draining, every answer closes its connection, so keep-alive clients let go at once.
-    send(res, reply, cors, { 'x-request-id': requestId }, deps.readiness.draining ? closeConnection : noHeaders);
+    const last = deps.readiness.draining ? closeConnection : noHeaders;
+    replies.add(res, () => send(res, reply, cors, { 'x-request-id': requestId }, last));
     const methodName = methodLabel(method);
     metrics.requests.inc({ route: label, method: methodName, status: String(reply.status) });
     deps.writeLine({ req, requestId, label, method: methodName, pathname, reply, context, startedMs });
