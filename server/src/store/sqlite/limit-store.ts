@@ -60,6 +60,16 @@ interface TableInfo {
 /** One check of an accepted request; `rowIds` of its request are filled in when written. */
 type Pending = { table: string; key: string; member: string | null; atMs: number; rowIds: number[] };
 
+/**
+ * The memory store's receipt with the rows its request wrote (filled in when written), for
+ * refunds. Carried on the receipt rather than in a WeakMap beside it: every strike of a flood
+ * makes a receipt, and a WeakMap entry per receipt is work for every garbage collection.
+ */
+interface SqliteReceipt extends Receipt {
+  readonly rowIds: number[];
+  refunded: boolean;
+}
+
 export function createSqliteLimitStore(options: SqliteLimitStoreOptions): SqliteLimitStore {
   const { db } = options;
   const now = options.now ?? Date.now;
@@ -90,8 +100,6 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
   }
 
   const tables = new Map<string, TableInfo>();
-  /** The rows each receipt's request wrote (filled in when written), for refunds. */
-  const receipts = new WeakMap<Receipt, number[]>();
   let pendingEvents: Pending[] = [];
   const dirtySlots = new Set<string>();
   let scheduled: Promise<void> | null = null;
@@ -201,7 +209,7 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       const decision = await memory.consume(checks, nowMs);
       if (!decision.ok) return decision;
       const rowIds: number[] = [];
-      receipts.set(decision.receipt, rowIds);
+      const receipt: SqliteReceipt = { at: decision.receipt.at, entries: decision.receipt.entries, rowIds, refunded: false };
       let urgent = false;
       for (const check of checks) {
         pendingEvents.push({ table: check.table, key: check.key, member: check.distinct?.member ?? null, atMs: nowMs, rowIds });
@@ -209,7 +217,7 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       }
       if (urgent) await flushSoon();
       else flushLater();
-      return decision;
+      return { ok: true, receipt };
     },
 
     // Not async: once the table is replayed, the memory store's own promise is the answer (the
@@ -219,11 +227,13 @@ export function createSqliteLimitStore(options: SqliteLimitStoreOptions): Sqlite
       return replaying ? replaying.then(() => memory.peek(check, nowMs)) : memory.peek(check, nowMs);
     },
 
-    async refund(receipt) {
-      await memory.refund(receipt);
-      const rowIds = receipts.get(receipt);
-      if (rowIds === undefined) return;
-      receipts.delete(receipt);
+    async refund(given) {
+      await memory.refund(given);
+      const receipt = given as SqliteReceipt;
+      // Once only; and a receipt this store did not make has no rows here.
+      if (receipt.refunded !== false) return;
+      receipt.refunded = true;
+      const { rowIds } = receipt;
       pendingEvents = pendingEvents.filter((e) => e.rowIds !== rowIds);
       transaction(db, () => {
         for (const id of rowIds) sql.deleteEvent.run(id);
