@@ -71,3 +71,27 @@ test('a write that throws is reported and its connection dropped; the rest of th
   expect(reported).toHaveLength(1);
   expect((reported[0] as { code?: string }).code).toBe('ERR_INVALID_CHAR');
 });
+
+test('a reply to a visitor who has gone is dropped quietly: nothing reported, nothing thrown', async () => {
+  const reported: unknown[] = [];
+  const batch = createReplyBatch((err) => reported.push(err));
+  const held: ServerResponse[] = [];
+  server = await listen(createServer((_req, res) => held.push(res)));
+  const gone = new AbortController();
+  const asked = fetch(server.url, { signal: gone.signal }).catch((err: unknown) => err);
+  await expect.poll(() => held.length).toBe(1);
+  const res = held[0]!;
+  const closed = new Promise((resolve) => res.once('close', resolve));
+  gone.abort();
+  await closed;
+  let wrote = false;
+  batch.add(res, () => {
+    res.end('too late');
+    wrote = true;
+  });
+  await turn();
+  await turn();
+  expect(wrote).toBe(true);
+  expect(reported).toEqual([]);
+  expect(await asked).toBeInstanceOf(Error);
+});
