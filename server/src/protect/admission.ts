@@ -57,3 +57,17 @@ export class CountsOnly implements Admission {
     await this.store.refund(this.receipt);
   }
 }
+
+/**
+ * The same admission, with `forget` run before a refund: a refund gives places back, so what a
+ * layer holds in memory about the refused (protect/held-refusals.ts) must go with it.
+ */
+export function forgettingOnRefund(admission: Admission, forget: () => void): Admission {
+  return {
+    release: () => admission.release(),
+    refund() {
+      forget();
+      return admission.refund();
+    },
+  };
+}

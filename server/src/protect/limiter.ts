@@ -12,7 +12,7 @@
 // addresses. A refund of an admission for the number forgets it.
 import type { Logger } from '../log.ts';
 import type { RelayMetrics } from '../metrics/relay-metrics.ts';
-import { CountsOnly, NumberAdmission, type Admission } from './admission.ts';
+import { CountsOnly, forgettingOnRefund, NumberAdmission, type Admission } from './admission.ts';
 import { createLimitKeys } from './limit-keys.ts';
 import { createLimitPlan, type AdmitInput, type ClientKeys } from './limit-plan.ts';
 import { LimitRefusalError, worstOf } from './limit-refusal.ts';
@@ -124,14 +124,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       // it towards a surge only makes the defence start a little earlier.
       if (visitorAsks) await surge.record(input.site, input.clientIp, at);
       if (!holdsNumber) return new CountsOnly(store, decision.receipt);
-      const admission = new NumberAdmission(store, numberKey, decision.receipt);
-      return {
-        release: () => admission.release(),
-        refund() {
-          refusedNumbers.forget(numberKey);
-          return admission.refund();
-        },
-      };
+      return forgettingOnRefund(new NumberAdmission(store, numberKey, decision.receipt), () => refusedNumbers.forget(numberKey));
     },
 
     async blockedClient(clientIp) {

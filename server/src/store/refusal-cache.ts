@@ -4,6 +4,7 @@
 import { networksOf } from '../protect/networks.ts';
 import { clientKey } from '../protect/client-key.ts';
 import type { Limiter } from '../protect/limits.ts';
+import { forgettingOnRefund } from '../protect/admission.ts';
 import { HeldRefusals, type HeldRefusalOptions } from '../protect/held-refusals.ts';
 
 export interface BlockedClientCacheOptions extends HeldRefusalOptions {
@@ -33,16 +34,11 @@ export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCach
 
   return {
     async admit(input) {
-      const admission = await limiter.admit(input);
-      return {
-        release: () => admission.release(),
-        async refund() {
-          held.forget(clientKey(input.clientIp));
-          const network = narrowestNetwork(input.clientIp);
-          if (network !== undefined) held.forget(network);
-          await admission.refund();
-        },
-      };
+      return forgettingOnRefund(await limiter.admit(input), () => {
+        held.forget(clientKey(input.clientIp));
+        const network = narrowestNetwork(input.clientIp);
+        if (network !== undefined) held.forget(network);
+      });
     },
     surging: (site) => limiter.surging(site),
     chargeStrike: (clientIp) => limiter.chargeStrike(clientIp),
