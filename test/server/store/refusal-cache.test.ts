@@ -45,4 +45,17 @@ describe('the blocked-client cache', () => {
     expect(await limiter.blockedClient('203.0.113.100')).toBeNull();
     expect(peeks()).toBeGreaterThan(again);
   });
+
+  it('forgets a client when one of its admissions is refunded: the place it gave back is free at once', async () => {
+    const { limiter } = setup();
+    const client = '198.51.100.9';
+    // LIMIT_CLIENT_RATE (3): the third call fills the client's rate.
+    for (const n of ['380501234561', '380501234562']) await (await limiter.admit({ digits: n, clientIp: client, site: SITE })).release();
+    const third = await limiter.admit({ digits: '380501234563', clientIp: client, site: SITE });
+    await third.release();
+    expect((await limiter.blockedClient(client))?.reason).toBe('client_rate');
+    // The service never got the third call: its count is given back, and the cache lets go too.
+    await third.refund();
+    expect(await limiter.blockedClient(client)).toBeNull();
+  });
 });
