@@ -1,6 +1,6 @@
-// A country the phone table does not know (a site's data-country, or the country of a number the
-// visitor pasted) is offered while it is the value, named in the visitor's language, in its sorted
-// place. Only such a country needs Intl.DisplayNames, whose first use in a page is one long task
+// A country the phone table does not know (only a site's data-country can be: a typed or pasted
+// number picks a country of the table, phone/parse.ts) is offered while it is the value, named in
+// the visitor's language, in its sorted place. Only such a country needs Intl.DisplayNames, whose first use in a page is one long task
 // (70–120 ms at 4× CPU), so this is a chunk of its own: the table's countries are named by the
 // language catalog (i18n/types.ts).
 
