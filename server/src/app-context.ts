@@ -1,21 +1,21 @@
 // What every route may use, built once per relay. Routes take this instead of reaching for globals,
 // so tests can build a relay with any piece replaced (RelayDeps).
-import type { Config } from './config.ts';
+import type { Config } from './config/index.ts';
 import { createCallTrackingClient, type CallTrackingClient } from './calltracking/client.ts';
-import type { Logger } from './log.ts';
+import type { Logger } from './log/index.ts';
 import { createOriginPolicy, type OriginPolicy } from './http/origin.ts';
 import { createAgentStatus, type AgentStatus } from './calltracking/agent-status.ts';
-import type { ConsentLog } from './callback/consent-log.ts';
+import type { ConsentLog } from './consent/consent-log.ts';
 import { createAcceptedCalls, type AcceptedCalls } from './outcome/accepted-calls.ts';
 import { createCallLogWatch } from './outcome/call-log-watch.ts';
 import { createProgressTracker, type ProgressTracker } from './outcome/progress-tracker.ts';
-import { createProtection, type Protection } from './protect/protection.ts';
-import { realTimers, type Timers } from './timers.ts';
-import { memoryStores, type RelayStores } from './store/relay-stores.ts';
+import { createProtection, type Protection } from './protection.ts';
+import { realTimers, type Timers } from './lib/timers.ts';
+import { memoryStores, type RelayStores } from './relay-stores.ts';
 import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
 import { createRelayMetrics } from './metrics/relay-metrics.ts';
 import { observeUpstream } from './metrics/upstream.ts';
-import { createLeadAnnouncer, type LeadAnnouncer } from './callback/lead-events.ts';
+import { createLeadAnnouncer, type LeadAnnouncer } from './webhooks/lead-events.ts';
 import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';

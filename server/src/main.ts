@@ -1,12 +1,12 @@
 // The only file that reads the environment and listens. With CALLTRACKING_BASE_URL unset it first
 // starts the embedded simulator on a free port and points the relay at it (demo mode), so
 // `npm start` runs the whole system on a fresh machine with no account and no network.
-import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './config.ts';
-import { createLogger } from './log.ts';
+import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './config/index.ts';
+import { createLogger } from './log/index.ts';
 import { createRelay } from './relay.ts';
-import { loadOrCreateHashSecret } from './store/hash-secret.ts';
-import { openEmbeddedStores, type RelayStores } from './store/relay-stores.ts';
-import { openRedisStores } from './store/redis/open-redis-stores.ts';
+import { loadOrCreateHashSecret } from './storage/hash-secret.ts';
+import { openEmbeddedStores, type RelayStores } from './relay-stores.ts';
+import { openRedisStores } from './redis-stores.ts';
 import type { Simulator } from '../simulator/index.ts';
 
 async function main(): Promise<void> {

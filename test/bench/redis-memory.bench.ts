@@ -10,12 +10,12 @@
 // Not part of `npm test`. BENCH_REDIS_KEYS overrides the key count (e.g. 100000 for a quick look;
 // the figure is still given per 1,000,000).
 import { createHash } from 'node:crypto';
-import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.ts';
-import type { CountRule, LimitCheck, LimitStore } from '../../server/src/protect/limit-store.ts';
-import { connectRedis } from '../../server/src/store/redis/connection.ts';
-import { createRedisLimitStore } from '../../server/src/store/redis/limit-store.ts';
-import { createRedisCallbackJobStore } from '../../server/src/store/redis/callback-jobs.ts';
-import { createRedisIdempotencyStore } from '../../server/src/store/redis/idempotency-store.ts';
+import { createMemoryLimitStore } from '../../server/src/limits/memory/limit-store.ts';
+import type { CountRule, LimitCheck, LimitStore } from '../../server/src/limits/limit-store.ts';
+import { connectRedis } from '../../server/src/storage/redis/connection.ts';
+import { createRedisLimitStore } from '../../server/src/limits/redis/limit-store.ts';
+import { createRedisCallbackJobStore } from '../../server/src/lifecycle/redis-job-store.ts';
+import { createRedisIdempotencyStore } from '../../server/src/idempotency/redis-store.ts';
 import { startRedisServer } from '../support/redis-server.ts';
 
 const KEYS = Number(process.env.BENCH_REDIS_KEYS ?? 1_000_000);

@@ -9,7 +9,7 @@
 // retryAfter figures hold for all of them.
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
-import type { LimitCheck, LimitStore } from '../../server/src/protect/limit-store.ts';
+import type { LimitCheck, LimitStore } from '../../server/src/limits/limit-store.ts';
 
 export const T0 = (19_676 * 86_400 + 1) * 1000;
 export const sec = (n: number) => T0 + n * 1000;

@@ -1,11 +1,11 @@
 // A limiter as the relay builds it, over a limit store the test gives (memory by default), with the
 // limits an operator would write in the environment and a clock the test moves on.
-import { loadConfig } from '../../server/src/config.ts';
-import { createLogger } from '../../server/src/log.ts';
+import { loadConfig } from '../../server/src/config/index.ts';
+import { createLogger } from '../../server/src/log/index.ts';
 import { createRelayMetrics } from '../../server/src/metrics/relay-metrics.ts';
-import type { LimitStore } from '../../server/src/protect/limit-store.ts';
-import { createLimiter, type Limiter } from '../../server/src/protect/limiter.ts';
-import { createMemoryLimitStore } from '../../server/src/protect/memory-limit-store.ts';
+import type { LimitStore } from '../../server/src/limits/limit-store.ts';
+import { createLimiter, type Limiter } from '../../server/src/limits/limiter.ts';
+import { createMemoryLimitStore } from '../../server/src/limits/memory/limit-store.ts';
 
 export const LIMITER_T0 = Date.parse('2026-11-20T10:00:00Z');
 

@@ -2,7 +2,7 @@
 // from that, a fresh key prefix for every store a test makes: the contract tests' factories stay
 // synchronous and every case starts from an empty store, as with memory and SQLite.
 import { afterAll, beforeAll } from 'vitest';
-import { connectRedis, type RedisConnection } from '../../server/src/store/redis/connection.ts';
+import { connectRedis, type RedisConnection } from '../../server/src/storage/redis/connection.ts';
 import { startRedisServer, type RedisServer } from './redis-server.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };

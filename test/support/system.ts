@@ -2,13 +2,13 @@
 // `npm start` wires them. `env` takes the relay's environment variables (as strings, exactly as an
 // operator would write them), so tests exercise config parsing too.
 import { afterEach } from 'vitest';
-import { loadConfig, secretsOf, type Config } from '../../server/src/config.ts';
-import { createLogger, type Logger } from '../../server/src/log.ts';
+import { loadConfig, secretsOf, type Config } from '../../server/src/config/index.ts';
+import { createLogger, type Logger } from '../../server/src/log/index.ts';
 import { createRelay, type Relay, type RelayDeps } from '../../server/src/relay.ts';
 import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.ts';
 import { listen } from './listen.ts';
-import type { Timers } from '../../server/src/timers.ts';
-import { memoryStores, openEmbeddedStores } from '../../server/src/store/relay-stores.ts';
+import type { Timers } from '../../server/src/lib/timers.ts';
+import { memoryStores, openEmbeddedStores } from '../../server/src/relay-stores.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,10 +2,10 @@
 // limits. Shared by a call placed now (every limit) and a booking (the visitor's own limits).
 import type { AppContext } from '../app-context.ts';
 import { RelayError } from '../errors.ts';
-import type { Admission } from '../protect/admission.ts';
-import { LimitRefusalError } from '../protect/limit-refusal.ts';
-import type { AdmitPart } from '../protect/limit-plan.ts';
-import type { Destination } from '../protect/phone-policy.ts';
+import type { Admission } from '../limits/admission.ts';
+import { LimitRefusalError } from '../limits/refusal.ts';
+import type { AdmitPart } from '../limits/plan.ts';
+import type { Destination } from '../phone/phone-policy.ts';
 import type { CallbackOutcome } from './outcome.ts';
 import type { CallbackInput } from './request-callback.ts';
 

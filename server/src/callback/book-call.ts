@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import { RelayError } from '../errors.ts';
-import { maskPhone } from '../log.ts';
-import type { Destination } from '../protect/phone-policy.ts';
+import { maskPhone } from '../log/index.ts';
+import type { Destination } from '../phone/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';
-import type { AddJobResult } from '../store/callback-jobs.ts';
+import type { AddJobResult } from '../lifecycle/job-store.ts';
 import { heldJob } from './held-job.ts';
 import type { CallbackOutcome } from './outcome.ts';
 import type { CallbackInput } from './request-callback.ts';

@@ -5,8 +5,8 @@
 import type { AppContext } from '../app-context.ts';
 import type { CallbackProgress } from '../contract.ts';
 import { RelayError } from '../errors.ts';
-import { isFollowing } from './held-notes.ts';
-import { leadOfJob } from './job-lead.ts';
+import { isFollowing } from '../lifecycle/held-notes.ts';
+import { leadOfJob } from '../lifecycle/job-lead.ts';
 
 export const unknownCallback = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
 

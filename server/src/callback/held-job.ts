@@ -4,10 +4,10 @@
 // (place-now.ts), so both keep exactly the same request.
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
-import { maskInternational, type Destination } from '../protect/phone-policy.ts';
-import type { CallbackJobKind, NewCallbackJob } from '../store/callback-jobs.ts';
+import { maskInternational, type Destination } from '../phone/phone-policy.ts';
+import type { CallbackJobKind, NewCallbackJob } from '../lifecycle/job-store.ts';
 import type { LeadEventInput } from '../webhooks/events.ts';
-import { numberHmac } from './consent-log.ts';
+import { numberHmac } from '../consent/consent-log.ts';
 import type { CallbackInput } from './request-callback.ts';
 
 export interface HeldJob {

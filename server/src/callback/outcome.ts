@@ -4,8 +4,8 @@
 import type { CallbackAccepted, CallbackQueued, CallbackScheduled } from '../contract.ts';
 import type { RelayError } from '../errors.ts';
 import { json, relayErrorReply, type Reply } from '../http/reply.ts';
-import type { Refusal } from '../protect/limit-store.ts';
-import { createRefusalReplies } from '../protect/refusal-replies.ts';
+import type { Refusal } from '../limits/limit-store.ts';
+import { createRefusalReplies } from '../limits/refusal-answers.ts';
 
 export type CallbackOutcome =
   /** The service took the call. */

@@ -9,14 +9,14 @@ import type { AppContext } from '../app-context.ts';
 import { CallTrackingError } from '../calltracking/errors.ts';
 import { refusesOurCredentials, toRelayError } from '../calltracking/to-relay-error.ts';
 import type { RelayError } from '../errors.ts';
-import { maskPhone, type Logger } from '../log.ts';
-import { maskInternational, type Destination } from '../protect/phone-policy.ts';
+import { maskPhone, type Logger } from '../log/index.ts';
+import { maskInternational, type Destination } from '../phone/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';
-import { callbackParams } from './callback-params.ts';
-import { followPlacedCall } from './follow-outcome.ts';
+import { callbackParams } from '../lifecycle/callback-params.ts';
+import { followPlacedCall } from '../lifecycle/follow-outcome.ts';
 import { heldJob } from './held-job.ts';
 import { metricOutcome, type CallbackOutcome } from './outcome.ts';
-import { placeCallback } from './place-callback.ts';
+import { placeCallback } from '../lifecycle/place-callback.ts';
 import type { CallbackInput } from './request-callback.ts';
 
 /** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */

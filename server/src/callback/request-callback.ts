@@ -17,12 +17,12 @@
 import type { AppContext } from '../app-context.ts';
 import type { CallbackRequest } from '../contract.ts';
 import { RelayError } from '../errors.ts';
-import type { Logger } from '../log.ts';
-import { createDestinationCache } from '../protect/destination-cache.ts';
-import { requestFingerprint } from '../protect/idempotency.ts';
-import type { Refusal } from '../protect/limit-store.ts';
+import type { Logger } from '../log/index.ts';
+import { createDestinationCache } from '../phone/destination-cache.ts';
+import { requestFingerprint } from '../idempotency/memory-entries.ts';
+import type { Refusal } from '../limits/limit-store.ts';
 import { checkScheduledFor } from '../schedule/scheduled-for.ts';
-import type { IdempotencyTicket } from '../store/idempotency-store.ts';
+import type { IdempotencyTicket } from '../idempotency/idempotency-store.ts';
 import { bookCall } from './book-call.ts';
 import { createAnswers, type CallbackOutcome } from './outcome.ts';
 import { placeNow } from './place-now.ts';

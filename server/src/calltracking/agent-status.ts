@@ -9,8 +9,8 @@
 // memory between periods, and while Redis is down the relay polls for itself: /api/status never
 // waits for Redis.
 import type { CallTrackingClient } from './client.ts';
-import type { Logger } from '../log.ts';
-import type { SharedPoll } from '../store/shared-state.ts';
+import type { Logger } from '../log/index.ts';
+import type { SharedPoll } from '../storage/shared-state.ts';
 
 /** What one poll of the service gives (null: it failed), as shared between relays. */
 export type SipPoll = { online: string[]; speaking: string[] } | null;

@@ -8,7 +8,7 @@
 //     counts like any other refusal: after LIMIT_CLIENT_REFUSALS of them the client is refused
 //     before its body is read, and however many arrive at once, at most that many reach Cloudflare.
 import { RelayError } from '../errors.ts';
-import type { Limiter } from '../protect/limiter.ts';
+import type { Limiter } from '../limits/limiter.ts';
 import type { Captcha } from './turnstile.ts';
 
 export interface CaptchaGateDeps {

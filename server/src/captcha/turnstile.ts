@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { RelayError } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../log/index.ts';
 
 /** Tokens live 300 s at Cloudflare; after that a replay fails there anyway. */
 const TOKEN_LIFETIME_MS = 300_000;

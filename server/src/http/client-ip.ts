@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import proxyaddr from 'proxy-addr';
-import type { CidrList } from './cidr.ts';
+import type { CidrList } from '../lib/cidr.ts';
 
 export function clientIp(req: IncomingMessage, trusted: CidrList): string {
   const peer = canonicalAddress(req.socket.remoteAddress ?? '') ?? '';

@@ -10,7 +10,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { RelayError } from '../errors.ts';
-import { clientKey } from '../protect/client-key.ts';
+import { clientKey } from '../limits/client-key.ts';
 
 export interface ConnectionGuardOptions {
   maxPerClient: number;

@@ -3,10 +3,10 @@
 // CORS headers of an allowed origin so the widget can read errors too. Then one metric and one
 // log line; the reply itself is written with the rest of its event-loop turn's (reply-batch.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../log/index.ts';
 import type { RelayMetrics } from '../metrics/relay-metrics.ts';
 import type { Readiness } from '../metrics/readiness.ts';
-import type { CidrList } from './cidr.ts';
+import type { CidrList } from '../lib/cidr.ts';
 import type { OriginPolicy } from './origin.ts';
 import { errorReply, send, type Reply } from './reply.ts';
 import { createReplyBatch } from './reply-batch.ts';

@@ -1,10 +1,10 @@
 // Writing responses. One function maps any thrown value to a safe reply: RelayErrors keep their
 // code and message; anything else is logged and answered as a generic internal_error, so stack
 // traces and upstream bodies never reach a visitor.
-import { isStoreUnavailable, toRelayError as storeUnavailableReply } from '../store/errors.ts';
+import { isStoreUnavailable, toRelayError as storeUnavailableReply } from '../storage/errors.ts';
 import type { ServerResponse } from 'node:http';
 import { RelayError } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../log/index.ts';
 
 export interface Reply {
   status: number;

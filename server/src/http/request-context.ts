@@ -1,9 +1,9 @@
 // What a handler gets for one request. The URL, the client's address and the request's logger are
 // made only when something asks for them: most requests (status reads, widget files) need none.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Fields, Logger } from '../log.ts';
+import type { Fields, Logger } from '../log/index.ts';
 import { clientIp } from './client-ip.ts';
-import type { CidrList } from './cidr.ts';
+import type { CidrList } from '../lib/cidr.ts';
 import { parseTarget } from './request-url.ts';
 import type { RequestContext } from './router.ts';
 

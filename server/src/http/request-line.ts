@@ -5,7 +5,7 @@
 // line a route wants kept, never a server error's.
 import type { IncomingMessage } from 'node:http';
 import type { ErrorBody } from '../contract.ts';
-import type { Fields, Logger } from '../log.ts';
+import type { Fields, Logger } from '../log/index.ts';
 import type { RepeatLines } from '../log/repeat-lines.ts';
 import type { Reply } from './reply.ts';
 import type { RequestContext } from './router.ts';

@@ -10,7 +10,7 @@
 // (node drops the body).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RelayError } from '../errors.ts';
-import type { Fields, Logger } from '../log.ts';
+import type { Fields, Logger } from '../log/index.ts';
 import type { Reply } from './reply.ts';
 
 export interface RequestContext {

@@ -7,7 +7,7 @@
 // A refusal made after the body was read names the (masked) number refused: its kind is per number,
 // so each number under attack still has its own first line and its own count.
 // Metrics still count every request.
-import { realTimers, type Timers } from '../timers.ts';
+import { realTimers, type Timers } from '../lib/timers.ts';
 import type { Logger } from './logger.ts';
 
 export interface RepeatKind {

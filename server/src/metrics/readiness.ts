@@ -2,7 +2,7 @@
 // (GET /sipstatus/online, the cheapest authenticated call) is cached for READY_CACHE_MS and
 // single-flight: a flood of /readyz costs the service at most one request per period.
 import type { CallTrackingClient } from '../calltracking/client.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../log/index.ts';
 
 export interface ReadinessState {
   ready: boolean;

@@ -8,8 +8,8 @@
 // one `/calls/list` per period, as one relay does. While Redis is down a relay polls for itself.
 import type { CallTrackingClient } from '../calltracking/client.ts';
 import type { CallRecord } from '../calltracking/call-fields.ts';
-import type { Logger } from '../log.ts';
-import type { SharedState } from '../store/shared-state.ts';
+import type { Logger } from '../log/index.ts';
+import type { SharedState } from '../storage/shared-state.ts';
 
 export const WATCH_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'connected_with', 'uniqueid'] as const;
 export type WatchedRow = CallRecord<(typeof WATCH_FIELDS)[number]>;

@@ -3,11 +3,11 @@
 // nothing per visitor: both sources are shared caches.
 import type { CallbackProgress, CallOutcome } from '../contract.ts';
 import type { AgentStatus } from '../calltracking/agent-status.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../log/index.ts';
 import { sameNumber, type AcceptedCall, type AcceptedCalls } from './accepted-calls.ts';
 import type { CallLogWatch, WatchedRow } from './call-log-watch.ts';
 import { liveOutcome, outcomeOfRow } from './call-outcome.ts';
-import { trimOldest } from './trim-oldest.ts';
+import { trimOldest } from '../lib/trim-oldest.ts';
 
 /** Past this age an unsettled call is reported `unknown` (final), so widgets stop asking. */
 export const GIVE_UP_MS = 20 * 60_000;

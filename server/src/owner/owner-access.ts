@@ -12,8 +12,8 @@
 // to /owner. Comparisons take constant time.
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Config } from '../config.ts';
-import { secretMatcher } from '../http/secret-match.ts';
+import type { Config } from '../config/index.ts';
+import { secretMatcher } from '../lib/secret-match.ts';
 
 export const OWNER_COOKIE = 'dialback_owner';
 const SESSION_HOURS = 12;

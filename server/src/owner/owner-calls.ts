@@ -5,8 +5,8 @@
 import type { CallTrackingClient } from '../calltracking/client.ts';
 import type { CallRecord } from '../calltracking/call-fields.ts';
 import { localDay, startOfLocalDay, startOfNextLocalDay } from '../schedule/zoned.ts';
-import type { Logger } from '../log.ts';
-import { maskPhone } from '../log.ts';
+import type { Logger } from '../log/index.ts';
+import { maskPhone } from '../log/index.ts';
 import type { AcceptedCalls } from '../outcome/accepted-calls.ts';
 
 const OWNER_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'duration', 'call_type', 'utm_source', 'utm_medium', 'client_id', 'uniqueid'] as const;

@@ -3,7 +3,7 @@
 // owner should call back by hand. Masked numbers and attribution only: the full number goes to the
 // owner's CRM through the signed lead webhook, never to a browser.
 import type { AppContext } from '../app-context.ts';
-import type { CallbackJob } from '../store/callback-jobs.ts';
+import type { CallbackJob } from '../lifecycle/job-store.ts';
 
 const SHOWN = 200;
 const FAILED_FOR_MS = 7 * 86_400_000;

@@ -12,9 +12,9 @@ import { cancelCallback, unknownCallback } from '../callback/cancel-callback.ts'
 import { CANCEL_TOKEN_HEADER } from '../contract.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
-import { isFollowing } from '../callback/held-notes.ts';
-import { acceptedCallOfJob, progressOfJob, redialToCome } from '../outcome/held-progress.ts';
-import type { CallbackJob } from '../store/callback-jobs.ts';
+import { isFollowing } from '../lifecycle/held-notes.ts';
+import { acceptedCallOfJob, progressOfJob, redialToCome } from '../lifecycle/held-progress.ts';
+import type { CallbackJob } from '../lifecycle/job-store.ts';
 import type { RouteModule } from './index.ts';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });

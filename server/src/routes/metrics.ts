@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app-context.ts';
 import type { Handler } from '../http/router.ts';
-import { secretMatcher } from '../http/secret-match.ts';
+import { secretMatcher } from '../lib/secret-match.ts';
 import type { RouteModule } from './index.ts';
 
 function metrics(app: AppContext): Handler {

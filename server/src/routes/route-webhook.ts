@@ -18,7 +18,7 @@ import { RelayError } from '../errors.ts';
 import { readBodyText } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import type { Handler, PathMatcher } from '../http/router.ts';
-import { secretMatcher } from '../http/secret-match.ts';
+import { secretMatcher } from '../lib/secret-match.ts';
 import type { RouteModule } from './index.ts';
 
 const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;

@@ -6,10 +6,10 @@
 // an event still undelivered then is recorded as given up.
 //
 // Time comes from an injectable clock and timers, so tests advance time instead of waiting.
-import { createBackgroundWorker } from '../background-worker.ts';
+import { createBackgroundWorker } from '../lib/background-worker.ts';
 import { parseWebhookSecret, signWebhook } from './signing.ts';
 import type { OutboxEntry, WebhookOutbox } from './outbox.ts';
-import type { WebhookSettings } from './settings.ts';
+import type { WebhookSettings } from '../config/webhooks.ts';
 
 export interface DeliveryClock {
   now(): number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
 import { clientIp } from '../../../server/src/http/client-ip.ts';
-import { parseCidrList } from '../../../server/src/http/cidr.ts';
+import { parseCidrList } from '../../../server/src/lib/cidr.ts';
 import { callbackCalls, QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 
 const req = (peer: string, xff?: string) => ({ socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }) as unknown as IncomingMessage;

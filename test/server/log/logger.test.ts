@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger, maskPhone } from '../../../server/src/log.ts';
+import { createLogger, maskPhone } from '../../../server/src/log/index.ts';
 
 describe('logger', () => {
   it('writes one JSON object per line with level, message and fields', () => {

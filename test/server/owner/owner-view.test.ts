@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSystem, type System } from '../../support/system.ts';
 import { createOwnerCalls, type OwnerCalls } from '../../../server/src/owner/owner-calls.ts';
 import { createAcceptedCalls } from '../../../server/src/outcome/accepted-calls.ts';
-import { createLogger } from '../../../server/src/log.ts';
+import { createLogger } from '../../../server/src/log/index.ts';
 import type { CallsListQuery } from '../../../server/src/calltracking/calls-list.ts';
 
 const OWNER_TOKEN = 'owner_0123456789abcdef';

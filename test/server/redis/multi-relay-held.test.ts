@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../server/simulator/index.ts';
 import type { Simulator } from '../../../server/simulator/index.ts';
-import { connectRedis, type RedisConnection } from '../../../server/src/store/redis/connection.ts';
+import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';

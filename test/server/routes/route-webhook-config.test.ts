@@ -1,7 +1,7 @@
 // The service-interface settings: routing webhook, owner token, call outcomes, project time zone.
 // A bad value stops startup with one line naming the variable.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../server/src/config.ts';
+import { ConfigError, loadConfig } from '../../../server/src/config/index.ts';
 
 const sim = { baseUrl: 'http://127.0.0.1:9999', authKey: 'sim-key-123456', projectId: '100500', caller: '380441112233' };
 

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../server/src/config.ts';
+import { loadConfig } from '../../../server/src/config/index.ts';
 import { startSystem, type System } from '../../support/system.ts';
 
 const OWNER_TOKEN = 'owner_0123456789abcdef';

@@ -2,7 +2,7 @@
 // progress polls may reach a relay that did not place the call, and that relay must report the
 // same steps, not just "accepted" until the call is over.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../server/src/log.ts';
+import { createLogger } from '../../../server/src/log/index.ts';
 import { createRelay, type Relay } from '../../../server/src/relay.ts';
 import { listen, type Listening } from '../../support/listen.ts';
 import { startSystem, type System } from '../../support/system.ts';

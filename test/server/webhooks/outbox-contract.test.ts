@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryWebhookOutbox } from '../../../server/src/webhooks/memory-outbox.ts';
 import type { WebhookOutbox } from '../../../server/src/webhooks/outbox.ts';
-import { openDatabase } from '../../../server/src/store/sqlite/database.ts';
-import { createSqliteWebhookOutbox } from '../../../server/src/store/sqlite/webhook-outbox.ts';
-import { createRedisWebhookOutbox } from '../../../server/src/store/redis/webhook-outbox.ts';
+import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
+import { createSqliteWebhookOutbox } from '../../../server/src/webhooks/sqlite-outbox.ts';
+import { createRedisWebhookOutbox } from '../../../server/src/webhooks/redis-outbox.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
 import { leadEventFor, T0 } from '../../support/store-scenarios.ts';
 import { tempDataDir } from '../../support/crash.ts';

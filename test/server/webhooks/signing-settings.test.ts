@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { Webhook } from 'standardwebhooks';
 import { parseWebhookSecret, signWebhook } from '../../../server/src/webhooks/signing.ts';
-import { webhookEnv, webhookSettings } from '../../../server/src/webhooks/settings.ts';
+import { webhookEnv, webhookSettings } from '../../../server/src/config/webhooks.ts';
 import { buildLeadEvent, leadEventId } from '../../../server/src/webhooks/events.ts';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;

@@ -1,0 +1,27 @@
+// Consent records in Redis: one key per accepted call, expiring DATA_RETENTION_DAYS after it was
+// made (the SQLite store deletes them at the same age). Decision: in Redis rather than a file per
+// relay, so the proof of consent for a call is where its job is, whichever relay took the request,
+// and an operator asks one place. CONSENT_LOG_PATH still appends JSON lines to a file per relay
+// when set (relay-stores.ts), for shipping elsewhere.
+//   <prefix>{<prefix>consent}:<callbackId>   JSON ConsentRecord (no number: its keyed hash)
+import { consentRecord, type ConsentLog, type ConsentRecord } from './consent-log.ts';
+import type { RedisConnection } from '../storage/redis/connection.ts';
+
+const RECENT = 1_000;
+
+export function createRedisConsentLog(options: { connection: RedisConnection; hashSecret: string; retentionDays: number }): ConsentLog {
+  const { connection } = options;
+  const space = connection.keyspace('consent');
+  const ttlMs = options.retentionDays * 86_400_000;
+  const recent: ConsentRecord[] = [];
+  return {
+    async record(input) {
+      const entry = consentRecord(input, options.hashSecret);
+      await connection.run('consent.record', (c) => c.set(`${space}${input.callbackId}`, JSON.stringify(entry), { PX: ttlMs }));
+      recent.push(entry);
+      if (recent.length > RECENT) recent.shift();
+      return entry;
+    },
+    recent: () => recent,
+  };
+}

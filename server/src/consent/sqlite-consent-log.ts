@@ -1,0 +1,44 @@
+// The consent records (callback/consent-log.ts's ConsentLog) in the SQLite file instead of a JSON
+// lines file: one row per accepted call, committed before `record` returns. The same fields: when,
+// which site, the SHA-256 of the sentence shown, and the keyed hash of the number (never the number).
+// `recent()` is synchronous in the interface, so the newest records are also kept in memory (loaded
+// at startup). Rows older than DATA_RETENTION_DAYS are deleted by the purge (purge.ts).
+import { createSecretKey } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import { consentRecord, type ConsentLog, type ConsentRecord } from './consent-log.ts';
+
+const RECENT = 10_000;
+
+interface Row {
+  at_ms: number;
+  callback_id: string;
+  origin: string;
+  text_sha256: string | null;
+  number_hmac: string;
+}
+
+const toRecord = (r: Row): ConsentRecord => ({
+  at: new Date(r.at_ms).toISOString(),
+  callbackId: r.callback_id,
+  origin: r.origin,
+  textSha256: r.text_sha256,
+  numberHmac: r.number_hmac,
+});
+
+export function createSqliteConsentLog(options: { db: DatabaseSync; hashSecret: string }): ConsentLog {
+  const { db } = options;
+  const key = createSecretKey(options.hashSecret, 'utf8');
+  const insert = db.prepare('INSERT INTO consent (at_ms, callback_id, origin, text_sha256, number_hmac) VALUES (?, ?, ?, ?, ?)');
+  const newest = db.prepare('SELECT at_ms, callback_id, origin, text_sha256, number_hmac FROM consent ORDER BY id DESC LIMIT ?').all(RECENT) as unknown as Row[];
+  const memory: ConsentRecord[] = newest.reverse().map(toRecord);
+  return {
+    async record(input) {
+      const entry = consentRecord(input, key);
+      insert.run(input.at.getTime(), input.callbackId, input.origin, entry.textSha256, entry.numberHmac);
+      memory.push(entry);
+      if (memory.length > RECENT) memory.shift();
+      return entry;
+    },
+    recent: () => memory,
+  };
+}

@@ -1,0 +1,32 @@
+// The parameters of the extended callback for one visitor's call, from the relay's settings (caller,
+// project, direction) and what the visitor's request carried (number, address, user agent,
+// attribution). One place, so a call placed now and a held call placed later send the same thing.
+import type { CallbackExternalParams } from '../calltracking/client.ts';
+import type { Config } from '../config/index.ts';
+import type { Attribution } from '../contract.ts';
+
+export interface VisitorCall {
+  /** The destination in international digits (380501234567), as the service takes it. */
+  digits: string;
+  clientIp: string;
+  userAgent: string | null | undefined;
+  attribution: Attribution;
+}
+
+/** The service keeps user agents short; so do we. */
+const USER_AGENT_MAX = 512;
+
+export function callbackParams(config: Config, call: VisitorCall): CallbackExternalParams {
+  return {
+    caller: config.callback.caller,
+    caller_type: config.callback.callerType,
+    callee: call.digits,
+    callee_type: 'default',
+    direction: config.callback.direction,
+    manager_dst: config.callback.managerDst,
+    projectId: config.calltracking.projectId,
+    clientIp: call.clientIp,
+    ...call.attribution,
+    ...(call.userAgent && { clientUserAgent: call.userAgent.slice(0, USER_AGENT_MAX) }),
+  };
+}

@@ -1,0 +1,279 @@
+// CallbackJobStore in Redis (REDIS_URL): the SQLite store's semantics (sqlite/callback-jobs.ts),
+// shared by every relay. Each step is one Lua script, so a claim is exclusive across relays: the
+// script that leases a job only takes it while no unexpired lease holds it, and a job whose owner
+// died (kill -9) is taken over only after its lease expired, flagged `interrupted`.
+//
+// Keys, under the connection's keyspace for the group "jobs" (one hash tag, one Cluster slot; the
+// scripts name job hashes they find in the sets, all inside that slot):
+//   <prefix>{<prefix>jobs}:job:<callbackId>  hash: the job (request JSON without the number, the
+//                                             number, cancel hash, lease, attempts, …)
+//   <prefix>{<prefix>jobs}:ready             sorted set callbackId → when it may be claimed
+//                                             (its due time, or its lease's end while leased)
+//   <prefix>{<prefix>jobs}:pending           sorted set callbackId → due time (the owner view)
+//   <prefix>{<prefix>jobs}:numbers           hash numberHash → callbackId of its pending scheduled job
+//   <prefix>{<prefix>jobs}:failed            sorted set callbackId → when it failed (the owner view's
+//                                             calls to return by hand); trimmed to DATA_RETENTION_DAYS
+// Pending jobs have no TTL (a booked call must not vanish); a finished job's hash loses the number,
+// the visitor's address and user agent at once (purge.ts does the same in the SQLite file a little
+// later) and expires DATA_RETENTION_DAYS after it finished. The three index keys hold only pending
+// jobs and are deleted by Redis when they become empty.
+//
+// Why not BullMQ: it is not a dependency, and its model (a worker that holds a job, a stalled-job
+// checker that moves a job back to "wait" after lockDuration) re-runs a stalled job as if nothing
+// had happened; we need the taker to know the attempt was interrupted, to cancel by token and keep
+// one scheduled call per number, all of which would sit beside BullMQ in our own keys anyway. The
+// store is ~10 small scripts over a sorted set, as BullMQ itself is underneath.
+import type { CallbackJob, CallbackJobStore, CancelJobResult } from './job-store.ts';
+import { hashCancelToken } from './job-store.ts';
+import { lua, type RedisConnection } from '../storage/redis/connection.ts';
+
+const DAY_MS = 86_400_000;
+/** Candidates one claim looks at (then the earliest due first). */
+const CLAIM_SCAN = 1000;
+
+const COMMON = `
+local space = ARGV[1]
+local ready, pending, numbers, failed = space .. 'ready', space .. 'pending', space .. 'numbers', space .. 'failed'
+local function jobKey(id) return space .. 'job:' .. id end
+local function leased(k, now)
+  local owner, exp = unpack(redis.call('HMGET', k, 'owner', 'lease'))
+  return owner and owner ~= '' and tonumber(exp) > now
+end
+local function unindex(id, k)
+  redis.call('ZREM', ready, id)
+  redis.call('ZREM', pending, id)
+  local nh = redis.call('HGET', k, 'numberHash')
+  if redis.call('HGET', numbers, nh) == id then redis.call('HDEL', numbers, nh) end
+end
+local function finish(id, k, state, outcome, now, retention)
+  unindex(id, k)
+  redis.call('HSET', k, 'state', state, 'owner', '', 'lease', '', 'updated', now)
+  if outcome then redis.call('HSET', k, 'outcome', outcome) end
+  redis.call('HDEL', k, 'e164', 'clientIp', 'userAgent')
+  redis.call('PEXPIRE', k, retention)
+  if state == 'failed' then
+    redis.call('ZADD', failed, now, id)
+    redis.call('ZREMRANGEBYSCORE', failed, '-inf', now - retention)
+    redis.call('PEXPIRE', failed, retention)
+  end
+end
+local function held(k, owner)
+  return redis.call('HGET', k, 'state') == 'pending' and redis.call('HGET', k, 'owner') == owner
+end
+`;
+
+// ARGV: space, id, kind, dueAt, numberHash, fields… (pairs). Returns 'ok' | 'duplicate' | 'number'
+const ADD = lua(`${COMMON}
+local id, kind, due, nh = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local k = jobKey(id)
+if redis.call('EXISTS', k) == 1 then return 'duplicate' end
+if kind == 'scheduled' then
+  if redis.call('HSETNX', numbers, nh, id) == 0 then return 'number' end
+end
+local fields = {}
+for i = 6, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', k, unpack(fields))
+redis.call('ZADD', ready, due, id)
+redis.call('ZADD', pending, due, id)
+return 'ok'
+`);
+
+// ARGV: space, owner, now, leaseMs, limit, scan. Returns the claimed ids (then read with HGETALL).
+const CLAIM = lua(`${COMMON}
+local owner, now, leaseMs, limit, scan = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local candidates = {}
+for _, id in ipairs(redis.call('ZRANGE', ready, '-inf', now, 'BYSCORE', 'LIMIT', 0, scan)) do
+  local k = jobKey(id)
+  local state, due = unpack(redis.call('HMGET', k, 'state', 'due'))
+  if state == 'pending' and tonumber(due) <= now and not leased(k, now) then
+    candidates[#candidates + 1] = { id, tonumber(due) }
+  elseif state ~= 'pending' then
+    redis.call('ZREM', ready, id)
+  end
+end
+table.sort(candidates, function(a, b) if a[2] == b[2] then return a[1] < b[1] end return a[2] < b[2] end)
+local out = {}
+for i = 1, math.min(limit, #candidates) do
+  local id = candidates[i][1]
+  local k = jobKey(id)
+  local prev = redis.call('HGET', k, 'owner')
+  local interrupted = (prev and prev ~= '') and '1' or '0'
+  redis.call('HSET', k, 'owner', owner, 'lease', now + leaseMs, 'interrupted', interrupted, 'updated', now)
+  redis.call('HINCRBY', k, 'attempts', 1)
+  redis.call('ZADD', ready, now + leaseMs, id)
+  out[#out + 1] = id
+end
+return out
+`);
+
+// ARGV: space, id, owner, now, leaseMs
+const RENEW = lua(`${COMMON}
+local id, owner, now, leaseMs = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local k = jobKey(id)
+if not held(k, owner) or not leased(k, now) then return 0 end
+redis.call('HSET', k, 'lease', now + leaseMs)
+redis.call('ZADD', ready, now + leaseMs, id)
+return 1
+`);
+
+// ARGV: space, id, owner, state, outcome, now, retentionMs
+const FINISH = lua(`${COMMON}
+local id, owner = ARGV[2], ARGV[3]
+local k = jobKey(id)
+if not held(k, owner) then return 0 end
+finish(id, k, ARGV[4], ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]))
+return 1
+`);
+
+// ARGV: space, id, owner, dueAt, now, kind ('' keeps it), notes mode ('keep' | 'set' | 'clear'), notes
+const RESCHEDULE = lua(`${COMMON}
+local id, owner, due, now, kind, notesMode = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7]
+local k = jobKey(id)
+if not held(k, owner) then return 0 end
+local nh, was = unpack(redis.call('HMGET', k, 'numberHash', 'kind'))
+if kind == '' then kind = was end
+if kind == 'scheduled' then
+  local holder = redis.call('HGET', numbers, nh)
+  if holder and holder ~= id then return 0 end
+  redis.call('HSET', numbers, nh, id)
+elseif redis.call('HGET', numbers, nh) == id then
+  redis.call('HDEL', numbers, nh)
+end
+redis.call('HSET', k, 'due', due, 'kind', kind, 'owner', '', 'lease', '', 'updated', now)
+if notesMode == 'set' then redis.call('HSET', k, 'notes', ARGV[8]) elseif notesMode == 'clear' then redis.call('HDEL', k, 'notes') end
+redis.call('ZADD', ready, due, id)
+redis.call('ZADD', pending, due, id)
+return 1
+`);
+
+// ARGV: space, id, cancelHash, now, retentionMs
+const CANCEL = lua(`${COMMON}
+local id, hash, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local k = jobKey(id)
+local stored, state = unpack(redis.call('HMGET', k, 'cancel', 'state'))
+if not stored then return 'not_found' end
+if hash ~= '' and stored ~= hash then return 'wrong_token' end
+if state ~= 'pending' then return 'not_pending' end
+if leased(k, now) then return 'in_progress' end
+finish(id, k, 'cancelled', false, now, tonumber(ARGV[5]))
+return 'cancelled'
+`);
+
+const num = (v: string | undefined): number | null => (v === undefined || v === '' ? null : Number(v));
+
+function toJob(h: Record<string, string>): CallbackJob {
+  return {
+    callbackId: h.id!,
+    kind: h.kind as CallbackJob['kind'],
+    state: h.state as CallbackJob['state'],
+    dueAt: Number(h.due),
+    request: {
+      ...JSON.parse(h.request!),
+      e164: h.e164 ?? null,
+      clientIp: h.clientIp ?? null,
+      userAgent: h.userAgent === undefined ? null : (JSON.parse(h.userAgent) as string | null),
+    },
+    numberHash: h.numberHash!,
+    maskedNumber: h.masked!,
+    attempts: Number(h.attempts ?? 0),
+    leaseOwner: h.owner ? h.owner : null,
+    leaseExpiresAt: num(h.lease),
+    interrupted: h.interrupted === '1',
+    outcome: h.outcome ?? null,
+    notes: h.notes ?? null,
+    createdAt: Number(h.created),
+    updatedAt: Number(h.updated),
+  };
+}
+
+export function createRedisCallbackJobStore(options: { connection: RedisConnection; retentionDays: number }): CallbackJobStore {
+  const { connection } = options;
+  const space = connection.keyspace('jobs');
+  const retentionMs = options.retentionDays * DAY_MS;
+  const jobKey = (id: string) => `${space}job:${id}`;
+  const run = (operation: string, script: ReturnType<typeof lua>, args: (string | number)[]) =>
+    connection.evalScript(operation, script, [`${space}ready`, `${space}pending`, `${space}numbers`], [space, ...args]);
+
+  async function read(operation: string, ids: readonly string[]): Promise<CallbackJob[]> {
+    if (ids.length === 0) return [];
+    const hashes = await connection.run(operation, (c) => {
+      const multi = c.multi();
+      for (const id of ids) multi.hGetAll(jobKey(id));
+      return multi.exec();
+    });
+    return (hashes as unknown as Record<string, string>[]).filter((h) => h && h.id !== undefined).map(toJob);
+  }
+
+  return {
+    async add(job, nowMs) {
+      const { e164, clientIp, userAgent, ...rest } = job.request;
+      const fields: Record<string, string | number> = {
+        id: job.callbackId,
+        kind: job.kind,
+        state: 'pending',
+        due: job.dueAt,
+        numberHash: job.numberHash,
+        masked: job.maskedNumber,
+        e164,
+        clientIp,
+        userAgent: JSON.stringify(userAgent),
+        request: JSON.stringify(rest),
+        cancel: hashCancelToken(job.cancelToken),
+        attempts: 0,
+        owner: '',
+        lease: '',
+        interrupted: '0',
+        created: nowMs,
+        updated: nowMs,
+        ...(job.notes != null && { notes: job.notes }),
+      };
+      const answer = await run('jobs.add', ADD, [job.callbackId, job.kind, job.dueAt, job.numberHash, ...Object.entries(fields).flat()]);
+      if (answer === 'duplicate') return { ok: false, reason: 'duplicate_callback_id' };
+      if (answer === 'number') return { ok: false, reason: 'number_already_scheduled' };
+      return { ok: true };
+    },
+
+    async claimDue(owner, nowMs, leaseMs, limit) {
+      const ids = (await run('jobs.claim', CLAIM, [owner, nowMs, leaseMs, limit, Math.max(CLAIM_SCAN, limit)])) as string[];
+      const jobs = await read('jobs.read', ids);
+      return jobs.sort((a, b) => a.dueAt - b.dueAt);
+    },
+
+    async renew(callbackId, owner, nowMs, leaseMs) {
+      return (await run('jobs.renew', RENEW, [callbackId, owner, nowMs, leaseMs])) === 1;
+    },
+
+    async complete(callbackId, owner, outcome, nowMs) {
+      return (await run('jobs.finish', FINISH, [callbackId, owner, 'completed', outcome, nowMs, retentionMs])) === 1;
+    },
+
+    async fail(callbackId, owner, reason, nowMs) {
+      return (await run('jobs.finish', FINISH, [callbackId, owner, 'failed', reason, nowMs, retentionMs])) === 1;
+    },
+
+    async reschedule(callbackId, owner, dueAt, nowMs, kind, notes) {
+      const notesArgs = notes === undefined ? ['keep', ''] : notes === null ? ['clear', ''] : ['set', notes];
+      return (await run('jobs.reschedule', RESCHEDULE, [callbackId, owner, dueAt, nowMs, kind ?? '', ...notesArgs])) === 1;
+    },
+
+    async cancel(callbackId, cancelToken, nowMs) {
+      // null: the owner's cancel (authorised by the owner view), no token to check.
+      return (await run('jobs.cancel', CANCEL, [callbackId, cancelToken === null ? '' : hashCancelToken(cancelToken), nowMs, retentionMs])) as CancelJobResult;
+    },
+
+    async get(callbackId) {
+      const [job] = await read('jobs.get', [callbackId]);
+      return job;
+    },
+
+    async listPending(limit) {
+      const ids = await connection.run('jobs.list', (c) => c.zRange(`${space}pending`, 0, limit - 1));
+      return read('jobs.read', ids);
+    },
+
+    async listFailed(sinceMs, limit) {
+      const ids = await connection.run('jobs.failed', (c) => c.zRange(`${space}failed`, '+inf', sinceMs, { BY: 'SCORE', REV: true, LIMIT: { offset: 0, count: limit } }));
+      return read('jobs.read', ids);
+    },
+  };
+}

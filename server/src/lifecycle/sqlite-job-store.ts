@@ -1,0 +1,151 @@
+// CallbackJobStore in the SQLite file. Each step is one statement or one transaction that commits
+// before it returns, so an accepted job survives kill -9, and a claim is exclusive: the UPDATE that
+// leases a job only matches it while no unexpired lease holds it. The number is kept in its own
+// column (e164), so the purge can empty it without touching the rest of the request.
+import type { DatabaseSync } from 'node:sqlite';
+import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobKind, type CallbackJobState, type CallbackJobStore } from './job-store.ts';
+import { transaction } from '../storage/sqlite/database.ts';
+
+interface Row {
+  callback_id: string;
+  kind: CallbackJobKind;
+  state: CallbackJobState;
+  due_ms: number;
+  number_hash: string;
+  masked_number: string;
+  e164: string | null;
+  request: string;
+  cancel_hash: string;
+  attempts: number;
+  lease_owner: string | null;
+  lease_expires_ms: number | null;
+  interrupted: number;
+  outcome: string | null;
+  notes: string | null;
+  created_ms: number;
+  updated_ms: number;
+}
+
+function toJob(row: Row): CallbackJob {
+  return {
+    callbackId: row.callback_id,
+    kind: row.kind,
+    state: row.state,
+    dueAt: row.due_ms,
+    request: { ...JSON.parse(row.request), e164: row.e164 },
+    numberHash: row.number_hash,
+    maskedNumber: row.masked_number,
+    attempts: row.attempts,
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: row.lease_expires_ms,
+    interrupted: row.interrupted === 1,
+    outcome: row.outcome,
+    notes: row.notes,
+    createdAt: row.created_ms,
+    updatedAt: row.updated_ms,
+  };
+}
+
+const isUnique = (err: unknown, column: string) => err instanceof Error && err.message.includes(`UNIQUE constraint failed: callback_jobs.${column}`);
+
+export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): CallbackJobStore {
+  const { db } = options;
+  const sql = {
+    insert: db.prepare(`INSERT INTO callback_jobs (callback_id, kind, state, due_ms, number_hash, masked_number, e164, request, cancel_hash, notes, created_ms, updated_ms)
+      VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    claim: db.prepare(`UPDATE callback_jobs
+      SET interrupted = (lease_owner IS NOT NULL), lease_owner = ?, lease_expires_ms = ?, attempts = attempts + 1, updated_ms = ?
+      WHERE callback_id IN (SELECT callback_id FROM callback_jobs
+        WHERE state = 'pending' AND due_ms <= ? AND (lease_owner IS NULL OR lease_expires_ms <= ?) ORDER BY due_ms LIMIT ?)
+      RETURNING *`),
+    renew: db.prepare("UPDATE callback_jobs SET lease_expires_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ? AND lease_expires_ms > ?"),
+    finish: db.prepare(
+      "UPDATE callback_jobs SET state = ?, outcome = ?, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ?",
+    ),
+    reschedule:
+      db.prepare(`UPDATE callback_jobs SET due_ms = ?, kind = COALESCE(?, kind), notes = CASE WHEN ? THEN ? ELSE notes END, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?
+      WHERE callback_id = ? AND state = 'pending' AND lease_owner = ?`),
+    get: db.prepare('SELECT * FROM callback_jobs WHERE callback_id = ?'),
+    cancel: db.prepare("UPDATE callback_jobs SET state = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ?"),
+    pending: db.prepare("SELECT * FROM callback_jobs WHERE state = 'pending' ORDER BY due_ms LIMIT ?"),
+    failed: db.prepare("SELECT * FROM callback_jobs WHERE state = 'failed' AND updated_ms >= ? ORDER BY updated_ms DESC LIMIT ?"),
+  };
+
+  return {
+    async add(job, nowMs) {
+      const { e164, ...rest } = job.request;
+      try {
+        sql.insert.run(
+          job.callbackId,
+          job.kind,
+          job.dueAt,
+          job.numberHash,
+          job.maskedNumber,
+          e164,
+          JSON.stringify(rest),
+          hashCancelToken(job.cancelToken),
+          job.notes ?? null,
+          nowMs,
+          nowMs,
+        );
+      } catch (err) {
+        // SQLite may report either index first when both are violated: the id decides.
+        if (isUnique(err, 'callback_id') || (isUnique(err, 'number_hash') && sql.get.get(job.callbackId))) return { ok: false, reason: 'duplicate_callback_id' };
+        if (isUnique(err, 'number_hash')) return { ok: false, reason: 'number_already_scheduled' };
+        throw err;
+      }
+      return { ok: true };
+    },
+
+    async claimDue(owner, nowMs, leaseMs, limit) {
+      const rows = sql.claim.all(owner, nowMs + leaseMs, nowMs, nowMs, nowMs, limit) as unknown as Row[];
+      return rows.map(toJob).sort((a, b) => a.dueAt - b.dueAt);
+    },
+
+    async renew(callbackId, owner, nowMs, leaseMs) {
+      return sql.renew.run(nowMs + leaseMs, callbackId, owner, nowMs).changes === 1;
+    },
+
+    async complete(callbackId, owner, outcome, nowMs) {
+      return sql.finish.run('completed', outcome, nowMs, callbackId, owner).changes === 1;
+    },
+
+    async fail(callbackId, owner, reason, nowMs) {
+      return sql.finish.run('failed', reason, nowMs, callbackId, owner).changes === 1;
+    },
+
+    async reschedule(callbackId, owner, dueAt, nowMs, kind, notes) {
+      try {
+        return sql.reschedule.run(dueAt, kind ?? null, notes === undefined ? 0 : 1, notes ?? null, nowMs, callbackId, owner).changes === 1;
+      } catch (err) {
+        if (isUnique(err, 'number_hash')) return false;
+        throw err;
+      }
+    },
+
+    async cancel(callbackId, cancelToken, nowMs) {
+      return transaction(db, () => {
+        const row = sql.get.get(callbackId) as Row | undefined;
+        if (!row) return 'not_found';
+        if (cancelToken !== null && !cancelTokenMatches(cancelToken, row.cancel_hash)) return 'wrong_token';
+        if (row.state !== 'pending') return 'not_pending';
+        if (row.lease_owner !== null && (row.lease_expires_ms ?? 0) > nowMs) return 'in_progress';
+        sql.cancel.run(nowMs, callbackId);
+        return 'cancelled';
+      });
+    },
+
+    async get(callbackId) {
+      const row = sql.get.get(callbackId) as Row | undefined;
+      return row && toJob(row);
+    },
+
+    async listPending(limit) {
+      return (sql.pending.all(limit) as unknown as Row[]).map(toJob);
+    },
+
+    async listFailed(sinceMs, limit) {
+      return (sql.failed.all(sinceMs, limit) as unknown as Row[]).map(toJob);
+    },
+  };
+}

@@ -1,0 +1,195 @@
+// LimitStore in Redis (REDIS_URL): the same semantics as the memory store
+// (protect/memory-limit-store.ts), shared by every relay. Each operation is one Lua script
+// (limit-scripts.ts), so a consume over five tables is all-or-nothing even with many relays.
+//
+// Keys, under the connection's keyspace for the group "limits" (one hash tag, so one Cluster slot):
+//   <prefix>{<prefix>limits}:<table>:<16 hex>     the record of one subject (see limit-scripts.ts)
+//   <prefix>{<prefix>limits}:in_flight:<16 hex>   "<count>:<expiresAtMs>", a number's calls being placed
+// e.g. dialback:{dialback:limits}:number:9f86d081884c7d65 (the first 16 hex digits of the keyed hash).
+//
+// Why one hash tag for all limit keys of a deployment, rather than one per site: one request checks
+// its number, its client, the client's numbers, the number's prefix and its site in one script, and
+// the number, client and prefix limits are not per site: a number on cooldown is on cooldown
+// whichever of the relay's sites asked (as in the memory store). Keys per site would let an
+// attacker multiply a victim's calls by the number of sites. The cost is that one deployment's
+// limits live in one Cluster slot, i.e. on one shard: at one small script per callback (and a peek
+// per request, absorbed by the blocked-client cache under a flood) that is far below one shard's capacity.
+// Different deployments (prefixes) land in different slots.
+//
+// Every record expires after its longest window (counters: two windows) of inactivity; in-flight
+// slots after their TTL. Times come from the caller (`nowMs`), so relays need synchronised clocks
+// (NTP), and tests can drive the clock; expiry is only garbage collection, never the logic.
+//
+// When Redis cannot answer, every method rejects with StoreUnavailableError: the relay answers 503
+// and places no call without its limits. When Redis is out of memory (maxmemory, noeviction), a
+// consume is refused with 'limiter_full', as the memory store does at LIMITER_MAX_KEYS.
+import { ErrorReply } from 'redis';
+import type { CountRule, LimitCheck, LimitDecision, LimitStore, Receipt, Refusal } from '../limit-store.ts';
+import { StoreUnavailableError } from '../../storage/errors.ts';
+import type { RedisConnection } from '../../storage/redis/connection.ts';
+import { ACQUIRE, CONSUME, PEEK, REFUND, RELEASE } from './limit-scripts.ts';
+
+const LOG_MAX = 8;
+/** The memory store's answer when it cannot take a new key. */
+const FULL: Refusal = { reason: 'limiter_full', retryAfter: 60 };
+
+type Entry = { key: string; kind: 'l'; at: number } | { key: string; kind: 'c'; windowSec: number; windowIndex: number } | { key: string; kind: 'd'; member: string };
+
+export interface RedisLimitStoreOptions {
+  connection: RedisConnection;
+}
+
+/** What fixes a table's rules (as in the memory store): their limits and windows. */
+function signatureOf(check: LimitCheck): string {
+  let signature = '';
+  if (check.counts) for (const r of check.counts) signature += `${r.limit}/${r.windowSec},`;
+  if (check.distinct) signature += `distinct ${check.distinct.limit}/${check.distinct.windowSec}`;
+  return signature;
+}
+
+/** Longest time a record matters: a log rule its window, a counter two windows, a distinct set its window. */
+function ttlOf(check: LimitCheck): number {
+  let ttl = check.distinct?.windowSec ?? 1;
+  for (const r of check.counts ?? []) ttl = Math.max(ttl, r.windowSec * (r.limit > LOG_MAX ? 2 : 1));
+  return ttl;
+}
+
+/** Members are kept as 8 hex digits of their keyed hash, as the memory store keeps 32 bits (0 → 1). */
+function memberOf(hex: string): string {
+  const m = hex.slice(0, 8).toLowerCase().padStart(8, '0');
+  return m === '00000000' ? '00000001' : m;
+}
+
+function assertHexKey(key: string): void {
+  if (key.length < 16 || !/^[0-9a-f]+$/i.test(key)) throw new Error('limit keys must be hex hashes of at least 16 digits');
+}
+
+const isOutOfMemory = (err: unknown) => err instanceof StoreUnavailableError && err.cause instanceof ErrorReply && err.cause.message.startsWith('OOM');
+
+export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitStore {
+  const { connection } = options;
+  const space = connection.keyspace('limits');
+  // 64 bits of the keyed hash name a subject, as in the memory store's fingerprints: collisions are
+  // negligible at millions of keys, and the shorter key saves ~24 bytes of Redis memory per key.
+  const recordKey = (check: LimitCheck) => `${space}${check.table}:${check.key.slice(0, 16).toLowerCase()}`;
+  const inFlightKey = (key: string) => `${space}in_flight:${key.slice(0, 16)}`;
+  /** Rule specs of count arrays: the limiter passes the same arrays every time. */
+  const countSpecs = new WeakMap<readonly CountRule[], string>();
+  /** The rules each table was first consumed with, in this process: two rule sets for one table is a bug. */
+  const signatures = new Map<string, string>();
+
+  function specOf(check: LimitCheck): string {
+    let counts = '';
+    if (check.counts) {
+      const cached = countSpecs.get(check.counts);
+      if (cached !== undefined) counts = cached;
+      else {
+        counts = check.counts.map((r) => `;c,${r.limit},${r.windowSec}`).join('');
+        countSpecs.set(check.counts, counts);
+      }
+    }
+    const d = check.distinct;
+    const distinct = d ? `;d,${d.limit},${d.windowSec},${memberOf(d.member)}` : '';
+    return `${ttlOf(check)}${counts}${distinct}`;
+  }
+
+  /** The rules in spec order, to name a refusal by its index. */
+  const rulesOf = (check: LimitCheck) => [...(check.counts ?? []), ...(check.distinct ? [check.distinct] : [])];
+
+  function assertSameRules(check: LimitCheck, register: boolean): void {
+    const signature = signatureOf(check);
+    const known = signatures.get(check.table);
+    if (known === undefined) {
+      if (register) signatures.set(check.table, signature);
+    } else if (known !== signature) {
+      throw new Error(`limit table "${check.table}" used with two different rule sets`);
+    }
+  }
+
+  return {
+    async consume(checks, nowMs) {
+      for (const check of checks) {
+        assertHexKey(check.key);
+        assertSameRules(check, true);
+      }
+      const now = Math.floor(nowMs / 1000);
+      let reply: number[];
+      try {
+        reply = (await connection.evalScript('limits.consume', CONSUME, checks.map(recordKey), [now, ...checks.map(specOf)])) as number[];
+      } catch (err) {
+        if (isOutOfMemory(err)) return { ok: false, refusals: [FULL] } satisfies LimitDecision;
+        throw err;
+      }
+      if (Number(reply[0]) === 0) {
+        const refusals: Refusal[] = [];
+        for (let i = 1; i + 2 < reply.length; i += 3) {
+          const rule = rulesOf(checks[Number(reply[i]) - 1]!)[Number(reply[i + 1]) - 1]!;
+          refusals.push({ reason: rule.reason, retryAfter: Number(reply[i + 2]) });
+        }
+        return { ok: false, refusals };
+      }
+      const entries: Entry[] = [];
+      checks.forEach((check, i) => {
+        const key = recordKey(check);
+        const counts = check.counts ?? [];
+        if (counts.some((r) => r.limit <= LOG_MAX)) entries.push({ key, kind: 'l', at: now });
+        const windows = new Set<number>();
+        for (const r of counts) {
+          if (r.limit > LOG_MAX && !windows.has(r.windowSec)) {
+            windows.add(r.windowSec);
+            entries.push({ key, kind: 'c', windowSec: r.windowSec, windowIndex: Math.floor(now / r.windowSec) });
+          }
+        }
+        if (check.distinct && Number(reply[i + 1]) === 1) entries.push({ key, kind: 'd', member: memberOf(check.distinct.member) });
+      });
+      return { ok: true, receipt: { at: now, entries } };
+    },
+
+    async peek(check, nowMs) {
+      assertHexKey(check.key);
+      assertSameRules(check, false);
+      const reply = (await connection.evalScript('limits.peek', PEEK, [recordKey(check)], [Math.floor(nowMs / 1000), specOf(check)])) as number[];
+      const rules = rulesOf(check);
+      const refusals: Refusal[] = [];
+      for (let i = 0; i + 1 < reply.length; i += 2) {
+        refusals.push({ reason: rules[Number(reply[i]) - 1]!.reason, retryAfter: Number(reply[i + 1]) });
+      }
+      return refusals;
+    },
+
+    async refund(receipt: Receipt) {
+      const entries = receipt.entries as Entry[];
+      if (entries.length === 0) return;
+      const keys: string[] = [];
+      const indexOf = new Map<string, number>();
+      const args = entries.map((e) => {
+        let ki = indexOf.get(e.key);
+        if (ki === undefined) {
+          keys.push(e.key);
+          ki = keys.length;
+          indexOf.set(e.key, ki);
+        }
+        if (e.kind === 'l') return `${ki},l,${e.at}`;
+        if (e.kind === 'c') return `${ki},c,${e.windowSec},${e.windowIndex}`;
+        return `${ki},d,${e.member}`;
+      });
+      await connection.evalScript('limits.refund', REFUND, keys, args);
+    },
+
+    async acquire(key, max, ttlMs, nowMs) {
+      // Out of memory this rejects too (StoreUnavailableError): a slot that cannot be recorded is not given.
+      const taken = await connection.evalScript('limits.acquire', ACQUIRE, [inFlightKey(key)], [max, Math.max(1, Math.ceil(ttlMs)), Math.floor(nowMs)]);
+      return Number(taken) === 1;
+    },
+
+    async release(key) {
+      await connection.evalScript('limits.release', RELEASE, [inFlightKey(key)], []);
+    },
+
+    sizes() {
+      // Key counts live in Redis (INFO keyspace, or a SCAN by the operator); counting them here
+      // would cost a round trip per /metrics scrape.
+      return {};
+    },
+  };
+}

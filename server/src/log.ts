@@ -1,4 +1,0 @@
-// The relay's logging (log/): pino behind the relay's own small interface, phone and secret
-// masking, and the repeat-line policy. This file only re-exports, so imports stay `../log.ts`.
-export { createLogger, type Fields, type Logger, type LoggerOptions, type LogLevel, type RootLogger } from './log/logger.ts';
-export { maskPhone } from './log/mask.ts';

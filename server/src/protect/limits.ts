@@ -1,5 +1,0 @@
-// The callback limits, one concept per file; this file only re-exports them.
-export { createLimiter, type Limiter, type LimiterDeps } from './limiter.ts';
-export type { AdmitInput } from './limit-plan.ts';
-export type { Admission } from './admission.ts';
-export { LimitRefusalError } from './limit-refusal.ts';

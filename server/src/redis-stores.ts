@@ -1,0 +1,55 @@
+// The relay's stores in Redis (REDIS_URL): every piece of shared state lives there, so N relays
+// behind a balancer act as one — limits, Idempotency-Keys, held calls (scheduled, queued, re-dials),
+// consent records, the lead-webhook outbox — plus what they coordinate without storing (the SIP
+// status and call-log polls, the site breaker: shared-state.ts).
+//
+// The limit store is used behind the blocked-client cache (refusal-cache.ts): a client already
+// refused is answered from this relay's memory for a few seconds, with no Redis round trip (also
+// while Redis is down); everything else asks Redis, and fails closed (503) when it cannot.
+import { Registry } from 'prom-client';
+import type { Config } from './config/index.ts';
+import { createConsentLog } from './consent/consent-log.ts';
+import type { RelayStores } from './relay-stores.ts';
+import { cacheBlockedClients } from './limits/blocked-clients.ts';
+import { createRedisCallbackJobStore } from './lifecycle/redis-job-store.ts';
+import { connectRedis, type RedisConnection, type RedisLog } from './storage/redis/connection.ts';
+import { createRedisConsentLog } from './consent/redis-consent-log.ts';
+import { createRedisIdempotencyStore } from './idempotency/redis-store.ts';
+import { createRedisLimitStore } from './limits/redis/limit-store.ts';
+import { createRedisMetrics } from './storage/redis/metrics.ts';
+import { createRedisSharedState } from './storage/redis/shared-state.ts';
+import { createRedisWebhookOutbox } from './webhooks/redis-outbox.ts';
+
+export interface OpenRedisOptions {
+  /** Who this relay is (lock holders); a random id when not given. */
+  relayId?: string;
+  /** Where the Redis metrics go: the relay appends this registry to its own (app-context.ts). */
+  registry?: Registry;
+  now?: () => number;
+  /** An open connection to use instead of REDIS_URL (tests). */
+  connection?: RedisConnection;
+}
+
+export function openRedisStores(config: Config, log: RedisLog, options: OpenRedisOptions = {}): RelayStores & { connection: RedisConnection } {
+  const settings = config.redis;
+  if (!settings && !options.connection) throw new Error('openRedisStores: REDIS_URL is not set');
+  const registry = options.registry ?? new Registry();
+  const connection = options.connection ?? connectRedis(settings!, { log, observer: createRedisMetrics(registry), name: 'dialback-relay' });
+  const retentionDays = config.store.retentionDays;
+  const relayId = options.relayId ?? `relay-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  return {
+    kind: 'redis',
+    connection,
+    limits: createRedisLimitStore({ connection }),
+    wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
+    idempotency: createRedisIdempotencyStore({ ...config.protect.idempotency, ...(options.now && { now: options.now }), connection, hashSecret: config.hashSecret }),
+    jobs: createRedisCallbackJobStore({ connection, retentionDays }),
+    consent: config.consentLogPath
+      ? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath })
+      : createRedisConsentLog({ connection, hashSecret: config.hashSecret, retentionDays }),
+    outbox: createRedisWebhookOutbox({ connection, retentionDays }),
+    shared: createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) }),
+    registry,
+    close: () => connection.close(),
+  };
+}

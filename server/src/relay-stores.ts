@@ -1,0 +1,74 @@
+// Every piece of state the relay keeps, behind the store interfaces: the embedded SQLite file by
+// default (DATA_DIR), and memory for tests and benchmarks. (Several relays share Redis instead:
+// REDIS_URL, store/redis/open-redis-stores.ts.) createRelay takes one RelayStores; main.ts opens it and closes it last.
+import type { ConsentLog } from './consent/consent-log.ts';
+import type { Config } from './config/index.ts';
+import type { LimitStore } from './limits/limit-store.ts';
+import type { Limiter } from './limits/index.ts';
+import type { Registry } from 'prom-client';
+import type { SharedState } from './storage/shared-state.ts';
+import { createMemoryLimitStore } from './limits/memory/limit-store.ts';
+import type { WebhookOutbox } from './webhooks/outbox.ts';
+import { createMemoryWebhookOutbox } from './webhooks/memory-outbox.ts';
+import type { CallbackJobStore } from './lifecycle/job-store.ts';
+import type { IdempotencyStore } from './idempotency/idempotency-store.ts';
+import { createMemoryCallbackJobStore } from './lifecycle/memory-job-store.ts';
+import { createMemoryIdempotencyStore } from './idempotency/memory-store.ts';
+import { createConsentLog } from './consent/consent-log.ts';
+import { openEmbeddedStore } from './sqlite-stores.ts';
+import { cacheBlockedClients } from './limits/blocked-clients.ts';
+
+export interface RelayStores {
+  /** Which kind, for logs and /readyz. */
+  kind: 'embedded' | 'memory' | 'redis';
+  limits: LimitStore;
+  idempotency: IdempotencyStore;
+  jobs: CallbackJobStore;
+  consent: ConsentLog;
+  outbox: WebhookOutbox;
+  /** Wraps the relay's limiter (Redis: blocked clients answered from memory, refusal-cache.ts). */
+  wrapLimiter?: (limiter: Limiter, now?: () => number) => Limiter;
+  /** What several relays coordinate (polls, breaker); absent on the embedded store (one relay). */
+  shared?: SharedState;
+  /** The store's own metrics (Redis latency, errors, up), appended to the relay's /metrics. */
+  registry?: Registry;
+  close(): Promise<void>;
+}
+
+/** The embedded store in DATA_DIR: created and migrated if needed; a file from newer code is a startup error. */
+export function openEmbeddedStores(config: Config, now?: () => number): RelayStores {
+  const store = openEmbeddedStore({
+    dataDir: config.store.dataDir,
+    hashSecret: config.hashSecret,
+    retentionDays: config.store.retentionDays,
+    limiterMaxKeys: config.protect.limits.maxKeys,
+    idempotency: config.protect.idempotency,
+    ...(now && { now }),
+  });
+  return {
+    kind: 'embedded',
+    limits: store.limits,
+    idempotency: store.idempotency,
+    jobs: store.jobs,
+    // CONSENT_LOG_PATH keeps its JSON-lines file (an operator may ship it elsewhere); otherwise the records live in the store.
+    consent: config.consentLogPath ? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }) : store.consent,
+    outbox: store.outbox,
+    // A client found blocked is refused from memory for a moment (never past its wait): a flood
+    // from it then costs no look at the limit tables, as with Redis.
+    wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
+    close: () => store.close(),
+  };
+}
+
+/** Memory only: forgets everything on restart. For tests and benchmarks, never the relay's default. */
+export function memoryStores(config: Config, now?: () => number): RelayStores {
+  return {
+    kind: 'memory',
+    limits: createMemoryLimitStore({ maxKeysPerTable: config.protect.limits.maxKeys, ...(now && { startMs: now() }) }),
+    idempotency: createMemoryIdempotencyStore({ ...config.protect.idempotency, ...(now && { now }) }),
+    jobs: createMemoryCallbackJobStore(),
+    consent: createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
+    outbox: createMemoryWebhookOutbox(),
+    close: async () => {},
+  };
+}

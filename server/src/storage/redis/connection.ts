@@ -1,0 +1,275 @@
+// The relay's one connection to Redis (REDIS_URL), with the settings that make an outage cheap:
+//
+// - No offline queue: while the connection is down a command fails at once (StoreUnavailableError),
+//   so a callback is answered 503 immediately instead of waiting for a Redis that may never return,
+//   and nothing piles up in memory. The command queue is bounded too.
+// - A deadline on every command (REDIS_TIMEOUT_MS): a Redis that accepts the connection but does
+//   not answer (paused, swapping, a long script) costs one deadline, after which the connection is
+//   "suspect" and commands fail fast until a probe PING answers again.
+// - Reconnects forever, with capped exponential backoff and jitter (node-redis gives up on a socket
+//   timeout by default; we never do: the relay recovers by itself when Redis returns).
+// - One log line when Redis becomes unreachable (level error, "ALERT …") and one when it is back,
+//   never one per command; an observer callback sees every command's latency and outcome and every
+//   change of reachability (the relay turns them into /metrics).
+//
+// Keys: every key starts with REDIS_PREFIX, so several sites can share one Redis, and carries a
+// hash tag naming its group, `<prefix>{<prefix><group>}:…`, so a multi-key script stays inside one
+// Redis Cluster slot. The prefix is inside the tag too, so different deployments on one Cluster land
+// in different slots.
+import { createHash } from 'node:crypto';
+import { createClient, ErrorReply } from 'redis';
+import { StoreUnavailableError, type StoreUnavailableReason } from '../errors.ts';
+import type { RedisSettings } from '../../config/redis.ts';
+
+/** The logger calls this module makes (server/src/log.ts has them). */
+export interface RedisLog {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export type CommandOutcome = 'ok' | 'error' | 'timeout' | 'offline';
+
+/** Hooks for metrics: called synchronously, must not throw. */
+export interface RedisObserver {
+  /** One command: e.g. a histogram dialback_redis_command_duration_seconds{operation,outcome}. */
+  command?(operation: string, seconds: number, outcome: CommandOutcome): void;
+  /** Reachability changed: e.g. a gauge dialback_redis_up. */
+  state?(up: boolean): void;
+}
+
+export interface LuaScript {
+  readonly source: string;
+  readonly sha: string;
+}
+
+/** A Lua script with its SHA1, for EVALSHA (EVAL once when the server does not know it yet). */
+export function lua(source: string): LuaScript {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+type Client = ReturnType<typeof createClient>;
+
+export interface RedisConnection {
+  readonly client: Client;
+  readonly prefix: string;
+  /** `<prefix>{<prefix><group>}:`: the start of every key of `group`; one group, one Cluster slot. */
+  keyspace(group: string): string;
+  /** True while connected and answering. */
+  readonly ready: boolean;
+  /** Resolves true once ready, false after `timeoutMs` (the connection keeps trying either way). */
+  waitReady(timeoutMs: number): Promise<boolean>;
+  /** Runs `command` under the deadline, observed; every failure becomes a StoreUnavailableError. */
+  run<T>(operation: string, command: (client: Client) => Promise<T>): Promise<T>;
+  /** EVALSHA, falling back to EVAL when the server has not seen the script (after a restart). */
+  evalScript(operation: string, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
+  /** PING under the deadline: false when Redis does not answer (for /readyz). */
+  ping(): Promise<boolean>;
+  /** Closes the connection (graceful while connected; at once otherwise). */
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  log: RedisLog;
+  observer?: RedisObserver;
+  /** Client name shown by CLIENT LIST. */
+  name?: string;
+}
+
+/** Reconnect delays: 100 ms doubling to 2 s, plus up to 250 ms jitter so relays do not stampede. */
+export function reconnectDelay(retries: number): number {
+  return Math.min(100 * 2 ** Math.min(retries, 10), 2_000) + Math.floor(Math.random() * 250);
+}
+
+/** Commands held while connected but unanswered; beyond this they fail at once. */
+const MAX_QUEUED_COMMANDS = 10_000;
+/** How often a suspect connection is probed. */
+const PROBE_INTERVAL_MS = 250;
+
+export function connectRedis(settings: RedisSettings, options: ConnectOptions): RedisConnection {
+  const { log, observer } = options;
+  const client: Client = createClient({
+    url: settings.url,
+    name: options.name ?? 'dialback',
+    disableOfflineQueue: true,
+    commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
+    socket: {
+      connectTimeout: settings.connectTimeoutMs,
+      reconnectStrategy: (retries) => reconnectDelay(retries),
+      keepAlive: true,
+      noDelay: true,
+    },
+  });
+
+  /** null until the first connection attempt ends either way. */
+  let up: boolean | null = null;
+  let downSince = 0;
+  let suspect = false;
+  let probing = false;
+  let closed = false;
+
+  function setUp(next: boolean, cause?: unknown): void {
+    if (closed || up === next) return;
+    const was = up;
+    up = next;
+    if (!next) {
+      downSince = Date.now();
+      log.error('ALERT redis unreachable: new callbacks are refused (503) until it is back', { reason: describe(cause) });
+    } else if (was === false) {
+      log.warn('redis reachable again', { downMs: Date.now() - downSince });
+    } else {
+      log.info('redis connected');
+    }
+    observer?.state?.(next);
+  }
+
+  // node-redis emits 'error' for every failed attempt; without a listener it would crash the process.
+  client.on('error', (err: unknown) => setUp(false, err));
+  client.on('ready', () => {
+    suspect = false;
+    setUp(true);
+    checkEvictionPolicy();
+  });
+
+  let policyChecked = false;
+  /**
+   * Evicting keys under memory pressure would drop limits and Idempotency-Keys: the limits would
+   * fail open. With noeviction Redis refuses writes instead, and the stores fail closed. Managed
+   * services may forbid CONFIG: then nothing is said.
+   */
+  function checkEvictionPolicy(): void {
+    if (policyChecked) return;
+    policyChecked = true;
+    client
+      .configGet('maxmemory-policy')
+      .then((reply) => {
+        const policy = String((reply as Record<string, string>)['maxmemory-policy'] ?? '');
+        if (policy && policy !== 'noeviction') {
+          log.warn('redis maxmemory-policy is not noeviction: under memory pressure Redis may evict limit keys and the limits would fail open; set maxmemory-policy noeviction', {
+            policy,
+          });
+        }
+      })
+      .catch(() => {});
+  }
+  client.connect().catch(() => {
+    // Only when closed while connecting: the reconnect strategy never gives up.
+  });
+
+  const isReady = () => client.isReady && !suspect;
+
+  /** A command timed out: fail fast until a PING answers again. */
+  function markSuspect(cause: unknown): void {
+    suspect = true;
+    setUp(false, cause);
+    if (probing) return;
+    probing = true;
+    void (async () => {
+      while (!closed && suspect) {
+        try {
+          if (client.isReady) {
+            await withDeadline(client.ping(), settings.commandTimeoutMs);
+            suspect = false;
+            setUp(true);
+            break;
+          }
+        } catch {
+          // still not answering
+        }
+        await new Promise((r) => setTimeout(r, PROBE_INTERVAL_MS).unref());
+      }
+      probing = false;
+    })();
+  }
+
+  async function run<T>(operation: string, command: (c: Client) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const done = (outcome: CommandOutcome) => observer?.command?.(operation, (performance.now() - started) / 1000, outcome);
+    if (!isReady()) {
+      done('offline');
+      throw new StoreUnavailableError(operation, 'disconnected');
+    }
+    try {
+      const result = await withDeadline(command(client), settings.commandTimeoutMs);
+      done('ok');
+      return result;
+    } catch (err) {
+      const reason = classify(err);
+      done(reason === 'timeout' ? 'timeout' : reason === 'disconnected' ? 'offline' : 'error');
+      if (reason === 'timeout') markSuspect(err);
+      throw new StoreUnavailableError(operation, reason, err);
+    }
+  }
+
+  return {
+    client,
+    prefix: settings.prefix,
+    keyspace: (group) => `${settings.prefix}{${settings.prefix}${group}}:`,
+    get ready() {
+      return isReady();
+    },
+    async waitReady(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (!isReady()) {
+        if (Date.now() >= deadline || closed) return false;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return true;
+    },
+    run,
+    evalScript(operation, script, keys, args) {
+      return run(operation, async (c) => {
+        const tail = [String(keys.length), ...keys, ...args.map(String)];
+        try {
+          return await c.sendCommand(['EVALSHA', script.sha, ...tail]);
+        } catch (err) {
+          if (!(err instanceof ErrorReply) || !err.message.startsWith('NOSCRIPT')) throw err;
+          return await c.sendCommand(['EVAL', script.source, ...tail]);
+        }
+      });
+    },
+    async ping() {
+      try {
+        await run('ping', (c) => c.ping());
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (client.isReady) {
+        try {
+          await withDeadline(client.close(), settings.commandTimeoutMs);
+          return;
+        } catch {
+          // fall through to destroy
+        }
+      }
+      if (client.isOpen) client.destroy();
+    },
+  };
+}
+
+/** Rejects with a 'timeout' StoreUnavailableError when `promise` has not settled in `ms`. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreUnavailableError('redis', 'timeout')), ms);
+  });
+  // A late answer or failure of an abandoned command is dropped, never unhandled.
+  promise.catch(() => {});
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+function classify(err: unknown): StoreUnavailableReason {
+  if (err instanceof StoreUnavailableError) return err.reason;
+  if (err instanceof ErrorReply) return 'error';
+  return 'disconnected';
+}
+
+function describe(cause: unknown): string {
+  if (cause instanceof Error) return cause.message || cause.name;
+  return cause === undefined ? 'unknown' : String(cause);
+}
