@@ -3,7 +3,7 @@
 // so it is made in one place only.
 import type { CallbackAccepted, CallbackQueued, CallbackScheduled } from '../contract.ts';
 import type { RelayError } from '../errors.ts';
-import { json, relayErrorReply, type Reply } from '../http/reply.ts';
+import { errorAnswer, json, type Answer } from '../answer.ts';
 import type { Refusal } from '../limits/limit-store.ts';
 import { createRefusalReplies } from '../limits/refusal-answers.ts';
 
@@ -15,7 +15,7 @@ export type CallbackOutcome =
   /** The service provably never got it: held, and placed as soon as the service answers. */
   | { kind: 'queued'; callbackId: string; cancelToken: string; maskedNumber: string }
   /** A repeat of an Idempotency-Key: the first request's answer, as it was. */
-  | { kind: 'replayed'; answer: Reply }
+  | { kind: 'replayed'; answer: Answer }
   /** A limit refused it (before or after its body was read); `phone` is masked, for the log line. */
   | { kind: 'refused'; refusal: Refusal; phone: string | null }
   /** The CAPTCHA or the service refused it, or the service's answer is unknown. `reachedService`: a repeat must not place it again. */
@@ -23,7 +23,7 @@ export type CallbackOutcome =
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });
 
-export function createAnswers(): (outcome: CallbackOutcome) => Reply {
+export function createAnswers(): (outcome: CallbackOutcome) => Answer {
   const refusalReply = createRefusalReplies();
   return (outcome) => {
     switch (outcome.kind) {
@@ -48,7 +48,7 @@ export function createAnswers(): (outcome: CallbackOutcome) => Reply {
       case 'refused':
         return refusalReply(outcome.refusal);
       case 'failed':
-        return relayErrorReply(outcome.error);
+        return errorAnswer(outcome.error);
     }
   };
 }

@@ -1,6 +1,7 @@
 // The client for the call-tracking service's HTTP interface (spec/service-api.md), as a factory
 // with an injectable dispatcher and timeout (after viem's rpc/http.ts). Methods return values or
 // throw one of calltracking/errors.ts; nothing else escapes.
+import { DEFAULT_PROJECT_TIME_ZONE } from '../config/service.ts';
 import { z } from 'zod';
 import { createTransport, type TransportOptions } from './transport.ts';
 import { readJson, readRpcResult } from './responses.ts';
@@ -40,7 +41,7 @@ export interface CallTrackingClientOptions extends TransportOptions {
   timeZone?: string;
 }
 
-export const DEFAULT_PROJECT_TIME_ZONE = 'Europe/Kyiv';
+export { DEFAULT_PROJECT_TIME_ZONE };
 
 export function createCallTrackingClient(options: CallTrackingClientOptions) {
   const transport = createTransport(options);

@@ -11,7 +11,7 @@ import { storeEnv, storeSettings, type StoreSettings } from './store.ts';
 import { redisEnv, redisSecrets, redisSettings, type RedisSettings } from './redis.ts';
 import { webhookEnv, webhookSettings, type WebhookSettings } from './webhooks.ts';
 import { wholeNumber as integer } from './env-number.ts';
-import { DEFAULT_PROJECT_TIME_ZONE } from '../calltracking/client.ts';
+import { DEFAULT_PROJECT_TIME_ZONE } from './service.ts';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

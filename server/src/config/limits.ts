@@ -3,7 +3,9 @@
 // stops startup with the variable's name like every other setting.
 import { z } from 'zod';
 import { wholeNumber as whole } from './env-number.ts';
-import type { NetworkSize } from '../limits/networks.ts';
+
+/** The networks a visitor can rotate through, each limited on its own (limits/networks.ts). */
+export type NetworkSize = 'ipv4_24' | 'ipv6_56' | 'ipv6_48';
 
 export const protectEnv = {
   LIMIT_NUMBER_COOLDOWN_SECONDS: whole(0, 86_400).default(120),

@@ -3,7 +3,6 @@
 // neither: config.ts spreads `webhookEnv` into its schema table and calls `webhookSettings`, whose
 // errors start with the variable's name.
 import { z } from 'zod';
-import { parseWebhookSecret } from '../webhooks/signing.ts';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -48,4 +47,17 @@ export function webhookSettings(e: WebhookEnv): WebhookSettings | null {
   if (!e.LEAD_WEBHOOK_URL) throw new Error('LEAD_WEBHOOK_URL: required when LEAD_WEBHOOK_SECRET is set (the https address of your CRM endpoint)');
   if (!e.LEAD_WEBHOOK_SECRET) throw new Error('LEAD_WEBHOOK_SECRET: required when LEAD_WEBHOOK_URL is set (whsec_ followed by base64 of 24 to 64 random bytes)');
   return { url: e.LEAD_WEBHOOK_URL, secret: e.LEAD_WEBHOOK_SECRET };
+}
+
+const PREFIX = 'whsec_';
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** The HMAC key of a `whsec_…` secret; throws when it is not one. */
+export function parseWebhookSecret(secret: string): Buffer {
+  if (!secret.startsWith(PREFIX)) throw new Error('expected a secret starting with whsec_');
+  const encoded = secret.slice(PREFIX.length);
+  if (!BASE64.test(encoded) || encoded.length % 4 !== 0) throw new Error('expected base64 after whsec_');
+  const key = Buffer.from(encoded, 'base64');
+  if (key.length < 24 || key.length > 64) throw new Error(`expected 24 to 64 bytes after whsec_, got ${key.length}`);
+  return key;
 }

@@ -3,25 +3,14 @@
 // traces and upstream bodies never reach a visitor.
 import { isStoreUnavailable, toRelayError as storeUnavailableReply } from '../storage/errors.ts';
 import type { ServerResponse } from 'node:http';
+import { errorAnswer, JSON_TYPE, json, serialized, type Answer } from '../answer.ts';
 import { RelayError } from '../errors.ts';
 import type { Logger } from '../log/index.ts';
 
-export interface Reply {
-  status: number;
-  /** Objects are sent as JSON; strings and Buffers as they are (set content-type in headers). */
-  body?: unknown;
-  headers?: Record<string, string | number>;
-}
+/** An answer on its way to the socket (answer.ts): plain data, made by routes and use-cases alike. */
+export type Reply = Answer;
 
-export const json = (status: number, body: unknown, headers: Record<string, string | number> = {}): Reply => ({ status, body, headers });
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** The same reply with its object body written as JSON once, for a reply sent many times over. */
-export function serialized(reply: Reply): Reply {
-  if (reply.body === undefined || typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) return reply;
-  return { ...reply, body: JSON.stringify(reply.body), headers: { 'content-type': JSON_TYPE, ...reply.headers } };
-}
+export { json, serialized };
 
 /**
  * Writes the reply. Headers: each of `extraHeaders` in order, then the reply's own; a later value
@@ -67,11 +56,4 @@ export function errorReply(error: unknown, log: Logger): Reply {
   return relayErrorReply(new RelayError('internal_error', 'Something went wrong on our side. Please try again.', { cause: error }));
 }
 
-/** The answer to a RelayError: its status, its JSON body, Retry-After when it has one. */
-export function relayErrorReply(relayError: RelayError): Reply {
-  const headers: Record<string, string> = { 'cache-control': 'no-store', ...relayError.options.headers };
-  if (relayError.options.retryAfter !== undefined) headers['retry-after'] = String(relayError.options.retryAfter);
-  // A refused body may still be streaming in: close the connection rather than read it.
-  if (relayError.status === 413 || relayError.status === 415) headers.connection = 'close';
-  return { status: relayError.status, body: relayError.toBody(), headers };
-}
+export const relayErrorReply = errorAnswer;

@@ -9,16 +9,16 @@
 // have been placed, so a retry must never place it again (it is answered 409, never rung twice).
 import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import { RelayError } from '../errors.ts';
-import type { Reply } from '../http/reply.ts';
+import type { Answer } from '../answer.ts';
 
 export interface IdempotencyTicket {
   /** Remember this outcome for repeats of the request (its body must be JSON). */
-  complete(reply: Reply): Promise<void>;
+  complete(reply: Answer): Promise<void>;
   /** Forget the key: the request did nothing a repeat could duplicate. */
   abandon(): Promise<void>;
 }
 
-export type IdempotencyBegin = { kind: 'new'; ticket: IdempotencyTicket } | { kind: 'replay'; reply: Reply };
+export type IdempotencyBegin = { kind: 'new'; ticket: IdempotencyTicket } | { kind: 'replay'; reply: Answer };
 
 export interface IdempotencyStore {
   /** Throws RelayError idempotency_key_reused, idempotency_in_progress or temporarily_unavailable. */
@@ -60,13 +60,13 @@ export function storedEntries(options: IdempotencyStoreOptions & { hashSecret: s
 }
 
 /** An answer as the store keeps it: JSON, its headers as strings. */
-export function storedReply(reply: Reply): string {
+export function storedReply(reply: Answer): string {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name] = String(value);
   return JSON.stringify({ status: reply.status, body: reply.body, headers });
 }
 
 /** A stored answer as a repeat receives it. */
-export function replayed(reply: Reply): Reply {
+export function replayed(reply: Answer): Answer {
   return { status: reply.status, body: reply.body, headers: { ...reply.headers, 'idempotent-replayed': 'true' } };
 }

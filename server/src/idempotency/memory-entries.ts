@@ -11,7 +11,7 @@
 // refused: fail closed).
 import { createHash } from 'node:crypto';
 import { RelayError } from '../errors.ts';
-import type { Reply } from '../http/reply.ts';
+import type { Answer } from '../answer.ts';
 
 export interface StoredReply {
   status: number;
@@ -19,11 +19,11 @@ export interface StoredReply {
   headers: Record<string, string>;
 }
 
-export type Begin = { kind: 'new'; ticket: IdempotencyTicket } | { kind: 'replay'; reply: Reply };
+export type Begin = { kind: 'new'; ticket: IdempotencyTicket } | { kind: 'replay'; reply: Answer };
 
 export interface IdempotencyTicket {
   /** Remember this outcome for repeats of the request. */
-  complete(reply: Reply): void;
+  complete(reply: Answer): void;
   /** Forget the key: the request did nothing a repeat could duplicate. */
   abandon(): void;
 }

@@ -16,7 +16,7 @@
 // minute after the newest entry. The logic compares the caller's clock with `e` (expiry in Redis is
 // garbage collection), so a test clock drives it like the other stores.
 import { isStoreUnavailable } from '../storage/errors.ts';
-import type { Reply } from '../http/reply.ts';
+import type { Answer } from '../answer.ts';
 import { idempotencyErrors, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 import { lua, type RedisConnection } from '../storage/redis/connection.ts';
 
@@ -110,7 +110,7 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
         case 'full':
           throw idempotencyErrors.full();
         case 'replay':
-          return { kind: 'replay', reply: replayed(JSON.parse(answer[1]!) as Reply) };
+          return { kind: 'replay', reply: replayed(JSON.parse(answer[1]!) as Answer) };
       }
       const created = answer[1]!;
       let settled = false;

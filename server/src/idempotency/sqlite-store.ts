@@ -5,7 +5,7 @@
 // so the file keeps only a keyed hash of the fingerprint (HMAC with HASH_SECRET). Expired rows are deleted at most once per EXPIRY_WALK_MS (lookups
 // ignore them meanwhile); at the key limit a batch of the oldest finished rows makes room.
 import type { DatabaseSync } from 'node:sqlite';
-import type { Reply } from '../http/reply.ts';
+import type { Answer } from '../answer.ts';
 import { idempotencyErrors, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 import { transaction } from '../storage/sqlite/database.ts';
 
@@ -58,7 +58,7 @@ export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & 
         if (found && found.expires_ms > at) {
           if (found.fingerprint !== fingerprint) throw idempotencyErrors.reused();
           if (found.reply === null) throw idempotencyErrors.inProgress();
-          return JSON.parse(found.reply) as Reply;
+          return JSON.parse(found.reply) as Answer;
         }
         // An expired entry not yet walked away: the insert below replaces it.
         if (found) size -= 1;

@@ -5,7 +5,9 @@
 import { isIP } from 'node:net';
 import { expandIPv6, mappedIPv4 } from './client-key.ts';
 
-export type NetworkSize = 'ipv4_24' | 'ipv6_56' | 'ipv6_48';
+import type { NetworkSize } from '../config/limits.ts';
+
+export type { NetworkSize };
 
 export interface Network {
   size: NetworkSize;
