@@ -5,8 +5,16 @@ const TOKEN_KEY = 'dialback-owner-token';
 const AGENTS_EVERY_MS = 3000;
 const CALLS_EVERY_MS = 15000;
 const LEADS_EVERY_MS = 10000;
-/** What each held call is waiting for, as the owner reads it. */
-const WAITING = { scheduled: 'Booked for this time', queued: 'Service was unreachable: held', redial: 'Nobody answered: will call again' };
+/** What each pending lead is waiting for (its stage), as the owner reads it. */
+const WAITING = {
+  scheduled: 'Booked for this time',
+  queued: 'Service was unreachable: held',
+  checking: 'Placed: checking the call log',
+  following: 'Call in progress',
+  redial: 'Nobody answered: will call again',
+};
+/** Stages a lead can still be cancelled in: a call being followed has been placed. */
+const CANCELLABLE = new Set(['scheduled', 'queued', 'checking', 'redial']);
 const PALETTE = ['#2754c5', '#e07b24', '#2e9e5b', '#c23b6b', '#7a5cc7', '#1d9bb2', '#a0852b', '#5d6d7e'];
 const SVG = 'http://www.w3.org/2000/svg';
 /** Dispositions of calls that were talked through (and one still going on): not shown as missed. */
@@ -107,7 +115,7 @@ function renderCalls(data) {
 function renderLeads(data) {
   const body = $('leads').tBodies[0];
   const row = (lead, waiting, action) => {
-    const tr = el('tr', { 'data-kind': lead.kind, 'data-state': lead.state, 'data-callback': lead.callbackId });
+    const tr = el('tr', { 'data-stage': lead.stage, 'data-state': lead.state, 'data-callback': lead.callbackId });
     const page = el('td', { class: 'page' }, lead.pageUrl ? new URL(lead.pageUrl).pathname : '—');
     tr.append(
       el('td', {}, formatTime(lead.at)),
@@ -122,10 +130,12 @@ function renderLeads(data) {
   const rows = [
     ...data.pending.map((lead) => {
       const cell = el('td');
-      const button = el('button', { type: 'button', class: 'cancel', 'aria-label': `Cancel the call to ${lead.number}` }, 'Cancel');
-      button.addEventListener('click', () => cancelLead(lead, button));
-      cell.append(button);
-      return row(lead, WAITING[lead.kind] ?? lead.kind, cell);
+      if (CANCELLABLE.has(lead.stage)) {
+        const button = el('button', { type: 'button', class: 'cancel', 'aria-label': `Cancel the call to ${lead.number}` }, 'Cancel');
+        button.addEventListener('click', () => cancelLead(lead, button));
+        cell.append(button);
+      }
+      return row(lead, WAITING[lead.stage] ?? lead.stage, cell);
     }),
     ...data.failed.map((lead) => row(lead, `Failed (${lead.reason ?? 'unknown'}): call back by hand`, el('td'))),
   ];

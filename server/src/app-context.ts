@@ -17,6 +17,8 @@ import { createRelayMetrics } from './metrics/relay-metrics.ts';
 import { observeUpstream } from './metrics/upstream.ts';
 import { createLeadAnnouncer, type LeadAnnouncer } from './webhooks/lead-events.ts';
 import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
+import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.ts';
+import { announceLeads } from './lifecycle/lead-announcements.ts';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
@@ -43,8 +45,10 @@ export interface AppContext extends Protection {
   stores: RelayStores;
   /** This relay among several: who holds a lease on a held call or a webhook attempt. */
   relayId: string;
-  /** The lead webhook's events (callback/lead-events.ts). */
+  /** The lead webhook's events (webhooks/lead-events.ts). */
   leads: LeadAnnouncer;
+  /** The only way a callback's stage changes; its listeners hear of every step (lifecycle/lifecycle.ts). */
+  lifecycle: Lifecycle;
   /** The lead webhook's delivery worker; null without LEAD_WEBHOOK_URL. Started by Relay.start(). */
   delivery: WebhookDelivery | null;
   accepted: AcceptedCalls;
@@ -97,6 +101,14 @@ export function createAppContext(deps: AppDeps): AppContext {
     now: nowOfApp,
     log,
   });
+  const leads = createLeadAnnouncer({ outbox: stores.outbox, delivery, now: () => now().getTime(), log });
+  const lifecycle = createLifecycle({
+    store: stores.jobs,
+    owner: relayId,
+    now: nowOfApp,
+    onListenerError: (err, event) => log.error('callback step not told', { err, callbackId: event.callbackId, from: event.from, to: event.to }),
+  });
+  lifecycle.on(announceLeads(leads));
   return {
     config,
     client,
@@ -108,7 +120,8 @@ export function createAppContext(deps: AppDeps): AppContext {
     stores,
     relayId,
     delivery,
-    leads: createLeadAnnouncer({ outbox: stores.outbox, delivery, now: () => now().getTime(), log }),
+    leads,
+    lifecycle,
     accepted,
     office: createOfficeHours(config.schedule, config.timezone, config.scheduleMaxDays),
     now,

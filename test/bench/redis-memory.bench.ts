@@ -9,6 +9,7 @@
 //     memory store, sequential, median and p99
 // Not part of `npm test`. BENCH_REDIS_KEYS overrides the key count (e.g. 100000 for a quick look;
 // the figure is still given per 1,000,000).
+import { NO_PROGRESS } from '../../server/src/lifecycle/job-store.ts';
 import { createHash } from 'node:crypto';
 import { createMemoryLimitStore } from '../../server/src/limits/memory/limit-store.ts';
 import type { CountRule, LimitCheck, LimitStore } from '../../server/src/limits/limit-store.ts';
@@ -119,8 +120,10 @@ try {
         jobs.add(
           {
             callbackId: `7f3c${String(i).padStart(4, '0')}-1b2c-4d5e-8f90-${String(i).padStart(12, '0')}`,
-            kind: 'scheduled',
+            requestedAs: 'scheduled',
+            stage: 'scheduled',
             dueAt: T0 + 3_600_000 + i,
+            progress: { ...NO_PROGRESS, scheduledFor: T0 + 3_600_000 + i },
             request: {
               e164,
               attribution: { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'spring_sale', clientId: '1234567890.1712345678' },

@@ -3,6 +3,7 @@
 // consume (committed before it returns), the refused flood from ever-new clients (peek ×2,
 // acquire, refused consume, release, a strike written at the end of the turn), and the callback
 // jobs' add, claim and file size per 1,000 jobs. `npm run bench store` runs it alone.
+import { NO_PROGRESS } from '../../server/src/lifecycle/job-store.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,7 +150,20 @@ async function main() {
       locale: 'uk',
     };
     const numberHash = hex(e164) + hex(`${e164}x`);
-    await jobs.add({ callbackId: `cb-${i}`, kind: 'scheduled', dueAt: T0 + i, request, numberHash, maskedNumber: '+380 50 *** **67', cancelToken: `token-${i}` }, T0);
+    await jobs.add(
+      {
+        callbackId: `cb-${i}`,
+        requestedAs: 'scheduled',
+        stage: 'scheduled',
+        dueAt: T0 + i,
+        progress: { ...NO_PROGRESS, scheduledFor: T0 + i },
+        request,
+        numberHash,
+        maskedNumber: '+380 50 *** **67',
+        cancelToken: `token-${i}`,
+      },
+      T0,
+    );
     await outbox.enqueue(
       buildLeadEvent({
         type: 'callback.scheduled',

@@ -9,7 +9,8 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { RunnerTimers } from '../../server/src/lifecycle/job-runner.ts';
-import type { CallbackJobKind, NewCallbackJob } from '../../server/src/lifecycle/job-store.ts';
+import { NO_PROGRESS, type JobProgress, type NewCallbackJob } from '../../server/src/lifecycle/job-store.ts';
+import type { RequestedAs, WaitingStage } from '../../server/src/lifecycle/stages.ts';
 import { listen, type Listening } from './listen.ts';
 import { afterEach } from 'vitest';
 import { QUICK_CALLS, startSystem, type System, type SystemOptions } from './system.ts';
@@ -68,12 +69,26 @@ export const HELD_ENV = { ALLOWED_ORIGINS: ORIGIN, HASH_SECRET, CALL_RING_SECOND
 export const CHILD_PHONE = '+380509876543';
 export const CHILD_CALLBACK_ID = '5b0d2b8e-3c1f-4c55-9d9e-1f1a2b3c4d5e';
 
-/** A held job for `e164` as the request path stores it (held-job.ts). */
-export function heldJobFor(e164: string, kind: CallbackJobKind, dueAt: number, callbackId: string = crypto.randomUUID()): NewCallbackJob {
+/** How a job in each stage came in, for heldJobFor: a booking, unless it was held while the service was down. */
+const REQUESTED_AS: Record<WaitingStage, RequestedAs> = { scheduled: 'scheduled', queued: 'queued', checking: 'scheduled', following: 'scheduled', redial: 'scheduled' };
+
+/**
+ * A held job for `e164` in `stage` as the request path stores it (held-job.ts), with its cancel
+ * token `cancel-<callbackId>`; `progress` adds what the job remembers (a booking remembers its time).
+ */
+export function heldJobFor(e164: string, stage: WaitingStage, dueAt: number, callbackId: string = crypto.randomUUID(), progress: Partial<JobProgress> = {}): NewCallbackJob {
+  const requestedAs = REQUESTED_AS[stage];
   return {
     callbackId,
-    kind,
+    requestedAs,
+    stage,
     dueAt,
+    progress: {
+      ...NO_PROGRESS,
+      ...(requestedAs === 'scheduled' && { scheduledFor: dueAt }),
+      ...(requestedAs === 'queued' && { queuedAt: dueAt }),
+      ...progress,
+    },
     numberHash: createHmac('sha256', HASH_SECRET).update(e164).digest('hex'),
     maskedNumber: `${e164.slice(0, 6)} *** **${e164.slice(-2)}`,
     cancelToken: `cancel-${callbackId}`,

@@ -2,7 +2,7 @@
 // time (origin, consent, destination, CAPTCHA) and so do the visitor's own limits (its rate, its
 // numbers, its networks: AdmitInput part 'visitor'); the number's and the site's limits are those
 // of the moment the call is placed (job-runner). A number holds at most one pending booking. The
-// job store keeps it durably; the owner is told (callback.scheduled).
+// job store keeps it durably; the owner is told (callback.scheduled, by the lifecycle).
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import { RelayError } from '../errors.ts';
@@ -24,7 +24,8 @@ export async function bookCall(app: AppContext, input: CallbackInput, destinatio
   const held = heldJob(app, input, destination, callbackId, 'scheduled', at.getTime());
   let added: AddJobResult;
   try {
-    added = await app.stores.jobs.add(held.job, app.now().getTime());
+    // The lifecycle tells the owner's CRM (callback.scheduled).
+    added = await app.lifecycle.start(held.job);
   } catch (err) {
     await admission.refund();
     throw err;
@@ -39,6 +40,5 @@ export async function bookCall(app: AppContext, input: CallbackInput, destinatio
   }
   log.info('callback scheduled', { scheduledFor: at.toISOString(), origin: input.origin });
   app.metrics.heldCalls.inc({ kind: 'scheduled', outcome: 'booked' });
-  await app.leads.announce({ ...held.lead, type: 'callback.scheduled' });
-  return { kind: 'scheduled', callbackId, at, cancelToken: held.cancelToken, maskedNumber: held.lead.maskedNumber };
+  return { kind: 'scheduled', callbackId, at, cancelToken: held.cancelToken!, maskedNumber: held.job.maskedNumber };
 }

@@ -5,8 +5,6 @@
 import type { AppContext } from '../app-context.ts';
 import type { CallbackProgress } from '../contract.ts';
 import { RelayError } from '../errors.ts';
-import { isFollowing } from '../lifecycle/held-notes.ts';
-import { leadOfJob } from '../lifecycle/job-lead.ts';
 
 export const unknownCallback = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
 
@@ -15,18 +13,17 @@ export async function cancelCallback(app: AppContext, callbackId: string, origin
   if (token === undefined || token === '') throw new RelayError('invalid_request', 'Send the cancel token of this call in the Cancel-Token header.', { field: 'Cancel-Token' });
   const job = await app.stores.jobs.get(callbackId);
   if (!job || job.request.origin !== origin) throw unknownCallback();
-  // Placed already: the job only follows the call (for a re-dial), there is nothing to cancel.
-  if (isFollowing(job)) throw new RelayError('not_cancellable', 'The call has already been placed, so there is nothing to cancel.');
-  const now = app.now().getTime();
-  const result = await app.stores.jobs.cancel(callbackId, token, now);
+  // The lifecycle tells the owner's CRM (callback.cancelled).
+  const result = await app.lifecycle.cancel(job, token);
   switch (result) {
     case 'cancelled': {
-      app.metrics.heldCalls.inc({ kind: job.kind, outcome: 'cancelled' });
-      const lead = leadOfJob(job, 'callback.cancelled');
-      if (lead) await app.leads.announce(lead);
-      app.log.info('held call cancelled', { callbackId, kind: job.kind });
+      app.metrics.heldCalls.inc({ kind: job.stage, outcome: 'cancelled' });
+      app.log.info('held call cancelled', { callbackId, stage: job.stage });
       return { requestId: callbackId, outcome: 'cancelled' };
     }
+    // Placed already: the job only follows the call (for a re-dial), there is nothing to cancel.
+    case 'placed':
+      throw new RelayError('not_cancellable', 'The call has already been placed, so there is nothing to cancel.');
     case 'wrong_token':
       throw new RelayError('cancel_not_allowed', 'This call cannot be cancelled with that token.');
     case 'in_progress':

@@ -56,7 +56,7 @@ export async function placeNow(app: AppContext, input: CallbackInput, destinatio
 
   // Followed to its end, so a call nobody answered is re-dialled and the owner hears of it.
   const placedAt = app.now().getTime();
-  await followPlacedCall(app, heldJob(app, input, destination, callbackId, 'redial', placedAt).job, placedAt);
+  await followPlacedCall(app, heldJob(app, input, destination, callbackId, 'now', placedAt).job, placedAt);
   if (input.request.consent) await recordConsent(app, input, destination, callbackId, log);
   return {
     kind: 'accepted',
@@ -68,7 +68,8 @@ export async function placeNow(app: AppContext, input: CallbackInput, destinatio
 async function holdForLater(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<CallbackOutcome | null> {
   const held = heldJob(app, input, destination, callbackId, 'queued', app.now().getTime());
   try {
-    const added = await app.stores.jobs.add(held.job, app.now().getTime());
+    // The lifecycle tells the owner's CRM (callback.queued).
+    const added = await app.lifecycle.start(held.job);
     if (!added.ok) return null;
   } catch (err) {
     // The store failed too: nothing is held, so the visitor is told the service is unavailable.
@@ -77,9 +78,8 @@ async function holdForLater(app: AppContext, input: CallbackInput, destination: 
   }
   log.warn('service unreachable: call held for later', { origin: input.origin });
   app.metrics.heldCalls.inc({ kind: 'queued', outcome: 'held' });
-  await app.leads.announce({ ...held.lead, type: 'callback.queued' });
   if (input.request.consent) await recordConsent(app, input, destination, callbackId, log);
-  return { kind: 'queued', callbackId, cancelToken: held.cancelToken, maskedNumber: held.lead.maskedNumber };
+  return { kind: 'queued', callbackId, cancelToken: held.cancelToken!, maskedNumber: held.job.maskedNumber };
 }
 
 export async function recordConsent(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<void> {

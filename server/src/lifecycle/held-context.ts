@@ -1,14 +1,12 @@
-// What handling one claimed job needs (the app, the timing, the clock), and the job's few moves,
-// each told to the owner (lead events) before the store finishes the job: the purge empties a
-// finished job's number, and the event needs it.
+// What handling one claimed job needs (the app, the timing, the clock), and the job's moves. Each
+// move goes through the lifecycle (lifecycle.ts), which tells the listeners (the lead webhook…)
+// before the store records it: the purge empties a finished job's number, and the event needs it.
 import type { AppContext } from '../app-context.ts';
 import type { WatchedRow } from '../outcome/call-log-watch.ts';
 import { sameNumber } from '../outcome/accepted-calls.ts';
 import type { Logger } from '../log/index.ts';
-import type { CallbackJob, CallbackJobKind } from './job-store.ts';
-import type { LeadEventType } from '../webhooks/events.ts';
-import { writeNotes, type HeldNotes } from './held-notes.ts';
-import { leadOfJob } from './job-lead.ts';
+import type { CallbackJob, JobProgress, JobStep } from './job-store.ts';
+import type { WaitingStage } from './stages.ts';
 import type { HeldTiming } from './held-timing.ts';
 
 /** A step of handling a job, for tests (a kill -9 at that point) and traces. Awaited. */
@@ -41,35 +39,30 @@ export const digitsOf = (job: CallbackJob): string => (job.request.e164 ?? '').r
 
 export function jobMoves(ctx: HeldContext, job: CallbackJob, log: Logger) {
   const { app } = ctx;
-  const owner = app.relayId;
   const lost = (what: string) => log.warn('held call: lease lost before its step was recorded', { step: what });
-  const count = (outcome: string) => app.metrics.heldCalls.inc({ kind: job.kind, outcome });
-
-  /** The visitor's booked time: kept in the notes once the job is no longer 'scheduled' (a following or re-dial job's due time is not a booking). */
-  const scheduledFor = (notes: HeldNotes) => notes.scheduledFor ?? (job.kind === 'scheduled' ? job.dueAt : null);
-  async function announce(type: LeadEventType, notes: HeldNotes, extra: { occurrence?: number; reason?: string } = {}): Promise<void> {
-    const lead = leadOfJob(job, type, extra);
-    if (lead) await app.leads.announce({ ...lead, scheduledFor: scheduledFor(notes) });
-  }
+  const count = (outcome: string) => app.metrics.heldCalls.inc({ kind: job.stage, outcome });
 
   return {
     count,
-    announce,
-    async reschedule(dueAt: number, notes: HeldNotes, kind?: CallbackJobKind): Promise<void> {
-      const at = Math.max(dueAt, ctx.now() + 1000);
-      if (!(await app.stores.jobs.reschedule(job.callbackId, owner, at, ctx.now(), kind, writeNotes(notes)))) lost('reschedule');
+    /** One step, or several written at once (placed and already over). */
+    async go(step: JobStep, ...then: JobStep[]): Promise<void> {
+      const last = then.at(-1) ?? step;
+      if (!(await app.lifecycle.move(job, step, ...then))) lost(last.stage);
     },
-    async complete(outcome: string): Promise<void> {
-      if (!(await app.stores.jobs.complete(job.callbackId, owner, outcome, ctx.now()))) lost('complete');
+    /** Waits in `stage` until `dueAt` (at least a second from now), remembering `progress`. */
+    async wait(stage: WaitingStage, dueAt: number, progress: JobProgress): Promise<void> {
+      await this.go(waitStep(ctx, stage, dueAt, progress));
     },
     /** The call cannot be placed: the owner is told (callback.failed), then the job is over. */
-    async fail(reason: string, notes: HeldNotes): Promise<void> {
+    async fail(reason: string): Promise<void> {
       log.warn('held call failed', { reason });
-      await announce('callback.failed', notes, { reason });
       count('failed');
-      if (!(await app.stores.jobs.fail(job.callbackId, owner, reason, ctx.now()))) lost('fail');
+      await this.go({ stage: 'failed', outcome: reason });
     },
   };
 }
+
+/** A wait of at least a second from now: a job is never due again within its own pass. */
+export const waitStep = (ctx: HeldContext, stage: WaitingStage, dueAt: number, progress: JobProgress): JobStep => ({ stage, dueAt: Math.max(dueAt, ctx.now() + 1000), progress });
 
 export type JobMoves = ReturnType<typeof jobMoves>;

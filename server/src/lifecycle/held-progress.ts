@@ -1,11 +1,11 @@
-// The progress of a call held for later, read from its job: booked (scheduled, with its time),
-// held while the service is unreachable (queued), waiting to be re-dialled (redial, with its time),
-// or over without a call the relay can follow (failed, cancelled). A placed call is followed
-// through the accepted calls instead (progress-tracker.ts).
-import { isFollowing, readNotes } from './held-notes.ts';
+// What GET /api/callback/<requestId> says of a job, by its stage (stages.ts): booked (scheduled,
+// with its time), held while the service is unreachable (queued), waiting to be re-dialled (redial,
+// with its time), placed and followed (accepted), or over (completed, missed, failed, cancelled,
+// unknown). A placed call's live steps (agent ringing, ringing you, connected) come from the
+// accepted calls instead (progress-tracker.ts); this is the answer when no relay follows it live.
 import { redialDueAt } from './follow-outcome.ts';
 import type { Config } from '../config/index.ts';
-import type { CallbackProgress } from '../contract.ts';
+import type { CallbackProgress, CallOutcome } from '../contract.ts';
 import type { CallbackJob } from './job-store.ts';
 import type { AcceptedCall } from '../outcome/accepted-calls.ts';
 
@@ -13,17 +13,37 @@ import type { AcceptedCall } from '../outcome/accepted-calls.ts';
 const WAITING_POLL_MS = 15_000;
 const QUEUED_POLL_MS = 5_000;
 
+/** The public name of each final stage ('ended': placed, its outcome never shown). */
+const FINAL: Record<'answered' | 'missed' | 'ended' | 'failed' | 'cancelled', CallOutcome> = {
+  answered: 'completed',
+  missed: 'missed',
+  ended: 'unknown',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
 export function progressOfJob(job: CallbackJob): CallbackProgress {
   const requestId = job.callbackId;
-  if (job.state === 'cancelled') return { requestId, outcome: 'cancelled' };
-  if (job.state === 'failed') return { requestId, outcome: 'failed' };
-  // Placed, but no longer among the calls this relay follows (a restart, or another relay placed
-  // it): what the job runner read in the call log, when it did (follow-outcome.ts).
-  if (job.state === 'completed') return { requestId, outcome: job.outcome === 'answered' ? 'completed' : job.outcome === 'missed' ? 'missed' : 'unknown' };
-  // Placed, and followed by the job runner until the call log shows how it ended.
-  if (isFollowing(job)) return { requestId, outcome: 'accepted', pollAfterMs: QUEUED_POLL_MS };
-  if (job.kind === 'queued') return { requestId, outcome: 'queued', pollAfterMs: QUEUED_POLL_MS };
-  return { requestId, outcome: job.kind === 'redial' ? 'redial' : 'scheduled', scheduledFor: new Date(job.dueAt).toISOString(), pollAfterMs: WAITING_POLL_MS };
+  const at = new Date(job.dueAt).toISOString();
+  switch (job.stage) {
+    case 'answered':
+    case 'missed':
+    case 'ended':
+    case 'failed':
+    case 'cancelled':
+      return { requestId, outcome: FINAL[job.stage] };
+    // Placed and followed; or an attempt whose outcome the call log is about to tell: it may be
+    // ringing now, so the widget keeps asking (a retry already decided is held, as queued).
+    case 'following':
+      return { requestId, outcome: 'accepted', pollAfterMs: QUEUED_POLL_MS };
+    case 'checking':
+      return { requestId, outcome: job.progress.lastAttemptAt === null ? 'queued' : 'accepted', pollAfterMs: QUEUED_POLL_MS };
+    case 'queued':
+      return { requestId, outcome: 'queued', pollAfterMs: QUEUED_POLL_MS };
+    case 'scheduled':
+    case 'redial':
+      return { requestId, outcome: job.stage, scheduledFor: at, pollAfterMs: WAITING_POLL_MS };
+  }
 }
 
 /**
@@ -34,7 +54,7 @@ export function progressOfJob(job: CallbackJob): CallbackProgress {
  * before the relay books the re-dial.
  */
 export function redialToCome(job: CallbackJob, config: Config, now: number): CallbackProgress | null {
-  if (!isFollowing(job) || (readNotes(job).redials ?? 0) >= config.held.redialAttempts) return null;
+  if (job.stage !== 'following' || job.progress.redials >= config.held.redialAttempts) return null;
   // The runner decides when it reads the log: at the job's due time, not before.
   const at = redialDueAt(config, Math.max(now, job.dueAt));
   return at === null ? null : { requestId: job.callbackId, outcome: 'redial', scheduledFor: new Date(at).toISOString(), pollAfterMs: WAITING_POLL_MS };
@@ -47,7 +67,7 @@ export function redialToCome(job: CallbackJob, config: Config, now: number): Cal
  * the one that placed it. Null when the job is not following a placed call.
  */
 export function acceptedCallOfJob(job: CallbackJob): AcceptedCall | null {
-  const placedAt = readNotes(job).last?.at;
-  if (!isFollowing(job) || job.request.e164 === null || placedAt === undefined) return null;
+  const placedAt = job.progress.lastAttemptAt;
+  if (job.stage !== 'following' || job.request.e164 === null || placedAt === null) return null;
   return { callbackId: job.callbackId, digits: job.request.e164.replace(/^\+/, ''), acceptedAt: new Date(placedAt), origin: job.request.origin };
 }

@@ -1,21 +1,21 @@
-// Callbacks placed later, held durably until they are: a visitor's booked time ('scheduled'), a
-// request held while the service was unreachable ('queued'), and the re-dial of a missed call
-// ('redial'). A job carries everything placing the call needs, since the HTTP request is long gone.
+// Callbacks the relay keeps after the request has been answered, each as one job: booked for a
+// time, held while the service was unreachable, being followed to its outcome once the service
+// took it, or waiting to be re-dialled. A job carries everything placing the call needs, since the
+// HTTP request is long gone, and says in typed fields what it is waiting for (stages.ts).
 //
-// Exactly one relay places a job: `claimDue` hands a due job to one owner with a lease (exclusive
-// until it expires; `renew` extends it while the call is in progress). A job whose owner died keeps
-// its lease until expiry; then it is claimable again, flagged `interrupted`: the dead owner may or
-// may not have placed the call, so the placer must find out (the call log) before ringing again.
-// At most one scheduled job per number is pending (by the number's keyed hash).
+// Exactly one relay handles a job at a time: `claimDue` hands a due job to one owner with a lease
+// (exclusive until it expires; `renew` extends it while the call is in progress). A job whose owner
+// died keeps its lease until expiry; then it is claimable again, flagged `interrupted`: the dead
+// owner may or may not have placed the call, so the placer must find out (the call log) before
+// ringing again. At most one booked ('scheduled') job per number is pending (by the number's keyed
+// hash). Stages change only through `advance` (lifecycle.ts), never by writing a field.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Attribution } from '../contract.ts';
-
-export type CallbackJobKind = 'scheduled' | 'queued' | 'redial';
-export type CallbackJobState = 'pending' | 'completed' | 'failed' | 'cancelled';
+import type { JobState, RequestedAs, Stage, WaitingStage } from './stages.ts';
 
 /** The admitted request, as placing the call later needs it. */
 export interface CallbackCallRequest {
-  /** The destination, E.164 (+380501234567): kept only while the job is pending (purge.ts), like clientIp and userAgent. */
+  /** The destination, E.164 (+380501234567): kept only while the job is pending (the purge), like clientIp and userAgent. */
   e164: string;
   attribution: Attribution;
   clientIp: string;
@@ -26,51 +26,82 @@ export interface CallbackCallRequest {
   locale: string | null;
 }
 
+/** What a job remembers between attempts, so any relay, after any restart, goes on where the last one stopped. */
+export interface JobProgress {
+  /** The visitor's booked time (a booked call keeps it when its due time moves). */
+  scheduledFor: number | null;
+  /** When the service was first found unreachable for this call: QUEUE_MAX_WAIT_SECONDS counts from it. */
+  queuedAt: number | null;
+  /** Attempts that never reached the service since `queuedAt` (the backoff's exponent). */
+  unreachableTries: number;
+  /** When the last attempt that may have reached the service started (checking, following). */
+  lastAttemptAt: number | null;
+  /** Placed once more after an unknown outcome, the log having shown no call (allowed once). */
+  retriedUnknown: boolean;
+  /** Re-dials made (or due) so far: the next placement is re-dial number `redials`. */
+  redials: number;
+  /** When a waiting call was first due (office closed, a site cap): its lateness counts from it. */
+  dueSince: number | null;
+}
+
+export const NO_PROGRESS: Readonly<JobProgress> = Object.freeze({
+  scheduledFor: null,
+  queuedAt: null,
+  unreachableTries: 0,
+  lastAttemptAt: null,
+  retriedUnknown: false,
+  redials: 0,
+  dueSince: null,
+});
+
 export interface NewCallbackJob {
   callbackId: string;
-  kind: CallbackJobKind;
-  /** When to place it, ms since the epoch. */
+  requestedAs: RequestedAs;
+  stage: WaitingStage;
+  /** When to look at it next, ms since the epoch. */
   dueAt: number;
   request: CallbackCallRequest;
   /** Keyed hash (HMAC with HASH_SECRET) of the E.164 number. */
   numberHash: string;
   /** For people: `+380 50 *** **67`. */
   maskedNumber: string;
-  /** The cancelToken given to the visitor; only its SHA-256 is stored. */
-  cancelToken: string;
-  /** The placer's notes (see `CallbackJob.notes`); absent for a new booking or hold. */
-  notes?: string | null;
+  /** The cancelToken given to the visitor for a held call (only its SHA-256 is stored); null for a call placed now. */
+  cancelToken: string | null;
+  progress: JobProgress;
 }
 
 export interface CallbackJob {
   callbackId: string;
-  kind: CallbackJobKind;
-  state: CallbackJobState;
+  requestedAs: RequestedAs;
+  stage: Stage;
+  /** Derived from the stage (stages.ts stateOf): pending while it waits. */
+  state: JobState;
   dueAt: number;
   /** `e164`, `clientIp` and `userAgent` are null once purged (the job is over). */
   request: Omit<CallbackCallRequest, 'e164' | 'clientIp'> & { e164: string | null; clientIp: string | null };
   numberHash: string;
   maskedNumber: string;
-  /** Claims so far (each claim is one attempt to place the call). */
+  /** Whether a cancel token was given (held calls only). */
+  cancellable: boolean;
+  /** Claims so far (each claim is one attempt to handle the job). */
   attempts: number;
   leaseOwner: string | null;
   leaseExpiresAt: number | null;
   /** Set on a claim that took the job over from an owner whose lease expired: the outcome of its attempt is unknown. */
   interrupted: boolean;
-  /** completed: what happened (e.g. 'placed'); failed: why. */
+  /** A final stage's detail: answered, missed or placed (ended); failed: why. */
   outcome: string | null;
-  /**
-   * What the placer needs to remember between attempts (callback/held-notes.ts: the last attempt
-   * and what it came to, re-dials so far, when it was first queued). Opaque to the store, which
-   * keeps it as given (never a full number); null until the placer writes one.
-   */
-  notes: string | null;
+  progress: JobProgress;
   createdAt: number;
   updatedAt: number;
 }
 
+/** One step of a job's life, as `advance` writes it: the next stage, and for a waiting one when it is due and what it remembers. */
+export type JobStep = { stage: WaitingStage; dueAt: number; progress: JobProgress } | { stage: Exclude<Stage, WaitingStage>; outcome: string };
+
 export type AddJobResult = { ok: true } | { ok: false; reason: 'number_already_scheduled' | 'duplicate_callback_id' };
-export type CancelJobResult = 'cancelled' | 'not_found' | 'wrong_token' | 'not_pending' | 'in_progress';
+/** `placed`: it is being followed, its call was placed: nothing to cancel. */
+export type CancelJobResult = 'cancelled' | 'not_found' | 'wrong_token' | 'not_pending' | 'in_progress' | 'placed';
 
 export interface CallbackJobStore {
   add(job: NewCallbackJob, nowMs: number): Promise<AddJobResult>;
@@ -78,18 +109,16 @@ export interface CallbackJobStore {
   claimDue(owner: string, nowMs: number, leaseMs: number, limit: number): Promise<CallbackJob[]>;
   /** Extends `owner`'s unexpired lease; false when it no longer holds the job. */
   renew(callbackId: string, owner: string, nowMs: number, leaseMs: number): Promise<boolean>;
-  /** The call was placed (or its outcome recorded): the job is over. False unless `owner` holds it. */
-  complete(callbackId: string, owner: string, outcome: string, nowMs: number): Promise<boolean>;
-  /** The call cannot be placed: the job is over. False unless `owner` holds it. */
-  fail(callbackId: string, owner: string, reason: string, nowMs: number): Promise<boolean>;
   /**
-   * Back to pending at `dueAt` (a backoff, a re-dial), lease released; `kind` may change (queued →
-   * redial); `notes`, when given, replaces the job's notes (undefined keeps them).
+   * Moves a job `owner` holds from stage `from` to `step`, releasing the lease: back to pending at
+   * `step.dueAt`, or over. False (nothing written) unless `owner` holds the job in stage `from`,
+   * or when a booking would be a second pending one for its number.
    */
-  reschedule(callbackId: string, owner: string, dueAt: number, nowMs: number, kind?: CallbackJobKind, notes?: string | null): Promise<boolean>;
+  advance(callbackId: string, owner: string, from: Stage, step: JobStep, nowMs: number): Promise<boolean>;
   /**
-   * Cancels a pending job: the visitor with the job's cancelToken, or the owner (the owner view,
-   * which is authorised on its own) with null. A job being placed right now cannot be cancelled.
+   * Cancels a pending, cancellable job: the visitor with the job's cancelToken, or the owner (the
+   * owner view, which is authorised on its own) with null. A job being handled right now cannot be
+   * cancelled, nor one being followed (its call was placed).
    */
   cancel(callbackId: string, cancelToken: string | null, nowMs: number): Promise<CancelJobResult>;
   get(callbackId: string): Promise<CallbackJob | undefined>;

@@ -1,40 +1,35 @@
 // CallbackJobStore in memory, for tests and benchmarks (the relay's default is the SQLite store).
 import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobStore } from './job-store.ts';
+import { canMove, stateOf } from './stages.ts';
 
 interface Held {
   job: CallbackJob;
-  cancelHash: string;
+  cancelHash: string | null;
 }
 
 export function createMemoryCallbackJobStore(): CallbackJobStore {
   const jobs = new Map<string, Held>();
   const copy = (job: CallbackJob): CallbackJob => structuredClone(job);
   const leased = (job: CallbackJob, nowMs: number) => job.leaseOwner !== null && (job.leaseExpiresAt ?? 0) > nowMs;
+  const bookedElsewhere = (numberHash: string, except?: CallbackJob) =>
+    [...jobs.values()].some(({ job }) => job !== except && job.stage === 'scheduled' && job.numberHash === numberHash);
 
   function held(callbackId: string, owner: string): CallbackJob | undefined {
     const found = jobs.get(callbackId)?.job;
     return found && found.state === 'pending' && found.leaseOwner === owner ? found : undefined;
   }
 
-  function finish(job: CallbackJob, state: CallbackJob['state'], outcome: string | null, nowMs: number): void {
-    Object.assign(job, { state, outcome, leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs });
-  }
-
   return {
     async add(input, nowMs) {
       if (jobs.has(input.callbackId)) return { ok: false, reason: 'duplicate_callback_id' };
-      if (input.kind === 'scheduled') {
-        for (const { job } of jobs.values()) {
-          if (job.state === 'pending' && job.kind === 'scheduled' && job.numberHash === input.numberHash) return { ok: false, reason: 'number_already_scheduled' };
-        }
-      }
-      const { cancelToken, notes, ...rest } = input;
+      if (input.stage === 'scheduled' && bookedElsewhere(input.numberHash)) return { ok: false, reason: 'number_already_scheduled' };
+      const { cancelToken, ...rest } = input;
       jobs.set(input.callbackId, {
-        cancelHash: hashCancelToken(cancelToken),
+        cancelHash: cancelToken === null ? null : hashCancelToken(cancelToken),
         job: {
           ...structuredClone(rest),
-          notes: notes ?? null,
           state: 'pending',
+          cancellable: cancelToken !== null,
           attempts: 0,
           leaseOwner: null,
           leaseExpiresAt: null,
@@ -66,39 +61,25 @@ export function createMemoryCallbackJobStore(): CallbackJobStore {
       return true;
     },
 
-    async complete(callbackId, owner, outcome, nowMs) {
+    async advance(callbackId, owner, from, step, nowMs) {
       const job = held(callbackId, owner);
-      if (!job) return false;
-      finish(job, 'completed', outcome, nowMs);
-      return true;
-    },
-
-    async fail(callbackId, owner, reason, nowMs) {
-      const job = held(callbackId, owner);
-      if (!job) return false;
-      finish(job, 'failed', reason, nowMs);
-      return true;
-    },
-
-    async reschedule(callbackId, owner, dueAt, nowMs, kind, notes) {
-      const job = held(callbackId, owner);
-      if (!job) return false;
-      if (kind === 'scheduled' && job.kind !== 'scheduled') {
-        for (const { job: other } of jobs.values()) {
-          if (other !== job && other.state === 'pending' && other.kind === 'scheduled' && other.numberHash === job.numberHash) return false;
-        }
-      }
-      Object.assign(job, { dueAt, kind: kind ?? job.kind, notes: notes === undefined ? job.notes : notes, leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs });
+      if (!job || job.stage !== from) return false;
+      if (step.stage === 'scheduled' && bookedElsewhere(job.numberHash, job)) return false;
+      const lease = { leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs };
+      if ('dueAt' in step) Object.assign(job, lease, { stage: step.stage, dueAt: step.dueAt, progress: { ...step.progress } });
+      else Object.assign(job, lease, { stage: step.stage, state: stateOf(step.stage), outcome: step.outcome });
       return true;
     },
 
     async cancel(callbackId, cancelToken, nowMs) {
       const found = jobs.get(callbackId);
       if (!found) return 'not_found';
-      if (cancelToken !== null && !cancelTokenMatches(cancelToken, found.cancelHash)) return 'wrong_token';
-      if (found.job.state !== 'pending') return 'not_pending';
-      if (leased(found.job, nowMs)) return 'in_progress';
-      finish(found.job, 'cancelled', null, nowMs);
+      const { job } = found;
+      if (cancelToken !== null && (found.cancelHash === null || !cancelTokenMatches(cancelToken, found.cancelHash))) return 'wrong_token';
+      if (job.state !== 'pending') return 'not_pending';
+      if (!canMove(job.stage, 'cancelled')) return 'placed';
+      if (leased(job, nowMs)) return 'in_progress';
+      Object.assign(job, { stage: 'cancelled', state: 'cancelled', outcome: null, leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs });
       return 'cancelled';
     },
 

@@ -10,9 +10,13 @@
 //   <prefix>{<prefix>jobs}:ready             sorted set callbackId → when it may be claimed
 //                                             (its due time, or its lease's end while leased)
 //   <prefix>{<prefix>jobs}:pending           sorted set callbackId → due time (the owner view)
-//   <prefix>{<prefix>jobs}:numbers           hash numberHash → callbackId of its pending scheduled job
+//   <prefix>{<prefix>jobs}:numbers           hash numberHash → callbackId of its pending booking (stage 'scheduled')
 //   <prefix>{<prefix>jobs}:failed            sorted set callbackId → when it failed (the owner view's
 //                                             calls to return by hand); trimmed to DATA_RETENTION_DAYS
+// A job hash names its stage (`stage`) and what it remembers as fields of its own (scheduledFor,
+// queuedAt, unreachable, lastAttempt, retriedUnknown, redials, dueSince); hashes written before
+// stages existed (a `kind` and a JSON `notes`) are rewritten by migrateLegacyJobs when the store
+// opens, and read the same way meanwhile.
 // Pending jobs have no TTL (a booked call must not vanish); a finished job's hash loses the number,
 // the visitor's address and user agent at once (purge.ts does the same in the SQLite file a little
 // later) and expires DATA_RETENTION_DAYS after it finished. The three index keys hold only pending
@@ -23,8 +27,9 @@
 // had happened; we need the taker to know the attempt was interrupted, to cancel by token and keep
 // one scheduled call per number, all of which would sit beside BullMQ in our own keys anyway. The
 // store is ~10 small scripts over a sorted set, as BullMQ itself is underneath.
-import type { CallbackJob, CallbackJobStore, CancelJobResult } from './job-store.ts';
-import { hashCancelToken } from './job-store.ts';
+import { hashCancelToken, type CallbackJob, type CallbackJobStore, type CancelJobResult, type JobProgress } from './job-store.ts';
+import { legacyJobFields } from './legacy-job.ts';
+import { stateOf, type Stage } from './stages.ts';
 import { lua, type RedisConnection } from '../storage/redis/connection.ts';
 
 const DAY_MS = 86_400_000;
@@ -45,9 +50,9 @@ local function unindex(id, k)
   local nh = redis.call('HGET', k, 'numberHash')
   if redis.call('HGET', numbers, nh) == id then redis.call('HDEL', numbers, nh) end
 end
-local function finish(id, k, state, outcome, now, retention)
+local function finish(id, k, stage, state, outcome, now, retention)
   unindex(id, k)
-  redis.call('HSET', k, 'state', state, 'owner', '', 'lease', '', 'updated', now)
+  redis.call('HSET', k, 'stage', stage, 'state', state, 'owner', '', 'lease', '', 'updated', now)
   if outcome then redis.call('HSET', k, 'outcome', outcome) end
   redis.call('HDEL', k, 'e164', 'clientIp', 'userAgent')
   redis.call('PEXPIRE', k, retention)
@@ -57,17 +62,18 @@ local function finish(id, k, state, outcome, now, retention)
     redis.call('PEXPIRE', failed, retention)
   end
 end
-local function held(k, owner)
-  return redis.call('HGET', k, 'state') == 'pending' and redis.call('HGET', k, 'owner') == owner
+local function held(k, owner, stage)
+  local st, o, sg = unpack(redis.call('HMGET', k, 'state', 'owner', 'stage'))
+  return st == 'pending' and o == owner and sg == stage
 end
 `;
 
-// ARGV: space, id, kind, dueAt, numberHash, fields… (pairs). Returns 'ok' | 'duplicate' | 'number'
+// ARGV: space, id, stage, dueAt, numberHash, fields… (pairs). Returns 'ok' | 'duplicate' | 'number'
 const ADD = lua(`${COMMON}
-local id, kind, due, nh = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local id, stage, due, nh = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local k = jobKey(id)
 if redis.call('EXISTS', k) == 1 then return 'duplicate' end
-if kind == 'scheduled' then
+if stage == 'scheduled' then
   if redis.call('HSETNX', numbers, nh, id) == 0 then return 'number' end
 end
 local fields = {}
@@ -110,62 +116,95 @@ return out
 const RENEW = lua(`${COMMON}
 local id, owner, now, leaseMs = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local k = jobKey(id)
-if not held(k, owner) or not leased(k, now) then return 0 end
+local st, o = unpack(redis.call('HMGET', k, 'state', 'owner'))
+if st ~= 'pending' or o ~= owner or not leased(k, now) then return 0 end
 redis.call('HSET', k, 'lease', now + leaseMs)
 redis.call('ZADD', ready, now + leaseMs, id)
 return 1
 `);
 
-// ARGV: space, id, owner, state, outcome, now, retentionMs
+// ARGV: space, id, owner, from, stage, state, outcome, now, retentionMs
 const FINISH = lua(`${COMMON}
-local id, owner = ARGV[2], ARGV[3]
+local id, owner, from = ARGV[2], ARGV[3], ARGV[4]
 local k = jobKey(id)
-if not held(k, owner) then return 0 end
-finish(id, k, ARGV[4], ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]))
+if not held(k, owner, from) then return 0 end
+finish(id, k, ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8]), tonumber(ARGV[9]))
 return 1
 `);
 
-// ARGV: space, id, owner, dueAt, now, kind ('' keeps it), notes mode ('keep' | 'set' | 'clear'), notes
-const RESCHEDULE = lua(`${COMMON}
-local id, owner, due, now, kind, notesMode = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7]
+// ARGV: space, id, owner, from, stage, dueAt, now, progress fields… (pairs; '' clears one)
+const WAIT = lua(`${COMMON}
+local id, owner, from, stage, due, now = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
 local k = jobKey(id)
-if not held(k, owner) then return 0 end
-local nh, was = unpack(redis.call('HMGET', k, 'numberHash', 'kind'))
-if kind == '' then kind = was end
-if kind == 'scheduled' then
+if not held(k, owner, from) then return 0 end
+local nh = redis.call('HGET', k, 'numberHash')
+if stage == 'scheduled' then
   local holder = redis.call('HGET', numbers, nh)
   if holder and holder ~= id then return 0 end
   redis.call('HSET', numbers, nh, id)
 elseif redis.call('HGET', numbers, nh) == id then
   redis.call('HDEL', numbers, nh)
 end
-redis.call('HSET', k, 'due', due, 'kind', kind, 'owner', '', 'lease', '', 'updated', now)
-if notesMode == 'set' then redis.call('HSET', k, 'notes', ARGV[8]) elseif notesMode == 'clear' then redis.call('HDEL', k, 'notes') end
+redis.call('HSET', k, 'stage', stage, 'due', due, 'owner', '', 'lease', '', 'updated', now)
+for i = 8, #ARGV, 2 do
+  if ARGV[i + 1] == '' then redis.call('HDEL', k, ARGV[i]) else redis.call('HSET', k, ARGV[i], ARGV[i + 1]) end
+end
 redis.call('ZADD', ready, due, id)
 redis.call('ZADD', pending, due, id)
 return 1
 `);
 
-// ARGV: space, id, cancelHash, now, retentionMs
+// ARGV: space, id, cancelHash ('' for the owner), now, retentionMs, cancellable stages…
 const CANCEL = lua(`${COMMON}
 local id, hash, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
 local k = jobKey(id)
-local stored, state = unpack(redis.call('HMGET', k, 'cancel', 'state'))
-if not stored then return 'not_found' end
-if hash ~= '' and stored ~= hash then return 'wrong_token' end
+local stored, state, stage = unpack(redis.call('HMGET', k, 'cancel', 'state', 'stage'))
+if not state then return 'not_found' end
+if hash ~= '' and (not stored or stored == '' or stored ~= hash) then return 'wrong_token' end
 if state ~= 'pending' then return 'not_pending' end
+local allowed = false
+for i = 6, #ARGV do if ARGV[i] == stage then allowed = true end end
+if not allowed then return 'placed' end
 if leased(k, now) then return 'in_progress' end
-finish(id, k, 'cancelled', false, now, tonumber(ARGV[5]))
+finish(id, k, 'cancelled', 'cancelled', false, now, tonumber(ARGV[5]))
 return 'cancelled'
+`);
+
+// ARGV: space, id, fields… (pairs). Rewrites one job hash written before stages existed, once.
+const MIGRATE = lua(`${COMMON}
+local k = jobKey(ARGV[2])
+if redis.call('EXISTS', k) == 0 or redis.call('HEXISTS', k, 'stage') == 1 then return 0 end
+local fields = {}
+for i = 3, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', k, unpack(fields))
+redis.call('HDEL', k, 'kind', 'notes')
+return 1
 `);
 
 const num = (v: string | undefined): number | null => (v === undefined || v === '' ? null : Number(v));
 
-function toJob(h: Record<string, string>): CallbackJob {
+/** The progress fields of a job hash, as WAIT and ADD write them ('' for none). */
+function progressFields(p: JobProgress): Record<string, string | number> {
+  return {
+    scheduledFor: p.scheduledFor ?? '',
+    queuedAt: p.queuedAt ?? '',
+    unreachable: p.unreachableTries,
+    lastAttempt: p.lastAttemptAt ?? '',
+    retriedUnknown: p.retriedUnknown ? '1' : '0',
+    redials: p.redials,
+    dueSince: p.dueSince ?? '',
+  };
+}
+
+function toJob(stored: Record<string, string>): CallbackJob {
+  // A hash written before stages existed is read as the migration rewrites it.
+  const h = stored.stage === undefined ? { ...stored, ...legacyJobFields(stored) } : stored;
+  const stage = h.stage as Stage;
   return {
     callbackId: h.id!,
-    kind: h.kind as CallbackJob['kind'],
-    state: h.state as CallbackJob['state'],
+    requestedAs: h.requestedAs as CallbackJob['requestedAs'],
+    stage,
+    state: stateOf(stage),
     dueAt: Number(h.due),
     request: {
       ...JSON.parse(h.request!),
@@ -175,16 +214,28 @@ function toJob(h: Record<string, string>): CallbackJob {
     },
     numberHash: h.numberHash!,
     maskedNumber: h.masked!,
+    cancellable: (h.cancel ?? '') !== '',
     attempts: Number(h.attempts ?? 0),
     leaseOwner: h.owner ? h.owner : null,
     leaseExpiresAt: num(h.lease),
     interrupted: h.interrupted === '1',
     outcome: h.outcome ?? null,
-    notes: h.notes ?? null,
+    progress: {
+      scheduledFor: num(h.scheduledFor),
+      queuedAt: num(h.queuedAt),
+      unreachableTries: Number(h.unreachable ?? 0),
+      lastAttemptAt: num(h.lastAttempt),
+      retriedUnknown: h.retriedUnknown === '1',
+      redials: Number(h.redials ?? 0),
+      dueSince: num(h.dueSince),
+    },
     createdAt: Number(h.created),
     updatedAt: Number(h.updated),
   };
 }
+
+/** Stages a job may be cancelled from, for the CANCEL script. */
+const CANCELLABLE: readonly Stage[] = ['scheduled', 'queued', 'checking', 'redial'];
 
 export function createRedisCallbackJobStore(options: { connection: RedisConnection; retentionDays: number }): CallbackJobStore {
   const { connection } = options;
@@ -193,6 +244,18 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
   const jobKey = (id: string) => `${space}job:${id}`;
   const run = (operation: string, script: ReturnType<typeof lua>, args: (string | number)[]) =>
     connection.evalScript(operation, script, [`${space}ready`, `${space}pending`, `${space}numbers`], [space, ...args]);
+
+  // Jobs written before stages existed are rewritten before the first write or claim (reads derive
+  // the same fields meanwhile); a Redis that is down at start is migrated on a later call.
+  let migrated: Promise<void> | null = null;
+  const migrateOnce = () =>
+    (migrated ??= migrateLegacyJobs(connection).then(
+      () => undefined,
+      (err: unknown) => {
+        migrated = null;
+        throw err;
+      },
+    ));
 
   async function read(operation: string, ids: readonly string[]): Promise<CallbackJob[]> {
     if (ids.length === 0) return [];
@@ -206,10 +269,12 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
 
   return {
     async add(job, nowMs) {
+      await migrateOnce();
       const { e164, clientIp, userAgent, ...rest } = job.request;
       const fields: Record<string, string | number> = {
         id: job.callbackId,
-        kind: job.kind,
+        requestedAs: job.requestedAs,
+        stage: job.stage,
         state: 'pending',
         due: job.dueAt,
         numberHash: job.numberHash,
@@ -218,22 +283,23 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
         clientIp,
         userAgent: JSON.stringify(userAgent),
         request: JSON.stringify(rest),
-        cancel: hashCancelToken(job.cancelToken),
+        cancel: job.cancelToken === null ? '' : hashCancelToken(job.cancelToken),
         attempts: 0,
         owner: '',
         lease: '',
         interrupted: '0',
         created: nowMs,
         updated: nowMs,
-        ...(job.notes != null && { notes: job.notes }),
+        ...progressFields(job.progress),
       };
-      const answer = await run('jobs.add', ADD, [job.callbackId, job.kind, job.dueAt, job.numberHash, ...Object.entries(fields).flat()]);
+      const answer = await run('jobs.add', ADD, [job.callbackId, job.stage, job.dueAt, job.numberHash, ...Object.entries(fields).flat()]);
       if (answer === 'duplicate') return { ok: false, reason: 'duplicate_callback_id' };
       if (answer === 'number') return { ok: false, reason: 'number_already_scheduled' };
       return { ok: true };
     },
 
     async claimDue(owner, nowMs, leaseMs, limit) {
+      await migrateOnce();
       const ids = (await run('jobs.claim', CLAIM, [owner, nowMs, leaseMs, limit, Math.max(CLAIM_SCAN, limit)])) as string[];
       const jobs = await read('jobs.read', ids);
       return jobs.sort((a, b) => a.dueAt - b.dueAt);
@@ -243,22 +309,20 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
       return (await run('jobs.renew', RENEW, [callbackId, owner, nowMs, leaseMs])) === 1;
     },
 
-    async complete(callbackId, owner, outcome, nowMs) {
-      return (await run('jobs.finish', FINISH, [callbackId, owner, 'completed', outcome, nowMs, retentionMs])) === 1;
-    },
-
-    async fail(callbackId, owner, reason, nowMs) {
-      return (await run('jobs.finish', FINISH, [callbackId, owner, 'failed', reason, nowMs, retentionMs])) === 1;
-    },
-
-    async reschedule(callbackId, owner, dueAt, nowMs, kind, notes) {
-      const notesArgs = notes === undefined ? ['keep', ''] : notes === null ? ['clear', ''] : ['set', notes];
-      return (await run('jobs.reschedule', RESCHEDULE, [callbackId, owner, dueAt, nowMs, kind ?? '', ...notesArgs])) === 1;
+    async advance(callbackId, owner, from, step, nowMs) {
+      await migrateOnce();
+      if (!('dueAt' in step)) {
+        return (await run('jobs.finish', FINISH, [callbackId, owner, from, step.stage, stateOf(step.stage), step.outcome, nowMs, retentionMs])) === 1;
+      }
+      const fields = Object.entries(progressFields(step.progress)).flat();
+      return (await run('jobs.wait', WAIT, [callbackId, owner, from, step.stage, step.dueAt, nowMs, ...fields])) === 1;
     },
 
     async cancel(callbackId, cancelToken, nowMs) {
+      await migrateOnce();
       // null: the owner's cancel (authorised by the owner view), no token to check.
-      return (await run('jobs.cancel', CANCEL, [callbackId, cancelToken === null ? '' : hashCancelToken(cancelToken), nowMs, retentionMs])) as CancelJobResult;
+      const hash = cancelToken === null ? '' : hashCancelToken(cancelToken);
+      return (await run('jobs.cancel', CANCEL, [callbackId, hash, nowMs, retentionMs, ...CANCELLABLE])) as CancelJobResult;
     },
 
     async get(callbackId) {
@@ -276,4 +340,23 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
       return read('jobs.read', ids);
     },
   };
+}
+
+/**
+ * Rewrites the pending and failed jobs written before stages existed (a `kind` and a JSON `notes`)
+ * into stage and progress fields, each in one script that leaves an already rewritten job alone:
+ * safe to run on every start and from several relays at once. Finished jobs that no index holds
+ * keep their old fields until they expire; reading them derives the same stage (toJob).
+ */
+export async function migrateLegacyJobs(connection: RedisConnection): Promise<number> {
+  const space = connection.keyspace('jobs');
+  const ids = await connection.run('jobs.migrate.list', async (c) => [...new Set([...(await c.zRange(`${space}pending`, 0, -1)), ...(await c.zRange(`${space}failed`, 0, -1))])]);
+  let rewritten = 0;
+  for (const id of ids) {
+    const stored = await connection.run('jobs.migrate.read', (c) => c.hGetAll(`${space}job:${id}`));
+    if (stored.stage !== undefined || stored.id === undefined) continue;
+    const fields = Object.entries(legacyJobFields(stored)).flat();
+    rewritten += (await connection.evalScript('jobs.migrate', MIGRATE, [`${space}ready`, `${space}pending`, `${space}numbers`], [space, id, ...fields])) as number;
+  }
+  return rewritten;
 }

@@ -3,25 +3,33 @@
 // leases a job only matches it while no unexpired lease holds it. The number is kept in its own
 // column (e164), so the purge can empty it without touching the rest of the request.
 import type { DatabaseSync } from 'node:sqlite';
-import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobKind, type CallbackJobState, type CallbackJobStore } from './job-store.ts';
+import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from './job-store.ts';
+import { canMove, stateOf, type JobState, type RequestedAs, type Stage } from './stages.ts';
 import { transaction } from '../storage/sqlite/database.ts';
 
 interface Row {
   callback_id: string;
-  kind: CallbackJobKind;
-  state: CallbackJobState;
+  requested_as: RequestedAs;
+  stage: Stage;
+  state: JobState;
   due_ms: number;
   number_hash: string;
   masked_number: string;
   e164: string | null;
   request: string;
-  cancel_hash: string;
+  cancel_hash: string | null;
   attempts: number;
   lease_owner: string | null;
   lease_expires_ms: number | null;
   interrupted: number;
   outcome: string | null;
-  notes: string | null;
+  scheduled_for_ms: number | null;
+  queued_at_ms: number | null;
+  unreachable_tries: number;
+  last_attempt_ms: number | null;
+  retried_unknown: number;
+  redials: number;
+  due_since_ms: number | null;
   created_ms: number;
   updated_ms: number;
 }
@@ -29,30 +37,45 @@ interface Row {
 function toJob(row: Row): CallbackJob {
   return {
     callbackId: row.callback_id,
-    kind: row.kind,
+    requestedAs: row.requested_as,
+    stage: row.stage,
     state: row.state,
     dueAt: row.due_ms,
     request: { ...JSON.parse(row.request), e164: row.e164 },
     numberHash: row.number_hash,
     maskedNumber: row.masked_number,
+    cancellable: row.cancel_hash !== null,
     attempts: row.attempts,
     leaseOwner: row.lease_owner,
     leaseExpiresAt: row.lease_expires_ms,
     interrupted: row.interrupted === 1,
     outcome: row.outcome,
-    notes: row.notes,
+    progress: {
+      scheduledFor: row.scheduled_for_ms,
+      queuedAt: row.queued_at_ms,
+      unreachableTries: row.unreachable_tries,
+      lastAttemptAt: row.last_attempt_ms,
+      retriedUnknown: row.retried_unknown === 1,
+      redials: row.redials,
+      dueSince: row.due_since_ms,
+    },
     createdAt: row.created_ms,
     updatedAt: row.updated_ms,
   };
 }
+
+/** The progress columns' values, in the order the statements name them. */
+const progressValues = (p: JobProgress) => [p.scheduledFor, p.queuedAt, p.unreachableTries, p.lastAttemptAt, p.retriedUnknown ? 1 : 0, p.redials, p.dueSince] as const;
+const PROGRESS_COLUMNS = 'scheduled_for_ms, queued_at_ms, unreachable_tries, last_attempt_ms, retried_unknown, redials, due_since_ms';
 
 const isUnique = (err: unknown, column: string) => err instanceof Error && err.message.includes(`UNIQUE constraint failed: callback_jobs.${column}`);
 
 export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): CallbackJobStore {
   const { db } = options;
   const sql = {
-    insert: db.prepare(`INSERT INTO callback_jobs (callback_id, kind, state, due_ms, number_hash, masked_number, e164, request, cancel_hash, notes, created_ms, updated_ms)
-      VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insert:
+      db.prepare(`INSERT INTO callback_jobs (callback_id, requested_as, stage, state, due_ms, number_hash, masked_number, e164, request, cancel_hash, ${PROGRESS_COLUMNS}, created_ms, updated_ms)
+      VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     claim: db.prepare(`UPDATE callback_jobs
       SET interrupted = (lease_owner IS NOT NULL), lease_owner = ?, lease_expires_ms = ?, attempts = attempts + 1, updated_ms = ?
       WHERE callback_id IN (SELECT callback_id FROM callback_jobs
@@ -60,13 +83,13 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
       RETURNING *`),
     renew: db.prepare("UPDATE callback_jobs SET lease_expires_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ? AND lease_expires_ms > ?"),
     finish: db.prepare(
-      "UPDATE callback_jobs SET state = ?, outcome = ?, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ?",
+      "UPDATE callback_jobs SET stage = ?, state = ?, outcome = ?, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ? AND stage = ?",
     ),
-    reschedule:
-      db.prepare(`UPDATE callback_jobs SET due_ms = ?, kind = COALESCE(?, kind), notes = CASE WHEN ? THEN ? ELSE notes END, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?
-      WHERE callback_id = ? AND state = 'pending' AND lease_owner = ?`),
+    wait: db.prepare(`UPDATE callback_jobs SET stage = ?, due_ms = ?, scheduled_for_ms = ?, queued_at_ms = ?, unreachable_tries = ?, last_attempt_ms = ?, retried_unknown = ?, redials = ?, due_since_ms = ?,
+        lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?
+      WHERE callback_id = ? AND state = 'pending' AND lease_owner = ? AND stage = ?`),
     get: db.prepare('SELECT * FROM callback_jobs WHERE callback_id = ?'),
-    cancel: db.prepare("UPDATE callback_jobs SET state = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ?"),
+    cancel: db.prepare("UPDATE callback_jobs SET stage = 'cancelled', state = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ?"),
     pending: db.prepare("SELECT * FROM callback_jobs WHERE state = 'pending' ORDER BY due_ms LIMIT ?"),
     failed: db.prepare("SELECT * FROM callback_jobs WHERE state = 'failed' AND updated_ms >= ? ORDER BY updated_ms DESC LIMIT ?"),
   };
@@ -77,14 +100,15 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
       try {
         sql.insert.run(
           job.callbackId,
-          job.kind,
+          job.requestedAs,
+          job.stage,
           job.dueAt,
           job.numberHash,
           job.maskedNumber,
           e164,
           JSON.stringify(rest),
-          hashCancelToken(job.cancelToken),
-          job.notes ?? null,
+          job.cancelToken === null ? null : hashCancelToken(job.cancelToken),
+          ...progressValues(job.progress),
           nowMs,
           nowMs,
         );
@@ -106,18 +130,12 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
       return sql.renew.run(nowMs + leaseMs, callbackId, owner, nowMs).changes === 1;
     },
 
-    async complete(callbackId, owner, outcome, nowMs) {
-      return sql.finish.run('completed', outcome, nowMs, callbackId, owner).changes === 1;
-    },
-
-    async fail(callbackId, owner, reason, nowMs) {
-      return sql.finish.run('failed', reason, nowMs, callbackId, owner).changes === 1;
-    },
-
-    async reschedule(callbackId, owner, dueAt, nowMs, kind, notes) {
+    async advance(callbackId, owner, from, step, nowMs) {
+      if (!('dueAt' in step)) return sql.finish.run(step.stage, stateOf(step.stage), step.outcome, nowMs, callbackId, owner, from).changes === 1;
       try {
-        return sql.reschedule.run(dueAt, kind ?? null, notes === undefined ? 0 : 1, notes ?? null, nowMs, callbackId, owner).changes === 1;
+        return sql.wait.run(step.stage, step.dueAt, ...progressValues(step.progress), nowMs, callbackId, owner, from).changes === 1;
       } catch (err) {
+        // A second pending booking for the number: nothing written.
         if (isUnique(err, 'number_hash')) return false;
         throw err;
       }
@@ -127,8 +145,9 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
       return transaction(db, () => {
         const row = sql.get.get(callbackId) as Row | undefined;
         if (!row) return 'not_found';
-        if (cancelToken !== null && !cancelTokenMatches(cancelToken, row.cancel_hash)) return 'wrong_token';
+        if (cancelToken !== null && (row.cancel_hash === null || !cancelTokenMatches(cancelToken, row.cancel_hash))) return 'wrong_token';
         if (row.state !== 'pending') return 'not_pending';
+        if (!canMove(row.stage, 'cancelled')) return 'placed';
         if (row.lease_owner !== null && (row.lease_expires_ms ?? 0) > nowMs) return 'in_progress';
         sql.cancel.run(nowMs, callbackId);
         return 'cancelled';

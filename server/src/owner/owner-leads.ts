@@ -10,7 +10,10 @@ const FAILED_FOR_MS = 7 * 86_400_000;
 
 export interface OwnerLead {
   callbackId: string;
-  kind: CallbackJob['kind'];
+  /** What the lead is waiting for, or how it ended (lifecycle/stages.ts). */
+  stage: CallbackJob['stage'];
+  /** How it came in: a call now, a booking, or a call held while the service was unreachable. */
+  requestedAs: CallbackJob['requestedAs'];
   state: CallbackJob['state'];
   /** When it will be placed (pending), or when it failed. */
   at: string;
@@ -33,7 +36,8 @@ function ownerLead(job: CallbackJob): OwnerLead {
   const a = job.request.attribution;
   return {
     callbackId: job.callbackId,
-    kind: job.kind,
+    stage: job.stage,
+    requestedAs: job.requestedAs,
     state: job.state,
     at: iso(job.state === 'pending' ? job.dueAt : job.updatedAt),
     requestedAt: iso(job.createdAt),

@@ -12,7 +12,6 @@ import { cancelCallback, unknownCallback } from '../callback/cancel-callback.ts'
 import { CANCEL_TOKEN_HEADER } from '../contract.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
-import { isFollowing } from '../lifecycle/held-notes.ts';
 import { acceptedCallOfJob, progressOfJob, redialToCome } from '../lifecycle/held-progress.ts';
 import type { CallbackJob } from '../lifecycle/job-store.ts';
 import type { RouteModule } from './index.ts';
@@ -46,7 +45,7 @@ function progress(app: AppContext): Handler {
       // A missed call with a re-dial waiting, or about to be booked: the widget shows the re-dial
       // and keeps asking.
       const redial = placed?.outcome === 'missed' ? await app.stores.jobs.get(callbackId) : undefined;
-      if (redial?.state === 'pending' && !isFollowing(redial)) return json(200, progressOfJob(redial), noStore);
+      if (redial?.state === 'pending' && redial.stage !== 'following') return json(200, progressOfJob(redial), noStore);
       const toCome = redial && redialToCome(redial, app.config, app.now().getTime());
       if (toCome) return json(200, toCome, noStore);
       if (placed) return json(200, placed, noStore);

@@ -6,6 +6,7 @@
 // an event still undelivered then is recorded as given up.
 //
 // Time comes from an injectable clock and timers, so tests advance time instead of waiting.
+import { backoffDelay } from '../lib/backoff.ts';
 import { createBackgroundWorker } from '../lib/background-worker.ts';
 import { parseWebhookSecret, signWebhook } from './signing.ts';
 import type { OutboxEntry, WebhookOutbox } from './outbox.ts';
@@ -71,10 +72,6 @@ export const DELIVERY_DEFAULTS = { timeoutMs: 10_000, baseDelayMs: 10_000, maxDe
 const IDLE_MS = 60_000;
 
 /** The delay before attempt `attempt + 1`: base·2^(attempt−1), capped, then jittered into [½, 1]×. */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number, random: () => number): number {
-  const full = Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, attempt - 1)));
-  return Math.round(full / 2 + (full / 2) * random());
-}
 
 export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
   const o = { ...DELIVERY_DEFAULTS, ...options };

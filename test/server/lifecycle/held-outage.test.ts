@@ -67,10 +67,10 @@ describe('held through an outage', () => {
     const id = await requestCall(s);
     // Down: each try reaches nobody, and the next waits longer.
     expect(await s.relay.runner.runOnce()).toBe(1);
-    expect(await s.relay.app.stores.jobs.get(id)).toMatchObject({ state: 'pending', kind: 'queued', dueAt: clock.ms + 5_000 });
+    expect(await s.relay.app.stores.jobs.get(id)).toMatchObject({ state: 'pending', stage: 'queued', dueAt: clock.ms + 5_000 });
     clock.advance(5_000);
     expect(await s.relay.runner.runOnce()).toBe(1);
-    expect(await s.relay.app.stores.jobs.get(id)).toMatchObject({ state: 'pending', kind: 'queued', dueAt: clock.ms + 10_000 });
+    expect(await s.relay.app.stores.jobs.get(id)).toMatchObject({ state: 'pending', stage: 'queued', dueAt: clock.ms + 10_000 });
     // Not due yet: nothing is claimed.
     clock.advance(9_999);
     expect(await s.relay.runner.runOnce()).toBe(0);

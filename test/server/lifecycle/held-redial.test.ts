@@ -43,22 +43,23 @@ describe('re-dial when nobody answered', () => {
     expect(callsTo(s, NO_ANSWER)).toHaveLength(1);
     await followToEnd(s); // 17:50:20: missed
     const first = await get();
-    expect(first).toMatchObject({ state: 'pending', kind: 'redial', dueAt: clock.ms + 300_000 });
+    expect(first).toMatchObject({ state: 'pending', stage: 'redial', dueAt: clock.ms + 300_000 });
     // The visitor's widget shows the re-dial and its time, not a final "missed".
     expect(await progressOf(s, job.callbackId)).toMatchObject({ outcome: 'redial', scheduledFor: new Date(first!.dueAt).toISOString() });
     // A waiting re-dial can be cancelled; a call being followed cannot (it was placed). Checked on a
     // second job in each state, so this one goes on.
-    const followed = heldJobFor('+380501230099', 'redial', clock.ms + 60_000);
-    await s.relay.app.stores.jobs.add({ ...followed, notes: '{"last":{"at":0,"result":"placed"}}' }, clock.ms);
+    // Due long after this test ends: a followed call cannot be cancelled, even by the owner.
+    const followed = heldJobFor('+380501230099', 'following', clock.ms + 30 * 86_400_000, undefined, { lastAttemptAt: 0 });
+    await s.relay.app.stores.jobs.add(followed, clock.ms);
     const cancel = (id: string) => fetch(`${s.relayUrl}/api/callback/${id}`, { method: 'DELETE', headers: { origin: ORIGIN, 'cancel-token': `cancel-${id}` } });
     expect((await cancel(followed.callbackId)).status).toBe(409);
-    const waiting = heldJobFor('+380501230199', 'redial', clock.ms + 60_000);
-    await s.relay.app.stores.jobs.add({ ...waiting, notes: '{"redials":1}' }, clock.ms);
+    const waiting = heldJobFor('+380501230199', 'redial', clock.ms + 60_000, undefined, { redials: 1 });
+    await s.relay.app.stores.jobs.add(waiting, clock.ms);
     expect((await cancel(waiting.callbackId)).status).toBe(200);
     expect(await s.relay.app.stores.jobs.get(followed.callbackId)).toMatchObject({ state: 'pending' });
     expect(await s.relay.app.stores.jobs.get(waiting.callbackId)).toMatchObject({ state: 'cancelled' });
     await until(() => crm().events.some((e) => e.type === 'callback.cancelled' && e.data.callbackId === waiting.callbackId), 'callback.cancelled');
-    await s.relay.app.stores.jobs.cancel(followed.callbackId, null, clock.ms); // out of the way of the rest
+    expect(await s.relay.app.stores.jobs.cancel(followed.callbackId, null, clock.ms)).toBe('placed');
     await events(2);
 
     clock.set(first!.dueAt - 1);
@@ -68,7 +69,7 @@ describe('re-dial when nobody answered', () => {
     expect(await s.relay.runner.runOnce()).toBe(1); // 17:55:20, call 2
     expect(callsTo(s, NO_ANSWER)).toHaveLength(2);
     await followToEnd(s); // 17:55:40: missed; 18:00:40 is after closing, so Tuesday 09:00
-    expect(await get()).toMatchObject({ state: 'pending', kind: 'redial', dueAt: TUESDAY_0900 });
+    expect(await get()).toMatchObject({ state: 'pending', stage: 'redial', dueAt: TUESDAY_0900 });
     expect(await progressOf(s, job.callbackId)).toMatchObject({ outcome: 'redial', scheduledFor: new Date(TUESDAY_0900).toISOString() });
     await events(4);
 
@@ -128,7 +129,14 @@ describe('re-dial when nobody answered', () => {
     expect(status).toBe('accepted');
     // POST /api/callback itself left the job that follows the call (place-now.ts → followPlacedCall).
     const placedAt = clock.ms;
-    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ state: 'pending', kind: 'redial', dueAt: placedAt + CHECK_MS });
+    // Following the call is not a re-dial, and a call placed at once has no cancel token.
+    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({
+      state: 'pending',
+      stage: 'following',
+      requestedAs: 'now',
+      cancellable: false,
+      dueAt: placedAt + CHECK_MS,
+    });
     // The call is over and the widget's progress knows it was missed, but the job runner has not
     // read the call log yet: the widget is told of the re-dial to come, never a final "missed"
     // (it would stop asking and offer "Try again" moments before the re-dial is booked).
@@ -138,12 +146,12 @@ describe('re-dial when nobody answered', () => {
       expect(progress.outcome).not.toBe('missed');
       return progress.outcome === 'redial' && progress;
     }, 'the re-dial to come');
-    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ kind: 'redial', notes: expect.stringContaining('"placed"') });
+    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ stage: 'following', progress: { lastAttemptAt: placedAt } });
     expect(told.pollAfterMs).toBeGreaterThan(0);
     clock.advance(CHECK_MS);
     expect(await s.relay.runner.runOnce()).toBe(1);
     const redial = await s.relay.app.stores.jobs.get(requestId);
-    expect(redial).toMatchObject({ state: 'pending', kind: 'redial', dueAt: clock.ms + 120_000 });
+    expect(redial).toMatchObject({ state: 'pending', stage: 'redial', dueAt: clock.ms + 120_000, progress: { redials: 1 } });
     // The time told was the one the runner then booked.
     expect(told.scheduledFor).toBe(new Date(redial!.dueAt).toISOString());
     clock.set(redial!.dueAt);

@@ -88,7 +88,9 @@ describe('call me later', () => {
     expect(callbackCalls(s)).toHaveLength(0);
     const job = await s.relay.app.stores.jobs.get(body.requestId!);
     expect(job).toMatchObject({
-      kind: 'scheduled',
+      stage: 'scheduled',
+      requestedAs: 'scheduled',
+      cancellable: true,
       state: 'pending',
       dueAt: Date.parse('2026-11-23T08:30:00Z'),
       request: { e164: '+380501234567', origin: ORIGIN, pageUrl: 'https://shop.example/sofa', clientIp: '127.0.0.1' },
@@ -145,7 +147,7 @@ describe('held through an outage', () => {
     expect(res.status).toBe(202);
     const body = (await res.json()) as Record<string, string>;
     expect(body).toEqual({ status: 'queued', requestId: expect.any(String), cancelToken: expect.any(String), phoneMasked: expect.stringContaining('*') });
-    expect(await s.relay.app.stores.jobs.get(body.requestId!)).toMatchObject({ kind: 'queued', state: 'pending', dueAt: clock.now.getTime() });
+    expect(await s.relay.app.stores.jobs.get(body.requestId!)).toMatchObject({ stage: 'queued', requestedAs: 'queued', state: 'pending', dueAt: clock.now.getTime() });
     // A repeat is the same held call, not a second one.
     const repeat = await post(s, { phone: '050 765 43 21' }, 'outage-1');
     expect(await repeat.json()).toEqual(body);

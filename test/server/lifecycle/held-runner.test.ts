@@ -79,7 +79,7 @@ describe('the job runner', () => {
     expect(await s.relay.runner.runOnce()).toBe(2);
     expect(s.sim.calls).toHaveLength(1);
     const held = (await s.relay.app.stores.jobs.listPending(10)).find((j) => j.request.e164 === PHONE)!;
-    expect(held).toMatchObject({ state: 'pending', kind: 'scheduled' });
+    expect(held).toMatchObject({ state: 'pending', stage: 'scheduled' });
     expect(held.dueAt - clock.ms).toBeGreaterThan(60_000);
     expect(held.dueAt - clock.ms).toBeLessThanOrEqual(3_600_000);
     clock.set(held.dueAt);

@@ -76,7 +76,7 @@ describe('an unknown outcome', () => {
     expect(await s.relay.runner.runOnce()).toBe(1);
     expect(callbackCalls(s)).toHaveLength(2);
     expect(callsTo(s, PHONE)).toHaveLength(1);
-    expect(await s.relay.app.stores.jobs.get(id)).toMatchObject({ state: 'pending', kind: 'redial' });
+    expect(await s.relay.app.stores.jobs.get(id)).toMatchObject({ state: 'pending', stage: 'following' });
     const events = await until(() => crm().events.length >= 1 && crm().events, 'placed');
     expect(events.map((e) => e.type)).toEqual(['callback.placed']);
   });

@@ -1,8 +1,9 @@
 // The same callback-job cases against the memory, the SQLite and the Redis store (leases, exclusivity, crash
-// takeover, one scheduled call per number, cancel with its token, reschedule), then the SQLite store
-// across a reopen and a SIGKILL in the middle of placing a call.
+// takeover, one booked call per number, cancel with its token, a stage changed only by its holder
+// from the stage it expects), then the SQLite store across a reopen and a SIGKILL in the middle of
+// placing a call.
 import { describe, expect, it } from 'vitest';
-import type { CallbackJobStore } from '../../../server/src/lifecycle/job-store.ts';
+import { NO_PROGRESS, type CallbackJobStore, type JobProgress } from '../../../server/src/lifecycle/job-store.ts';
 import { createMemoryCallbackJobStore } from '../../../server/src/lifecycle/memory-job-store.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
 import { createSqliteCallbackJobStore } from '../../../server/src/lifecycle/sqlite-job-store.ts';
@@ -12,6 +13,7 @@ import { crashJobs, jobFor, T0 } from '../../support/store-scenarios.ts';
 import { runAndKill, tempDataDir } from '../../support/crash.ts';
 
 const LEASE = 30_000;
+const ended = { stage: 'ended', outcome: 'placed' } as const;
 const redis = redisForTests();
 const factories: [string, () => CallbackJobStore][] = [
   ['memory', () => createMemoryCallbackJobStore()],
@@ -28,12 +30,12 @@ describe.each(factories)('callback job store contract: %s', (_name, make) => {
     expect(await store.get('cb-1')).toEqual({
       ...rest,
       state: 'pending',
+      cancellable: true,
       attempts: 0,
       leaseOwner: null,
       leaseExpiresAt: null,
       interrupted: false,
       outcome: null,
-      notes: null,
       createdAt: T0,
       updatedAt: T0,
     });
@@ -62,7 +64,8 @@ describe.each(factories)('callback job store contract: %s', (_name, make) => {
       ['late', 'a', T0 + 5000 + LEASE, 1, false],
     ]);
     expect(await store.claimDue('b', T0 + 6000, LEASE, 10)).toEqual([]);
-    for (const id of ['early', 'late']) expect(await store.complete(id, 'a', 'placed', T0 + 7000)).toBe(true);
+    expect(await store.advance('early', 'a', 'queued', ended, T0 + 7000)).toBe(true);
+    expect(await store.advance('late', 'a', 'scheduled', ended, T0 + 7000)).toBe(true);
     expect((await store.claimDue('b', T0 + 60_000, LEASE, 10)).map((j) => j.callbackId)).toEqual(['future']);
   });
 
@@ -79,45 +82,73 @@ describe.each(factories)('callback job store contract: %s', (_name, make) => {
     expect(taken).toMatchObject({ callbackId: 'cb', leaseOwner: 'b', attempts: 2, interrupted: true });
     // a, back from the dead, holds nothing any more.
     expect(await store.renew('cb', 'a', T0 + 20_000 + LEASE, LEASE)).toBe(false);
-    expect(await store.complete('cb', 'a', 'placed', T0 + 20_000 + LEASE)).toBe(false);
-    expect(await store.complete('cb', 'b', 'placed', T0 + 20_000 + LEASE)).toBe(true);
-    expect(await store.get('cb')).toMatchObject({ state: 'completed', outcome: 'placed', leaseOwner: null });
+    expect(await store.advance('cb', 'a', 'scheduled', ended, T0 + 20_000 + LEASE)).toBe(false);
+    expect(await store.advance('cb', 'b', 'scheduled', ended, T0 + 20_000 + LEASE)).toBe(true);
+    expect(await store.get('cb')).toMatchObject({ stage: 'ended', state: 'completed', outcome: 'placed', leaseOwner: null });
     expect(await store.renew('cb', 'b', T0 + 20_001 + LEASE, LEASE)).toBe(false);
   });
 
-  it('fails a job for good, and reschedules one (backoff, re-dial) releasing its lease', async () => {
+  it('fails a job for good, and moves one to wait again (backoff, re-dial) releasing its lease', async () => {
     const store = make();
     await store.add(jobFor('q', '1', T0, 'queued'), T0);
     await store.add(jobFor('f', '2', T0, 'queued'), T0);
     await store.claimDue('a', T0, LEASE, 10);
-    expect(await store.fail('f', 'a', 'upstream_rejected', T0 + 1)).toBe(true);
-    expect(await store.get('f')).toMatchObject({ state: 'failed', outcome: 'upstream_rejected' });
-    expect(await store.reschedule('q', 'b', T0 + 300_000, T0 + 1, 'redial')).toBe(false);
-    expect(await store.reschedule('q', 'a', T0 + 300_000, T0 + 1, 'redial')).toBe(true);
-    expect(await store.get('q')).toMatchObject({ state: 'pending', kind: 'redial', dueAt: T0 + 300_000, leaseOwner: null, attempts: 1 });
+    expect(await store.advance('f', 'a', 'queued', { stage: 'failed', outcome: 'upstream_rejected' }, T0 + 1)).toBe(true);
+    expect(await store.get('f')).toMatchObject({ stage: 'failed', state: 'failed', outcome: 'upstream_rejected' });
+    const redial = { stage: 'redial' as const, dueAt: T0 + 300_000, progress: { ...NO_PROGRESS, redials: 1 } };
+    expect(await store.advance('q', 'b', 'queued', redial, T0 + 1)).toBe(false);
+    // The stage it expects to leave decides too: a step read from a stale job writes nothing.
+    expect(await store.advance('q', 'a', 'scheduled', redial, T0 + 1)).toBe(false);
+    expect(await store.advance('q', 'a', 'queued', redial, T0 + 1)).toBe(true);
+    expect(await store.get('q')).toMatchObject({ state: 'pending', stage: 'redial', dueAt: T0 + 300_000, leaseOwner: null, attempts: 1, progress: { redials: 1 } });
     expect(await store.claimDue('b', T0 + 299_999, LEASE, 10)).toEqual([]);
     const [again] = await store.claimDue('b', T0 + 300_000, LEASE, 10);
     expect(again).toMatchObject({ callbackId: 'q', attempts: 2, interrupted: false });
-    expect(await store.fail('f', 'a', 'again', T0 + 2)).toBe(false);
+    expect(await store.advance('f', 'a', 'failed', { stage: 'failed', outcome: 'again' }, T0 + 2)).toBe(false);
   });
 
-  it("keeps the placer's notes: given with the job, replaced by a reschedule that gives them, kept by one that does not", async () => {
+  it('keeps what a job remembers, as typed fields: given with the job, replaced by each step', async () => {
     const store = make();
-    await store.add({ ...jobFor('cb', '1', T0, 'redial'), notes: '{"redials":0}' }, T0);
+    const remembered: JobProgress = {
+      scheduledFor: T0 - 5000,
+      queuedAt: T0 - 4000,
+      unreachableTries: 3,
+      lastAttemptAt: T0 - 3000,
+      retriedUnknown: true,
+      redials: 2,
+      dueSince: T0 - 2000,
+    };
+    await store.add({ ...jobFor('cb', '1', T0, 'redial'), progress: remembered }, T0);
     await store.add(jobFor('plain', '2', T0, 'queued'), T0);
-    expect((await store.get('plain'))?.notes).toBeNull();
+    expect((await store.get('cb'))?.progress).toEqual(remembered);
+    expect((await store.get('plain'))?.progress).toEqual({ ...NO_PROGRESS, queuedAt: T0 });
     await store.claimDue('a', T0, LEASE, 10);
-    expect(await store.reschedule('cb', 'a', T0 + 1000, T0, undefined, '{"redials":1}')).toBe(true);
-    expect(await store.reschedule('plain', 'a', T0 + 1000, T0, undefined, '{"queuedAt":1}')).toBe(true);
-    expect((await store.get('cb'))?.notes).toBe('{"redials":1}');
+    const following: JobProgress = { ...NO_PROGRESS, lastAttemptAt: T0 + 500, redials: 2 };
+    expect(await store.advance('cb', 'a', 'redial', { stage: 'following', dueAt: T0 + 1000, progress: following }, T0)).toBe(true);
     const [taken] = await store.claimDue('a', T0 + 1000, LEASE, 1);
-    expect(taken).toMatchObject({ callbackId: 'cb', notes: '{"redials":1}' });
-    expect(await store.reschedule('cb', 'a', T0 + 2000, T0 + 1000, 'redial')).toBe(true);
-    expect((await store.get('cb'))?.notes).toBe('{"redials":1}');
-    await store.claimDue('a', T0 + 2000, LEASE, 10);
-    expect(await store.reschedule('cb', 'a', T0 + 3000, T0 + 2000, undefined, null)).toBe(true);
-    expect((await store.get('cb'))?.notes).toBeNull();
-    expect((await store.get('plain'))?.notes).toBe('{"queuedAt":1}');
+    expect(taken).toMatchObject({ callbackId: 'cb', stage: 'following', progress: following });
+    expect(await store.advance('cb', 'a', 'following', { stage: 'missed', outcome: 'missed' }, T0 + 1000)).toBe(true);
+    expect(await store.get('cb')).toMatchObject({ stage: 'missed', state: 'completed', outcome: 'missed', progress: following });
+  });
+
+  it('a booking moved into another stage frees its number; moved back, it is bound again', async () => {
+    const store = make();
+    await store.add(jobFor('b1', '1', T0), T0);
+    await store.claimDue('a', T0, LEASE, 1);
+    expect(await store.advance('b1', 'a', 'scheduled', { stage: 'queued', dueAt: T0 + 1000, progress: { ...NO_PROGRESS, queuedAt: T0 } }, T0)).toBe(true);
+    expect(await store.add(jobFor('b2', '1', T0 + 60_000), T0)).toEqual({ ok: true });
+  });
+
+  it('a call placed at once has no cancel token: only the owner may stop its re-dial, and nobody its following', async () => {
+    const store = make();
+    await store.add({ ...jobFor('now', '1', T0, 'following'), requestedAs: 'now', cancelToken: null, progress: { ...NO_PROGRESS, lastAttemptAt: T0 } }, T0);
+    expect(await store.get('now')).toMatchObject({ cancellable: false, requestedAs: 'now' });
+    expect(await store.cancel('now', 'token-now', T0)).toBe('wrong_token');
+    expect(await store.cancel('now', null, T0)).toBe('placed');
+    await store.claimDue('a', T0, LEASE, 1);
+    expect(await store.advance('now', 'a', 'following', { stage: 'redial', dueAt: T0 + 1000, progress: { ...NO_PROGRESS, redials: 1 } }, T0)).toBe(true);
+    expect(await store.cancel('now', null, T0 + 1)).toBe('cancelled');
+    expect(await store.get('now')).toMatchObject({ stage: 'cancelled', state: 'cancelled' });
   });
 
   it('cancels a pending job only with its token, and not while it is being placed', async () => {
@@ -127,7 +158,7 @@ describe.each(factories)('callback job store contract: %s', (_name, make) => {
     expect(await store.cancel('cb', 'token-other', T0)).toBe('wrong_token');
     await store.claimDue('a', T0, LEASE, 1);
     expect(await store.cancel('cb', 'token-cb', T0 + 1)).toBe('in_progress');
-    await store.reschedule('cb', 'a', T0 + 60_000, T0 + 2);
+    await store.advance('cb', 'a', 'scheduled', { stage: 'scheduled', dueAt: T0 + 60_000, progress: { ...NO_PROGRESS, scheduledFor: T0 } }, T0 + 2);
     expect(await store.cancel('cb', 'token-cb', T0 + 3)).toBe('cancelled');
     expect(await store.cancel('cb', 'token-cb', T0 + 4)).toBe('not_pending');
     expect(await store.claimDue('a', T0 + 60_000, LEASE, 1)).toEqual([]);
@@ -162,8 +193,8 @@ describe.each(factories)('callback job store contract: %s', (_name, make) => {
     ] as const)
       await store.add(jobFor(id, n, T0, 'queued'), T0);
     await store.claimDue('a', T0, LEASE, 10);
-    await store.fail('x', 'a', 'upstream_rejected', T0 + 1_000);
-    await store.fail('y', 'a', 'queue_expired', T0 + 2_000);
+    await store.advance('x', 'a', 'queued', { stage: 'failed', outcome: 'upstream_rejected' }, T0 + 1_000);
+    await store.advance('y', 'a', 'queued', { stage: 'failed', outcome: 'queue_expired' }, T0 + 2_000);
     expect((await store.listFailed(T0, 10)).map((j) => [j.callbackId, j.outcome])).toEqual([
       ['y', 'queue_expired'],
       ['x', 'upstream_rejected'],

@@ -219,7 +219,7 @@ describe('owner view: pending leads', () => {
     const auth = { 'x-owner-token': OWNER_TOKEN };
     const leads = (await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: Array<Record<string, unknown>>; failed: unknown[] };
     expect(leads.pending).toEqual([
-      expect.objectContaining({ callbackId: requestId, kind: 'scheduled', state: 'pending', utmSource: 'google', number: expect.stringContaining('*') }),
+      expect.objectContaining({ callbackId: requestId, stage: 'scheduled', requestedAs: 'scheduled', state: 'pending', utmSource: 'google', number: expect.stringContaining('*') }),
     ]);
     expect(leads.failed).toEqual([]);
     expect(JSON.stringify(leads)).not.toContain('502223344');

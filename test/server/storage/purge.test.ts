@@ -1,6 +1,7 @@
 // Privacy at rest: a full number stays only while a call may be placed or a webhook delivered, and
 // then is gone from the file itself (WAL included); records are deleted DATA_RETENTION_DAYS after
 // they were finished; pending work is never touched.
+import { NO_PROGRESS } from '../../../server/src/lifecycle/job-store.ts';
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,9 +37,9 @@ describe('privacy at rest', () => {
     // Digits 1–3: jobs done three ways; 4: still pending. Events: delivered, given up, pending.
     for (const n of ['1', '2', '3', '4']) await jobs.add(jobFor(`cb-${n}`, `${n}${n}${n}${n}${n}${n}${n}`, T0, 'queued'), T0);
     await jobs.claimDue('relay', T0, 30_000, 3);
-    await jobs.complete('cb-1', 'relay', 'placed', T0 + 1);
-    await jobs.fail('cb-2', 'relay', 'upstream_rejected', T0 + 1);
-    await jobs.reschedule('cb-3', 'relay', T0 + 60_000, T0 + 1);
+    await jobs.advance('cb-1', 'relay', 'queued', { stage: 'ended', outcome: 'placed' }, T0 + 1);
+    await jobs.advance('cb-2', 'relay', 'queued', { stage: 'failed', outcome: 'upstream_rejected' }, T0 + 1);
+    await jobs.advance('cb-3', 'relay', 'queued', { stage: 'queued', dueAt: T0 + 60_000, progress: { ...NO_PROGRESS, queuedAt: T0 } }, T0 + 1);
     expect(await jobs.cancel('cb-3', 'token-cb-3', T0 + 2)).toBe('cancelled');
     const events = [await leadEventFor('ev-1', T0), await leadEventFor('ev-2', T0), await leadEventFor('ev-3', T0)];
     for (const e of events) await outbox.enqueue(e, T0);
@@ -69,7 +70,7 @@ describe('privacy at rest', () => {
     await jobs.add(jobFor('old-done', '1', T0, 'queued'), T0);
     await jobs.add(jobFor('old-pending', '2', T0 + 90 * DAY), T0);
     await jobs.claimDue('relay', T0, 30_000, 1);
-    await jobs.complete('old-done', 'relay', 'placed', T0);
+    await jobs.advance('old-done', 'relay', 'queued', { stage: 'ended', outcome: 'placed' }, T0);
     const old = await leadEventFor('ev-old', T0);
     const pending = await leadEventFor('ev-pending', T0);
     await outbox.enqueue(old, T0);

@@ -8,7 +8,8 @@ import { Webhook } from 'standardwebhooks';
 import { listen } from '../../support/listen.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
 import { createSqliteWebhookOutbox } from '../../../server/src/webhooks/sqlite-outbox.ts';
-import { backoffDelay, createWebhookDelivery, type DeliveryClock, type DeliveryReport } from '../../../server/src/webhooks/delivery.ts';
+import { backoffDelay } from '../../../server/src/lib/backoff.ts';
+import { createWebhookDelivery, type DeliveryClock, type DeliveryReport } from '../../../server/src/webhooks/delivery.ts';
 import { crashOutbox, leadEventFor, T0 } from '../../support/store-scenarios.ts';
 import { runAndKill, tempDataDir } from '../../support/crash.ts';
 
