@@ -231,4 +231,26 @@ describe('owner view: pending leads', () => {
     expect({ status: done.status, body: await done.json() }).toEqual({ status: 200, body: { requestId, outcome: 'cancelled' } });
     expect(((await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: unknown[] }).pending).toEqual([]);
   });
+
+  it('shows a call placed now, while it goes on, as in progress: not as a re-dial, and with nothing to cancel', async () => {
+    // Long enough that the call is still going on when the owner looks.
+    const sys = (system = await startSystem({ OWNER_TOKEN }, { simulator: { timing: { agentAnswerMs: 5_000, visitorRingMs: 5_000, talkMs: 5_000 } } }));
+    const origin = sys.config.allowedOrigins[0]!;
+    const placed = await fetch(`${sys.relayUrl}/api/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ phone: '050 222 33 55', consent: true, attribution: { utmSource: 'google' } }),
+    });
+    const { requestId, status } = (await placed.json()) as { requestId: string; status: string };
+    expect(status).toBe('accepted');
+    const auth = { 'x-owner-token': OWNER_TOKEN };
+    const leads = (await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: Array<Record<string, unknown>> };
+    expect(leads.pending).toEqual([expect.objectContaining({ callbackId: requestId, stage: 'following', requestedAs: 'now', state: 'pending', utmSource: 'google' })]);
+    // The owner cannot cancel a call that has been placed.
+    const cancel = await fetch(`${sys.relayUrl}/owner/api/leads/${requestId}/cancel`, { method: 'POST', headers: auth });
+    expect(cancel.status).toBe(409);
+    // The owner view's script names the stage for a person: a call in progress, not "Nobody answered".
+    const script = await (await fetch(`${sys.relayUrl}/owner/owner.js`, { headers: auth })).text();
+    expect(script).toMatch(/following: 'Call in progress'/);
+  });
 });
