@@ -1,6 +1,6 @@
 // Everything the simulator does that the public material does NOT settle lives here, in one place,
 // so that when the real service turns out to differ there is one file to change
-// (see /work/shared/spec/service-facts.md: items marked *assume*, and our own choices).
+// (docs/service-interface.md lists the assumptions; the rest are our own choices).
 import type { CallTiming } from './types.ts';
 
 /** Realistic phase lengths for standalone use (ms). Ringostat promises a call within ~30 s. */

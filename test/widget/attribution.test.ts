@@ -1,5 +1,5 @@
 // Attribution from the tracking cookies, with values as the call-tracking script and Google
-// Analytics really write them (spec/service-facts.md).
+// Analytics really write them (docs/embedding.md, Attribution).
 import { afterEach, describe, expect, test } from 'vitest';
 import { gaClientId, readAttribution } from '../../widget/src/attribution.ts';
 

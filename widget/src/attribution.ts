@@ -1,4 +1,4 @@
-// Attribution from the call-tracking service's own cookies (see spec/service-facts.md):
+// Attribution from the call-tracking service's own cookies (formats in docs/embedding.md, Attribution):
 //   rngst2 = encodeURIComponent(JSON) of {utmz: {utm_source, …}, sl}  → utm values
 //   _ga    = GA1.<n>.<random>.<seconds>                                → client id (last two parts)
 //   rngst  = encodeURIComponent(JSON) of {clientId}                    → client id when there is no _ga

@@ -1,4 +1,4 @@
-// The client for the call-tracking service's HTTP interface (spec/service-api.md), as a factory
+// The client for the call-tracking service's HTTP interface (docs/service-interface.md), as a factory
 // with an injectable dispatcher and timeout (after viem's rpc/http.ts). Methods return values or
 // throw one of calltracking/errors.ts; nothing else escapes.
 import { DEFAULT_PROJECT_TIME_ZONE } from '../config/service.ts';

@@ -1,5 +1,6 @@
 // Turning the service's raw answers into values or typed errors. The shapes follow
-// spec/service-facts.md; where it says *assume*, the assumption is named here and nowhere else.
+// what docs/service-interface.md records of the service; where that is an assumption, it is named
+// here and nowhere else.
 import { z } from 'zod';
 import { CallTrackingHttpError, CallTrackingInvalidResponseError, CallTrackingRejectedError } from './errors.ts';
 import type { RawResponse } from './transport.ts';

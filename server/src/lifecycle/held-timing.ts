@@ -1,6 +1,6 @@
 // When a held call may be placed, and how long each wait is. The service publishes no call states,
-// so every "has it happened?" is read in the call log after the ring time (service-facts: assume
-// 30 s per party, CALL_RING_SECONDS); office hours come from WORKING_HOURS in TIMEZONE.
+// so every "has it happened?" is read in the call log after the ring time (we assume 30 s per
+// party, CALL_RING_SECONDS; docs/service-interface.md); office hours come from WORKING_HOURS in TIMEZONE.
 import type { Config } from '../config/index.ts';
 import { openWindows } from '../schedule/open-windows.ts';
 

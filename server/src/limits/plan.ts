@@ -1,4 +1,4 @@
-// The checks one request is counted against (design.md §6): per number, per client (address, or
+// The checks one request is counted against (docs/operations.md, Limits): per number, per client (address, or
 // IPv6 /64), per network it could rotate through (networks.ts), per number prefix and per site.
 // The rules come from the settings, so they are made once; only the keys change per request.
 import { clientKey } from './client-key.ts';

@@ -1,4 +1,4 @@
-// Errors of the stores behind the relay's shared state (store/README in design.md §3), each with a
+// Errors of the stores behind the relay's shared state (SQLite, Redis), each with a
 // literal `name` and a stable `code`, in the habit of undici's lib/core/errors.js.
 //
 // StoreUnavailableError means "the state could not be read or written, nothing is known": the
