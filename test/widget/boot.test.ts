@@ -2,6 +2,7 @@
 // data-dialback-open delegation, no double mount, and events for the page.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { boot } from '../../widget/src/boot.ts';
+import type { EntryConfig } from '../../widget/src/config.ts';
 import { createEventHub } from '../../widget/src/events.ts';
 
 type Win = Window & { dialback?: ((...args: unknown[]) => void) & { q?: unknown[][]; loaded?: true }; dataLayer?: unknown[] };
@@ -13,6 +14,17 @@ function script(attrs: Record<string, string> = {}): HTMLScriptElement {
   for (const [k, v] of Object.entries({ lang: 'en', country: 'UA', ...attrs })) el.setAttribute(`data-${k}`, v);
   return el;
 }
+
+const testEntry: EntryConfig = {
+  relay: 'http://127.0.0.1:9',
+  lang: 'en',
+  country: 'UA',
+  position: 'bottom-right',
+  color: null,
+  phone: null,
+  phoneHref: null,
+  launcher: true,
+};
 
 const shadow = () => document.querySelector('dialback-widget')?.shadowRoot ?? null;
 
@@ -76,7 +88,8 @@ describe('boot', () => {
 
 describe('window.dialback', () => {
   test('replays the calls the stub recorded, in order: a handler, then open', async () => {
-    const opened = vi.fn();
+    // What a site's handler sees when it runs: the dialog must already be there.
+    const opened = vi.fn(() => shadow()?.querySelector('[role=dialog]') ?? null);
     win.dialback = Object.assign(
       (...args: unknown[]) => {
         (win.dialback!.q ??= []).push(args);
@@ -88,8 +101,50 @@ describe('window.dialback', () => {
     boot(window, document, script());
     expect(win.dialback.loaded).toBe(true);
     await vi.waitFor(() => expect(opened).toHaveBeenCalledOnce(), { timeout: 5000 });
+    expect(opened.mock.results[0]!.value).not.toBeNull();
     expect(shadow()!.querySelector('[role=dialog]')).not.toBeNull();
     expect(shadow()!.querySelector('button.launcher')!.getAttribute('aria-expanded')).toBe('true');
+  });
+
+  test("the page hears 'open' once the dialog is in the shadow root, and 'close' once it is gone", async () => {
+    const booted = boot(window, document, script())!;
+    const heard: Array<[string, boolean]> = [];
+    const dialogThere = () => !!shadow()?.querySelector('[role=dialog]');
+    for (const name of ['open', 'close']) booted.dialback('on', name, () => heard.push([name, dialogThere()]));
+    booted.dialback('open');
+    await vi.waitFor(() => expect(heard).toHaveLength(1), { timeout: 5000 });
+    booted.dialback('close');
+    await vi.waitFor(() => expect(heard).toHaveLength(2));
+    expect(heard).toEqual([
+      ['open', true],
+      ['close', false],
+    ]);
+  });
+
+  test('a dialog opened and closed again before it was drawn tells the page nothing', async () => {
+    const { createUi } = await import('../../widget/src/ui/mount.tsx');
+    const events: string[] = [];
+    const container = document.body.appendChild(document.createElement('div'));
+    const ui = await createUi({
+      config: testEntry,
+      script: null,
+      container,
+      pageAtLoad: location.href,
+      cookiesAtLoad: '',
+      emit: (name) => void events.push(name),
+      report: () => {},
+      adoptStyles: () => {},
+      onOpenChange: () => {},
+    });
+    ui.open(null);
+    ui.close();
+    // A timer set now runs after the one that would have drawn the dialog.
+    await new Promise((resolve) => setTimeout(resolve));
+    expect(container.querySelector('[role=dialog]')).toBeNull();
+    expect(events).toEqual([]);
+    ui.open(null);
+    await vi.waitFor(() => expect(events).toEqual(['open']));
+    expect(container.querySelector('[role=dialog]')).not.toBeNull();
   });
 
   test('any element with data-dialback-open opens the dialog, including ones added later', async () => {

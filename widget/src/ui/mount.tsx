@@ -39,6 +39,7 @@ export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
   let isOpen = false;
   let opener: HTMLElement | null = null;
   let generation = 0; // a new boundary after a crash, so the next open starts clean
+  let shown = false; // what the page was last told: the dialog is in the shadow root
 
   const draw = () => {
     try {
@@ -48,6 +49,10 @@ export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
         </ErrorBoundary>,
         ctx.container,
       );
+      // 'open' and 'close' are told from here, once the render has put the dialog in (or taken it
+      // out): a site's handler that looks for the dialog or moves focus into it finds it. An open
+      // closed again before its render, or a render that crashed, tells the page nothing.
+      if (shown !== isOpen) ctx.emit((shown = isOpen) ? 'open' : 'close');
     } catch (error) {
       crashed(error);
     }
@@ -56,6 +61,7 @@ export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
   function crashed(error: unknown) {
     ctx.report(error);
     generation++;
+    shown = false; // the boundary drew nothing: the next open is told again
     if (isOpen) {
       isOpen = false;
       ctx.onOpenChange(false);
@@ -77,15 +83,13 @@ export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
     // layout (60–70 ms at 4× CPU). Apart, each is a task well under 50 ms (the page-load bench).
     setTimeout(draw);
     ctx.onOpenChange(true);
-    ctx.emit('open');
   }
 
   function close() {
     if (!isOpen) return;
     isOpen = false;
-    draw();
     ctx.onOpenChange(false);
-    ctx.emit('close');
+    draw();
     opener?.focus();
   }
 
