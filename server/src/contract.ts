@@ -31,6 +31,11 @@ export const CallbackRequest = z
     consent: z.boolean().optional(),
     /** The consent sentence the visitor saw; the relay stores only its hash in the consent record. */
     consentText: z.string().max(2000).optional(),
+    /** The privacy policy link shown beside that sentence, resolved to an absolute http(s) URL; absent when none was shown. */
+    privacyUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional(),
     attribution: Attribution.optional(),
     pageUrl: z.string().url().max(2048).optional(),
     locale: z.string().max(35).optional(),

@@ -13,6 +13,16 @@ export function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** Where a link with this href leads (an absolute http(s) URL), or null: "https://" alone leads nowhere. */
+function linkTarget(href: string): string | null {
+  try {
+    const url = new URL(href, document.baseURI).href;
+    return /^https?:/.test(url) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function send(
   ctx: UiContext,
   api: RelayApi,
@@ -30,7 +40,17 @@ export async function send(
     locale: config.lang,
   };
   if (/^[A-Z]{2}$/.test(values.country)) body.country = values.country;
-  if (config.consentText) body.consent = values.consent;
+  if (config.consentText) {
+    body.consent = values.consent;
+    // The sentence and link exactly as the consent box showed them: the relay's consent record keeps
+    // a hash of what the visitor agreed to, which proves nothing unless it is the text they saw. The
+    // link is sent resolved, as the browser follows it ("/privacy" names a page of this site). One
+    // longer than the relay accepts (2,000 characters) is left out: sent, it would have the relay
+    // refuse the whole request, and the visitor would get no call at all.
+    if (config.consentText.length <= 2000) body.consentText = config.consentText;
+    const privacy = config.privacyUrl && linkTarget(config.privacyUrl);
+    if (privacy && privacy.length <= 2000) body.privacyUrl = privacy;
+  }
   if (Object.keys(attribution).length) body.attribution = attribution;
   if (values.scheduledFor) body.scheduledFor = values.scheduledFor;
   // The relay accepts page addresses up to 2,048 characters; a longer one is cut, still a URL.
