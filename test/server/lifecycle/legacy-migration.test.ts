@@ -5,7 +5,8 @@
 // field with what that relay read back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallbackJob, CallbackJobStore } from '../../../server/src/lifecycle/job-store.ts';
-import { createRedisCallbackJobStore, migrateLegacyJobs } from '../../../server/src/lifecycle/redis-job-store.ts';
+import { migrateLegacyJobs } from '../../../server/src/lifecycle/redis-job-migration.ts';
+import { createRedisCallbackJobStore } from '../../../server/src/lifecycle/redis-job-store.ts';
 import { createSqliteCallbackJobStore } from '../../../server/src/lifecycle/sqlite-job-store.ts';
 import type { RequestedAs, Stage } from '../../../server/src/lifecycle/stages.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
