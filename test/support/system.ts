@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../../server/src/log/index.ts';
 import { createRelay, type Relay, type RelayDeps } from '../../server/src/relay.ts';
 import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.ts';
 import { listen } from './listen.ts';
+import { Answer, answerOf } from './post-callback.ts';
 import type { Timers } from '../../server/src/lib/timers.ts';
 import { memoryStores, openEmbeddedStores } from '../../server/src/relay-stores.ts';
 import { mkdtempSync } from 'node:fs';
@@ -47,9 +48,10 @@ export const QUICK_CALLS = { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 10 } 
 export const callbackCalls = (s: System) => s.sim.requests.filter((r) => r.path === '/a/v2');
 
 /** A refused request's public error, with its wait as the Retry-After header and as the body says it. */
-export async function errorOf(res: Response) {
-  const body = (await res.json()) as { error: { code: string; retryAfter?: number } };
-  return { status: res.status, code: body.error.code, retryAfter: Number(res.headers.get('retry-after')), bodyRetryAfter: body.error.retryAfter };
+export async function errorOf(res: Response | Answer) {
+  const answer = res instanceof Answer ? res : await answerOf(res);
+  const { error } = answer.json as { error: { code: string; retryAfter?: number } };
+  return { status: answer.status, code: error.code, retryAfter: Number(answer.headers.get('retry-after')), bodyRetryAfter: error.retryAfter };
 }
 
 export async function startSystem(env: Record<string, string> = {}, options: SystemOptions = {}): Promise<System> {
