@@ -3,9 +3,9 @@
 // as before (a bad body is still a 400 that counts nothing). Over real sockets, with keep-alive.
 import { describe, expect, it } from 'vitest';
 import { Pool } from 'undici';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const start = systemPerTest(
   { ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '2000', TRUSTED_PROXIES: '127.0.0.1', LIMIT_CLIENT_RATE: '2', LIMIT_CLIENT_NUMBERS_DAILY: '10' },
   { simulator: { timing: QUICK_CALLS } },
@@ -14,17 +14,9 @@ const start = systemPerTest(
 const CLIENT = '198.51.100.7';
 const phone = (i: number) => `+38050${100 + i}4567`;
 
-function post(s: System, body: string, client = CLIENT, headers: Record<string, string> = {}) {
-  return fetch(`${s.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': client, ...headers },
-    body,
-  });
-}
-
 /** Uses up CLIENT's rate limit (2) with two accepted calls. */
 async function block(s: System): Promise<void> {
-  for (const i of [1, 2]) expect((await post(s, JSON.stringify({ phone: phone(i) }))).status).toBe(202);
+  for (const i of [1, 2]) expect((await postCallback(s, { phone: phone(i) }, { forwardedFor: CLIENT })).status).toBe(202);
   expect(callbackCalls(s)).toHaveLength(2);
 }
 
@@ -35,66 +27,66 @@ describe('a client over its limit is refused before its body is read', () => {
     const s = await start();
     await block(s);
     for (const body of ['not json', '{"phone": 12}', '{}', '']) {
-      const refused = await errorOf(await post(s, body));
+      const refused = await errorOf(await postCallback(s, body, { forwardedFor: CLIENT }));
       expect(refused).toMatchObject({ status: 429, code: 'rate_limited' });
       expect(refused.retryAfter).toBeGreaterThan(0);
       expect(refused.retryAfter).toBeLessThanOrEqual(600);
       expect(refused.bodyRetryAfter).toBe(refused.retryAfter);
     }
     // A wrong content type is not even looked at.
-    expect((await post(s, 'phone=1', CLIENT, { 'content-type': 'text/plain' })).status).toBe(429);
+    expect((await postCallback(s, 'phone=1', { forwardedFor: CLIENT, headers: { 'content-type': 'text/plain' } })).status).toBe(429);
     expect(callbackCalls(s)).toHaveLength(2);
     expect(await metricsText(s)).toMatch(/dialback_limiter_refusals_total\{reason="client_rate"\} 5\n/);
     // Another client is untouched.
-    expect((await post(s, 'not json', '198.51.100.8')).status).toBe(400);
-    expect((await post(s, JSON.stringify({ phone: phone(3) }), '198.51.100.8')).status).toBe(202);
+    expect((await postCallback(s, 'not json', { forwardedFor: '198.51.100.8' })).status).toBe(400);
+    expect((await postCallback(s, { phone: phone(3) }, { forwardedFor: '198.51.100.8' })).status).toBe(202);
   });
 
   it('blocks an IPv6 client by its /64, before reading the body', async () => {
     const s = await start();
-    for (const i of [1, 2]) expect((await post(s, JSON.stringify({ phone: phone(i) }), `2001:db8:5:5::${i}`)).status).toBe(202);
-    expect((await errorOf(await post(s, 'not json', '2001:db8:5:5::beef'))).code).toBe('rate_limited');
-    expect((await post(s, 'not json', '2001:db8:5:6::1')).status).toBe(400);
+    for (const i of [1, 2]) expect((await postCallback(s, { phone: phone(i) }, { forwardedFor: `2001:db8:5:5::${i}` })).status).toBe(202);
+    expect((await errorOf(await postCallback(s, 'not json', { forwardedFor: '2001:db8:5:5::beef' }))).code).toBe('rate_limited');
+    expect((await postCallback(s, 'not json', { forwardedFor: '2001:db8:5:6::1' })).status).toBe(400);
   });
 
   it('still checks the origin first: a foreign origin is refused as such, blocked or not', async () => {
     const s = await start();
     await block(s);
-    const res = await post(s, 'not json', CLIENT, { origin: 'https://evil.example' });
+    const res = await postCallback(s, 'not json', { forwardedFor: CLIENT, origin: 'https://evil.example' });
     expect(res.status).toBe(403);
   });
 
   it('a client that is not blocked gets 400 for a bad body, and the refusal counts nothing', async () => {
     const s = await start();
-    for (let i = 0; i < 5; i++) expect((await errorOf(await post(s, '{"phone": 12}'))).status).toBe(400);
-    for (let i = 0; i < 5; i++) expect((await post(s, 'nope')).status).toBe(400);
+    for (let i = 0; i < 5; i++) expect((await errorOf(await postCallback(s, '{"phone": 12}', { forwardedFor: CLIENT }))).status).toBe(400);
+    for (let i = 0; i < 5; i++) expect((await postCallback(s, 'nope', { forwardedFor: CLIENT })).status).toBe(400);
     // The whole rate (2) is still there.
-    for (const i of [1, 2]) expect((await post(s, JSON.stringify({ phone: phone(i) }))).status).toBe(202);
-    expect((await post(s, JSON.stringify({ phone: phone(3) }))).status).toBe(429);
+    for (const i of [1, 2]) expect((await postCallback(s, { phone: phone(i) }, { forwardedFor: CLIENT })).status).toBe(202);
+    expect((await postCallback(s, { phone: phone(3) }, { forwardedFor: CLIENT })).status).toBe(429);
   });
 
   it('an early refusal counts nothing either: once the window has room the client is served again', async () => {
     const s = await start({ LIMIT_CLIENT_RATE_WINDOW_SECONDS: '1', LIMIT_NUMBER_COOLDOWN_SECONDS: '0' });
     await block(s);
-    for (let i = 0; i < 20; i++) expect((await post(s, 'not json')).status).toBe(429);
+    for (let i = 0; i < 20; i++) expect((await postCallback(s, 'not json', { forwardedFor: CLIENT })).status).toBe(429);
     // The log keeps the two accepted timestamps only; wait for the 1 s window to pass.
     let status = 429;
     for (let tries = 0; tries < 50 && status === 429; tries++) {
       await new Promise((r) => setTimeout(r, 100));
-      status = (await post(s, 'not json')).status;
+      status = (await postCallback(s, 'not json', { forwardedFor: CLIENT })).status;
     }
     expect(status).toBe(400);
-    expect((await post(s, JSON.stringify({ phone: phone(3) }))).status).toBe(202);
+    expect((await postCallback(s, { phone: phone(3) }, { forwardedFor: CLIENT })).status).toBe(202);
   });
 
   it('a repeat of an accepted request with its Idempotency-Key still gets the first answer', async () => {
     const s = await start();
-    const first = await post(s, JSON.stringify({ phone: phone(1) }), CLIENT, { 'idempotency-key': 'k-1' });
+    const first = await postCallback(s, { phone: phone(1) }, { forwardedFor: CLIENT, idempotencyKey: 'k-1' });
     expect(first.status).toBe(202);
-    expect((await post(s, JSON.stringify({ phone: phone(2) }))).status).toBe(202);
+    expect((await postCallback(s, { phone: phone(2) }, { forwardedFor: CLIENT })).status).toBe(202);
     // Now blocked: an unknown key is refused early, the known one replayed.
-    expect((await post(s, JSON.stringify({ phone: phone(3) }), CLIENT, { 'idempotency-key': 'k-2' })).status).toBe(429);
-    const again = await post(s, JSON.stringify({ phone: phone(1) }), CLIENT, { 'idempotency-key': 'k-1' });
+    expect((await postCallback(s, { phone: phone(3) }, { forwardedFor: CLIENT, idempotencyKey: 'k-2' })).status).toBe(429);
+    const again = await postCallback(s, { phone: phone(1) }, { forwardedFor: CLIENT, idempotencyKey: 'k-1' });
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(callbackCalls(s)).toHaveLength(2);
@@ -158,56 +150,54 @@ describe('a client over its limit is refused before its body is read', () => {
 });
 
 describe('a client that keeps asking while refused is refused before its body is read', () => {
-  const messageOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
-
   it('after LIMIT_CLIENT_REFUSALS refusals by the limits, whatever it sends; other clients are untouched', async () => {
     const s = await start({ LIMIT_CLIENT_REFUSALS: '3' });
     // Refusals before the limits (bad bodies, bad numbers) are no strikes.
-    for (let i = 0; i < 5; i++) expect((await post(s, '{"phone": 12}')).status).toBe(400);
-    expect((await post(s, JSON.stringify({ phone: phone(1) }))).status).toBe(202);
+    for (let i = 0; i < 5; i++) expect((await postCallback(s, '{"phone": 12}', { forwardedFor: CLIENT })).status).toBe(400);
+    expect((await postCallback(s, { phone: phone(1) }, { forwardedFor: CLIENT })).status).toBe(202);
     // A bot hammering the number on cooldown: three refusals, each after reading the body.
     for (let i = 0; i < 3; i++) {
-      const res = await post(s, JSON.stringify({ phone: phone(1) }));
+      const res = await postCallback(s, { phone: phone(1) }, { forwardedFor: CLIENT });
       expect(res.status).toBe(429);
-      expect((await messageOf(res)).message).toMatch(/moments ago/);
+      expect(res.json.error!.message).toMatch(/moments ago/);
     }
     // The fourth request is refused as the client's, before its body is read (else: 400).
-    const refused = await post(s, 'not json');
+    const refused = await postCallback(s, 'not json', { forwardedFor: CLIENT });
     expect(refused.status).toBe(429);
-    expect(await messageOf(refused)).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/Too many refused/) });
+    expect(refused.json.error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/Too many refused/) });
     const wait = Number(refused.headers.get('retry-after'));
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(600);
     // Even a request that would be accepted: its client is blocked for the window.
-    expect((await post(s, JSON.stringify({ phone: phone(2) }))).status).toBe(429);
+    expect((await postCallback(s, { phone: phone(2) }, { forwardedFor: CLIENT })).status).toBe(429);
     expect(callbackCalls(s)).toHaveLength(1);
     const metrics = await metricsText(s);
     expect(metrics).toMatch(/dialback_limiter_refusals_total\{reason="number_cooldown"\} 3\n/);
     expect(metrics).toMatch(/dialback_limiter_refusals_total\{reason="client_refusals"\} 2\n/);
     expect(metrics).toMatch(/dialback_limiter_keys\{table="client_refusals"\} 1\n/);
     // Another client is served as before.
-    expect((await post(s, 'not json', '198.51.100.8')).status).toBe(400);
-    expect((await post(s, JSON.stringify({ phone: phone(3) }), '198.51.100.8')).status).toBe(202);
+    expect((await postCallback(s, 'not json', { forwardedFor: '198.51.100.8' })).status).toBe(400);
+    expect((await postCallback(s, { phone: phone(3) }, { forwardedFor: '198.51.100.8' })).status).toBe(202);
   });
 
   it('the strikes pass with the client-rate window', async () => {
     const s = await start({ LIMIT_CLIENT_REFUSALS: '2', LIMIT_CLIENT_RATE: '10', LIMIT_CLIENT_RATE_WINDOW_SECONDS: '1' });
-    expect((await post(s, JSON.stringify({ phone: phone(1) }))).status).toBe(202);
-    for (let i = 0; i < 2; i++) expect((await post(s, JSON.stringify({ phone: phone(1) }))).status).toBe(429);
-    expect((await post(s, 'not json')).status).toBe(429);
+    expect((await postCallback(s, { phone: phone(1) }, { forwardedFor: CLIENT })).status).toBe(202);
+    for (let i = 0; i < 2; i++) expect((await postCallback(s, { phone: phone(1) }, { forwardedFor: CLIENT })).status).toBe(429);
+    expect((await postCallback(s, 'not json', { forwardedFor: CLIENT })).status).toBe(429);
     let status = 429;
     for (let tries = 0; tries < 50 && status === 429; tries++) {
       await new Promise((r) => setTimeout(r, 100));
-      status = (await post(s, 'not json')).status;
+      status = (await postCallback(s, 'not json', { forwardedFor: CLIENT })).status;
     }
     expect(status).toBe(400);
   });
 
   it('a site cap reached is no strike against the client: the breaker is not its doing', async () => {
     const s = await start({ LIMIT_CLIENT_REFUSALS: '2', SITE_HOURLY_CAP: '1' });
-    expect((await post(s, JSON.stringify({ phone: phone(1) }))).status).toBe(202);
-    for (const i of [2, 3, 4]) expect((await post(s, JSON.stringify({ phone: phone(i) }))).status).toBe(503);
-    expect((await post(s, 'not json')).status).toBe(400);
+    expect((await postCallback(s, { phone: phone(1) }, { forwardedFor: CLIENT })).status).toBe(202);
+    for (const i of [2, 3, 4]) expect((await postCallback(s, { phone: phone(i) }, { forwardedFor: CLIENT })).status).toBe(503);
+    expect((await postCallback(s, 'not json', { forwardedFor: CLIENT })).status).toBe(400);
   });
 });
 
@@ -217,7 +207,7 @@ describe('a refusal by a limit is logged on the request line, once', () => {
   it('an early refusal: one line, the request line, with the limit and the wait', async () => {
     const s = await start();
     await block(s);
-    const res = await post(s, 'not json');
+    const res = await postCallback(s, 'not json', { forwardedFor: CLIENT });
     expect(res.status).toBe(429);
     const lines = linesOf(s, res.headers.get('x-request-id'));
     expect(lines).toHaveLength(1);
@@ -233,8 +223,8 @@ describe('a refusal by a limit is logged on the request line, once', () => {
 
   it('a refusal after the body was read: one line with the limit, the wait and the masked number, never the full one', async () => {
     const s = await start();
-    expect((await post(s, JSON.stringify({ phone: '+380501112233' }))).status).toBe(202);
-    const res = await post(s, JSON.stringify({ phone: '+380501112233' }), '198.51.100.77');
+    expect((await postCallback(s, { phone: '+380501112233' }, { forwardedFor: CLIENT })).status).toBe(202);
+    const res = await postCallback(s, { phone: '+380501112233' }, { forwardedFor: '198.51.100.77' });
     expect(res.status).toBe(429);
     const lines = linesOf(s, res.headers.get('x-request-id'));
     expect(lines).toHaveLength(1);
