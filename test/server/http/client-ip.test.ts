@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
 import { clientIp } from '../../../server/src/http/client-ip.ts';
 import { parseCidrList } from '../../../server/src/lib/cidr.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { callbackCalls, QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 
 const req = (peer: string, xff?: string) => ({ socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } }) as unknown as IncomingMessage;
@@ -42,26 +43,23 @@ describe('clientIp', () => {
 });
 
 describe('clients behind a trusted proxy, over real sockets', () => {
-  const ORIGIN = 'https://shop.example';
   const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, TRUSTED_PROXIES: '127.0.0.1', LIMIT_CLIENT_RATE: '1' }, { simulator: { timing: QUICK_CALLS } });
-  const post = (url: string, phone: string, xff: string) =>
-    fetch(`${url}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': xff }, body: JSON.stringify({ phone }) });
 
   it('limits an IPv4-mapped X-Forwarded-For together with its IPv4 address (security #9)', async () => {
     const s = await start();
-    expect((await post(s.relayUrl, '+380501234567', '1.1.1.1')).status).toBe(202);
+    expect((await postCallback(s, { phone: '+380501234567' }, { forwardedFor: '1.1.1.1' })).status).toBe(202);
     const numbers = ['+380671112233', '+380931234568', '+380971234569', '+380661234560'];
     for (const [i, spelling] of ['::ffff:1.1.1.1', '::ffff:101:101', '0:0:0:0:0:ffff:1.1.1.1', '::ffff:0101:0101'].entries()) {
-      const res = await post(s.relayUrl, numbers[i]!, spelling);
+      const res = await postCallback(s, { phone: numbers[i]! }, { forwardedFor: spelling });
       expect(res.status, spelling).toBe(429);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+      expect(res.json.error!.code).toBe('rate_limited');
     }
     expect(callbackCalls(s)).toHaveLength(1);
   });
 
   it('passes the IPv4 address to the service when the proxy wrote it mapped', async () => {
     const s = await start();
-    expect((await post(s.relayUrl, '+380501234567', '0:0:0:0:0:ffff:1.1.1.1')).status).toBe(202);
+    expect((await postCallback(s, { phone: '+380501234567' }, { forwardedFor: '0:0:0:0:0:ffff:1.1.1.1' })).status).toBe(202);
     expect(callbackCalls(s).map((c) => (JSON.parse(c.body) as { params: { clientIp: string } }).params.clientIp)).toEqual(['1.1.1.1']);
   });
 });

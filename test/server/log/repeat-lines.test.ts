@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createManualTimers } from '../../support/manual-timers.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { systemPerTest, type System } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const WINDOW_MS = 300;
 const clock = createManualTimers();
 const start = systemPerTest(
@@ -20,14 +20,6 @@ const requestLines = (s: System, path: string) => s.logs.filter((l) => l.msg ===
 const summaries = (s: System) => s.logs.filter((l) => l.msg === 'repeated requests');
 const windowEnds = async () => clock.advance(WINDOW_MS);
 const metric = async (s: System, pattern: RegExp) => Number(pattern.exec(await (await fetch(`${s.relayUrl}/metrics`)).text())?.[1]);
-
-function post(s: System, body: string, client: string) {
-  return fetch(`${s.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': client },
-    body,
-  });
-}
 
 describe('repeated request lines', () => {
   it('folds a flood of status reads into one line and one summary per window; metrics count them all', async () => {
@@ -55,13 +47,13 @@ describe('repeated request lines', () => {
   it('folds refusals made before the body is read, by reason; refusals after reading a body, by reason and number', async () => {
     const s = await start();
     const client = '198.51.100.20';
-    expect((await post(s, JSON.stringify({ phone: '+380501234567' }), client)).status).toBe(202);
-    for (let i = 0; i < 10; i++) expect((await post(s, 'not json', client)).status).toBe(429); // over its rate: body unread
+    expect((await postCallback(s, { phone: '+380501234567' }, { forwardedFor: client })).status).toBe(202);
+    for (let i = 0; i < 10; i++) expect((await postCallback(s, 'not json', { forwardedFor: client })).status).toBe(429); // over its rate: body unread
     // Another client asking for the same number is refused by its cooldown, after its body is read.
-    for (let i = 0; i < 3; i++) expect((await post(s, JSON.stringify({ phone: '+380501234567' }), `198.51.100.${30 + i}`)).status).toBe(429);
+    for (let i = 0; i < 3; i++) expect((await postCallback(s, { phone: '+380501234567' }, { forwardedFor: `198.51.100.${30 + i}` })).status).toBe(429);
     // And another number in its cooldown: a kind of its own, with its own first line.
-    expect((await post(s, JSON.stringify({ phone: '+380671112233' }), '198.51.100.50')).status).toBe(202);
-    for (let i = 0; i < 2; i++) expect((await post(s, JSON.stringify({ phone: '+380671112233' }), `198.51.100.${60 + i}`)).status).toBe(429);
+    expect((await postCallback(s, { phone: '+380671112233' }, { forwardedFor: '198.51.100.50' })).status).toBe(202);
+    for (let i = 0; i < 2; i++) expect((await postCallback(s, { phone: '+380671112233' }, { forwardedFor: `198.51.100.${60 + i}` })).status).toBe(429);
     const refusedLines = requestLines(s, '/api/callback').filter((l) => l.status === 429);
     expect(refusedLines.filter((l) => l.refused === 'client_rate')).toHaveLength(1);
     expect(refusedLines.filter((l) => l.refused === 'number_cooldown').map((l) => l.phone)).toEqual(['+380*******67', '+380*******33']);
@@ -84,9 +76,9 @@ describe('repeated request lines', () => {
   it('folds client errors by their code, and names the code on the line that is written', async () => {
     const s = await start();
     const client = '198.51.100.40';
-    for (let i = 0; i < 6; i++) expect((await post(s, 'not json', client)).status).toBe(400);
-    for (let i = 0; i < 4; i++) expect((await post(s, JSON.stringify({ phone: '12' }), client)).status).toBe(400);
-    const foreign = () => fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: '{}' });
+    for (let i = 0; i < 6; i++) expect((await postCallback(s, 'not json', { forwardedFor: client })).status).toBe(400);
+    for (let i = 0; i < 4; i++) expect((await postCallback(s, { phone: '12' }, { forwardedFor: client })).status).toBe(400);
+    const foreign = () => postCallback(s, '{}', { origin: 'https://evil.example' });
     for (let i = 0; i < 3; i++) expect((await foreign()).status).toBe(403);
     const preflight = () => fetch(`${s.relayUrl}/api/callback`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } });
     for (let i = 0; i < 3; i++) expect((await preflight()).status).toBe(204);

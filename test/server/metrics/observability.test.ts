@@ -1,21 +1,18 @@
 // What an operator sees: /metrics in Prometheus text, /readyz backed by a cached probe, a request
 // id on every log line, and never the Auth-key, the hash secret or a full number anywhere.
 import { describe, expect, it } from 'vitest';
-import { QUICK_CALLS, systemPerTest, type System } from '../../support/system.ts';
+import { answerOf, ORIGIN, postCallback, type Answer } from '../../support/post-callback.ts';
+import { QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 import { createRegistry } from '../../../server/src/metrics/registry.ts';
 
-const ORIGIN = 'https://shop.example';
 const HASH_SECRET = 'observability-hash-secret-0123';
 const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '800', HASH_SECRET }, { simulator: { timing: QUICK_CALLS } });
-
-const post = (s: System, phone: string, headers: Record<string, string> = {}) =>
-  fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, ...headers }, body: JSON.stringify({ phone }) });
 
 describe('/metrics', () => {
   it('counts requests by route and status, service latency, refusals and the breaker', async () => {
     const s = await start();
-    expect((await post(s, '+380501234567')).status).toBe(202);
-    expect((await post(s, '+380501234567')).status).toBe(429);
+    expect((await postCallback(s, { phone: '+380501234567' })).status).toBe(202);
+    expect((await postCallback(s, { phone: '+380501234567' })).status).toBe(429);
     await fetch(`${s.relayUrl}/nope/380501234567`);
     expect((await fetch(`${s.relayUrl}/api/callback`)).status).toBe(405);
     await fetch(`${s.relayUrl}/api/status`);
@@ -107,7 +104,7 @@ describe('logs', () => {
     for (let i = 0; i < 50; i++) await fetch(`${s.relayUrl}/healthz`);
     const ids = s.logs.filter((l) => l.msg === 'request').map((l) => l.requestId);
     expect(new Set(ids).size).toBe(50);
-    const res = await post(s, '+380501234567', { 'x-request-id': 'spoofed-by-client' });
+    const res = await postCallback(s, { phone: '+380501234567' }, { headers: { 'x-request-id': 'spoofed-by-client' } });
     const id = res.headers.get('x-request-id')!;
     expect(id).toMatch(/^[A-Za-z]{22}$/); // our own id, never the client's; letters, so log masking cannot touch it
     const lines = s.logs.filter((l) => l.requestId === id);
@@ -120,23 +117,21 @@ describe('logs', () => {
     const s = await start({ TRUSTED_PROXIES: '127.0.0.1' });
     const numbers = ['+380501234567', '+380671112233', '+380931234568', '+380971234569'];
     const seen: string[] = [];
-    const keep = async (res: Response) => {
-      seen.push(JSON.stringify([...res.headers]), await res.text());
+    const keep = (res: Answer) => {
+      seen.push(JSON.stringify([...res.headers]), res.text);
     };
-    await keep(await post(s, numbers[0]!));
-    await keep(await post(s, numbers[0]!));
+    keep(await postCallback(s, { phone: numbers[0]! }));
+    keep(await postCallback(s, { phone: numbers[0]! }));
     s.sim.faults.set('callback', { kind: 'rpc_error', code: 17, message: `number ${numbers[1]!.slice(1)} refused for key ${s.sim.authKey}` });
-    await keep(await post(s, numbers[1]!, { 'x-forwarded-for': '203.0.113.1' }));
+    keep(await postCallback(s, { phone: numbers[1]! }, { forwardedFor: '203.0.113.1' }));
     s.sim.faults.set('callback', { kind: 'status', status: 500, body: `fatal: ${s.sim.authKey} ${numbers[2]}` });
-    await keep(await post(s, numbers[2]!, { 'x-forwarded-for': '203.0.113.2' }));
+    keep(await postCallback(s, { phone: numbers[2]! }, { forwardedFor: '203.0.113.2' }));
     s.sim.faults.set('callback', { kind: 'hang' });
-    await keep(await post(s, numbers[3]!, { 'x-forwarded-for': '203.0.113.3' }));
+    keep(await postCallback(s, { phone: numbers[3]! }, { forwardedFor: '203.0.113.3' }));
     s.sim.faults.clear();
-    await keep(
-      await fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: `{"phone":"${numbers[0]}","bogus":1}` }),
-    );
-    await keep(await fetch(`${s.relayUrl}/metrics`));
-    await keep(await fetch(`${s.relayUrl}/readyz`));
+    keep(await postCallback(s, `{"phone":"${numbers[0]}","bogus":1}`));
+    keep(await answerOf(await fetch(`${s.relayUrl}/metrics`)));
+    keep(await answerOf(await fetch(`${s.relayUrl}/readyz`)));
 
     const haystack = [...s.rawLogs, ...seen].join('\n');
     expect(s.rawLogs.length).toBeGreaterThan(5);
