@@ -58,9 +58,9 @@ export class Answer {
   }
 }
 
-/** Reads a response to its end. */
-export async function answerOf(res: Response): Promise<Answer> {
-  return new Answer(res.status, res.headers, await res.text());
+/** Reads a response to its end (an answer already read stays as it is). */
+export async function answerOf(res: Response | Answer): Promise<Answer> {
+  return res instanceof Answer ? res : new Answer(res.status, res.headers, await res.text());
 }
 
 /** A relay's base URL, a system (relayUrl) or a relay process (url). */

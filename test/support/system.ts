@@ -7,7 +7,7 @@ import { createLogger, type Logger } from '../../server/src/log/index.ts';
 import { createRelay, type Relay, type RelayDeps } from '../../server/src/relay.ts';
 import { startSimulator, type SimulatorOptions } from '../../server/simulator/index.ts';
 import { listen } from './listen.ts';
-import { Answer, answerOf } from './post-callback.ts';
+import { answerOf, type Answer } from './post-callback.ts';
 import type { Timers } from '../../server/src/lib/timers.ts';
 import { memoryStores, openEmbeddedStores } from '../../server/src/relay-stores.ts';
 import { mkdtempSync } from 'node:fs';
@@ -49,7 +49,7 @@ export const callbackCalls = (s: System) => s.sim.requests.filter((r) => r.path 
 
 /** A refused request's public error, with its wait as the Retry-After header and as the body says it. */
 export async function errorOf(res: Response | Answer) {
-  const answer = res instanceof Answer ? res : await answerOf(res);
+  const answer = await answerOf(res);
   const { error } = answer.json as { error: { code: string; retryAfter?: number } };
   return { status: answer.status, code: error.code, retryAfter: Number(answer.headers.get('retry-after')), bodyRetryAfter: error.retryAfter };
 }
