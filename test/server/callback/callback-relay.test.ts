@@ -1,9 +1,9 @@
 // The relay against the simulator over real sockets: what reaches the service on the wire, and
 // every way POST /api/callback can answer.
 import { afterEach, describe, expect, it } from 'vitest';
+import { answerOf, ORIGIN, postCallback, type Answer, type CallbackBody, type PostOptions } from '../../support/post-callback.ts';
 import { callbackCalls, systemPerTest, type System } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) DialbackTest/1.0';
 const attribution = {
   utmSource: 'google',
@@ -22,17 +22,13 @@ async function begin(env: Record<string, string> = {}): Promise<void> {
   system = await start(env);
 }
 
-function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${system.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN, 'user-agent': UA, ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
+/** POST /api/callback to the test's system from a browser (its User-Agent reaches the service). */
+const post = (body: CallbackBody | string, options: PostOptions = {}) => postCallback(system, body, { ...options, headers: { 'user-agent': UA, ...options.headers } });
 
-async function expectError(res: Response, status: number, code: string, field?: string) {
-  const body = (await res.json()) as { error: { code: string; message: string; field?: string; nextOpenAt?: string } };
-  expect({ status: res.status, code: body.error.code }).toEqual({ status, code });
+async function expectError(res: Answer | Response, status: number, code: string, field?: string) {
+  const answer = await answerOf(res);
+  const body = answer.json as { error: { code: string; message: string; field?: string; nextOpenAt?: string } };
+  expect({ status: answer.status, code: body.error.code }).toEqual({ status, code });
   expect(body.error.message.length).toBeGreaterThan(10);
   if (field) expect(body.error.field).toBe(field);
   return body.error;
@@ -44,9 +40,8 @@ describe('POST /api/callback, accepted', () => {
     const res = await post({ phone: '050 123 45 67', attribution, pageUrl: 'https://shop.example/landing?x=1', locale: 'uk' });
     expect(res.status).toBe(202);
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    const text = await res.text();
-    expect(text).not.toContain('501234567');
-    const body = JSON.parse(text);
+    expect(res.text).not.toContain('501234567');
+    const body = res.json;
     expect(body).toEqual({ status: 'accepted', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), phoneMasked: '+380 50 *** **67', estimateSeconds: 30 });
 
     const [wire] = callbackCalls(system);
@@ -105,10 +100,10 @@ describe('POST /api/callback, accepted', () => {
 
   it('believes X-Forwarded-For only from a trusted proxy', async () => {
     await begin();
-    await post({ phone: '0501234567' }, { 'x-forwarded-for': '203.0.113.50' });
+    await post({ phone: '0501234567' }, { forwardedFor: '203.0.113.50' });
     expect(JSON.parse(callbackCalls(system)[0]!.body).params.clientIp).toBe('127.0.0.1');
     await begin({ TRUSTED_PROXIES: '127.0.0.1' });
-    await post({ phone: '0501234567' }, { 'x-forwarded-for': '6.6.6.6, 203.0.113.50' });
+    await post({ phone: '0501234567' }, { forwardedFor: '6.6.6.6, 203.0.113.50' });
     expect(JSON.parse(callbackCalls(system)[0]!.body).params.clientIp).toBe('203.0.113.50');
   });
 });
@@ -149,14 +144,14 @@ describe('POST /api/callback, refused before the service is asked', () => {
     const foreign = await post({ phone: '0501234567' }, { origin: 'https://evil.example' });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     await expectError(foreign, 403, 'origin_not_allowed');
-    const none = await fetch(`${system.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"phone":"0501234567"}' });
+    const none = await postCallback(system, '{"phone":"0501234567"}', { origin: null });
     await expectError(none, 403, 'origin_not_allowed');
   });
 
   it('payload_too_large and unsupported_media_type', async () => {
     await begin();
     await expectError(await post({ phone: '0501234567', pageUrl: 'https://shop.example/' + 'a'.repeat(5000) }), 413, 'payload_too_large');
-    await expectError(await post('phone=0501234567', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
+    await expectError(await post('phone=0501234567', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
   });
 
   it('closed outside WORKING_HOURS, with the next opening', async () => {
@@ -180,8 +175,7 @@ describe('POST /api/callback, when the service fails', () => {
     await begin();
     system.sim.faults.set('callback', { kind: 'rpc_error', code: 17, message: 'outbound calls banned for SECRET-INTERNAL' });
     const res = await post({ phone: '0501234567' });
-    const text = await res.clone().text();
-    expect(text).not.toContain('SECRET-INTERNAL');
+    expect(res.text).not.toContain('SECRET-INTERNAL');
     await expectError(res, 502, 'upstream_rejected');
     expect(callbackCalls(system)).toHaveLength(1);
   });

@@ -4,24 +4,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../../server/simulator/index.ts';
 import { deadUrl } from '../../support/listen.ts';
-import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../../support/system.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
+import { callbackCalls, QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const TIMEOUT_MS = 800;
 /** A generous bound: an answer later than this means the relay hung. */
 const HUNG_AFTER_MS = TIMEOUT_MS * 2 + 3000;
 const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS) }, { simulator: { timing: QUICK_CALLS } });
 
-async function post(s: System) {
-  const res = await fetch(`${s.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ phone: '+380501234567' }),
-    signal: AbortSignal.timeout(HUNG_AFTER_MS),
-  });
-  const text = await res.text();
-  return { status: res.status, text, code: (JSON.parse(text) as { error?: { code: string } }).error?.code };
-}
+/** Gives up on an answer that comes later than HUNG_AFTER_MS. */
+const untilHung = () => ({ signal: AbortSignal.timeout(HUNG_AFTER_MS) });
 
 const cases: Array<{ name: string; fault: Fault; status: number; code: string }> = [
   { name: 'connection reset before acting', fault: { kind: 'reset' }, status: 502, code: 'upstream_unknown' },
@@ -43,7 +35,7 @@ describe('service faults', () => {
     it(`${c.name} → ${c.status} ${c.code}, asked once`, async () => {
       const s = await start();
       s.sim.faults.set('callback', c.fault);
-      const answer = await post(s);
+      const answer = await postCallback(s, { phone: '+380501234567' }, untilHung());
       expect({ status: answer.status, code: answer.code }).toEqual({ status: c.status, code: c.code });
       expect(callbackCalls(s)).toHaveLength(1);
       // The service's own words stay in our logs.
@@ -61,26 +53,22 @@ describe('service faults', () => {
       ALLOWED_ORIGINS: ORIGIN,
       QUEUE_MAX_WAIT_SECONDS: '0',
     });
-    const answer = await post(s);
+    const answer = await postCallback(s, { phone: '+380501234567' }, untilHung());
     expect({ status: answer.status, code: answer.code }).toEqual({ status: 503, code: 'upstream_unavailable' });
     expect(s.logs.filter((l) => l.msg === 'service connection never opened; retrying once')).toHaveLength(1);
     const metrics = await (await fetch(`${s.relayUrl}/metrics`)).text();
     expect(metrics).toContain('dialback_upstream_request_duration_seconds_count{operation="callback",outcome="connect_error"} 2');
     // Nothing reached the service, so nothing was counted: the visitor may try again at once.
-    const again = await post(s);
+    const again = await postCallback(s, { phone: '+380501234567' }, untilHung());
     expect(again.code).toBe('upstream_unavailable');
   });
 
   it('recovers when the fault clears: the next request is placed normally', async () => {
     const s = await start();
     s.sim.faults.set('callback', { kind: 'reset', times: 1 });
-    expect((await post(s)).status).toBe(502);
+    expect((await postCallback(s, { phone: '+380501234567' }, untilHung())).status).toBe(502);
     s.sim.faults.clear();
-    const res = await fetch(`${s.relayUrl}/api/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: ORIGIN },
-      body: JSON.stringify({ phone: '+380671234567' }),
-    });
+    const res = await postCallback(s, { phone: '+380671234567' });
     expect(res.status).toBe(202);
   });
 });

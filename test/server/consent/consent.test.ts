@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, createHmac } from 'node:crypto';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const TEXT = 'I agree to be called back about my order.';
 const SECRET = 'consent-test-secret-0123456789';
 let system: System | undefined;
@@ -16,16 +16,13 @@ afterEach(async () => {
   await system?.close();
 });
 
-const post = (body: unknown) =>
-  fetch(`${system!.relayUrl}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) });
-
 describe('consent records', () => {
   it('appends one record per accepted call to CONSENT_LOG_PATH, with hashes instead of the number', async () => {
     const path = join(dir, 'consent.jsonl');
     system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, REQUIRE_CONSENT: 'true', CONSENT_LOG_PATH: path, HASH_SECRET: SECRET });
-    const res = await post({ phone: '050 123 45 67', consent: true, consentText: TEXT });
+    const res = await postCallback(system!, { phone: '050 123 45 67', consent: true, consentText: TEXT });
     expect(res.status).toBe(202);
-    const { requestId } = await res.json();
+    const { requestId } = res.json;
 
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -42,15 +39,15 @@ describe('consent records', () => {
 
   it('writes no record for a refused request', async () => {
     system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, REQUIRE_CONSENT: 'true' });
-    expect((await post({ phone: '050 123 45 67', consent: false })).status).toBe(400);
+    expect((await postCallback(system!, { phone: '050 123 45 67', consent: false })).status).toBe(400);
     system.sim.faults.set('callback', { kind: 'rpc_error' });
-    expect((await post({ phone: '050 123 45 67', consent: true, consentText: TEXT })).status).toBe(502);
+    expect((await postCallback(system!, { phone: '050 123 45 67', consent: true, consentText: TEXT })).status).toBe(502);
     expect(system.relay.app.consent.recent()).toHaveLength(0);
     // The same relay does record an accepted one: the empty list above is not an empty log.
     system.sim.faults.clear();
-    const accepted = await post({ phone: '050 765 43 21', consent: true, consentText: TEXT });
+    const accepted = await postCallback(system!, { phone: '050 765 43 21', consent: true, consentText: TEXT });
     expect(accepted.status).toBe(202);
-    const { requestId } = await accepted.json();
+    const { requestId } = accepted.json;
     expect(system.relay.app.consent.recent().map((r) => r.callbackId)).toEqual([requestId]);
   });
 });

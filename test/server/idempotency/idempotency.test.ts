@@ -2,39 +2,32 @@
 // a thousand at once; a key reused for another request is refused.
 import { describe, expect, it } from 'vitest';
 import { Pool } from 'undici';
-import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../../support/system.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
+import { callbackCalls, QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '1000' }, { simulator: { timing: QUICK_CALLS } });
-
-const headers = (key?: string) => ({ 'content-type': 'application/json', origin: ORIGIN, ...(key && { 'idempotency-key': key }) });
-const post = (s: System, body: unknown, key?: string) => fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: headers(key), body: JSON.stringify(body) });
 
 describe('Idempotency-Key', () => {
   it('answers a repeat with the first answer and places no second call', async () => {
     const s = await start();
-    const first = await post(s, { phone: '+380501234567', locale: 'uk' }, 'key-1');
+    const first = await postCallback(s, { phone: '+380501234567', locale: 'uk' }, { idempotencyKey: 'key-1' });
     expect(first.status).toBe(202);
-    const firstBody = await first.json();
+    const firstBody = first.json;
     // Same meaning, other key order: the same request.
-    const again = await post(s, { locale: 'uk', phone: '+380501234567' }, 'key-1');
+    const again = await postCallback(s, { locale: 'uk', phone: '+380501234567' }, { idempotencyKey: 'key-1' });
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(await again.json()).toEqual(firstBody);
+    expect(again.json).toEqual(firstBody);
     expect(callbackCalls(s)).toHaveLength(1);
   });
 
   it('refuses the same key with another body (422), and keys are per site', async () => {
     const s = await start({ ALLOWED_ORIGINS: `${ORIGIN},https://other.example` });
-    expect((await post(s, { phone: '+380501234567' }, 'key-2')).status).toBe(202);
-    const other = await post(s, { phone: '+380671234567' }, 'key-2');
+    expect((await postCallback(s, { phone: '+380501234567' }, { idempotencyKey: 'key-2' })).status).toBe(202);
+    const other = await postCallback(s, { phone: '+380671234567' }, { idempotencyKey: 'key-2' });
     expect(other.status).toBe(422);
-    expect(((await other.json()) as { error: { code: string } }).error.code).toBe('idempotency_key_reused');
-    const otherSite = await fetch(`${s.relayUrl}/api/callback`, {
-      method: 'POST',
-      headers: { ...headers('key-2'), origin: 'https://other.example' },
-      body: JSON.stringify({ phone: '+380671234567' }),
-    });
+    expect(other.json.error!.code).toBe('idempotency_key_reused');
+    const otherSite = await postCallback(s, { phone: '+380671234567' }, { idempotencyKey: 'key-2', origin: 'https://other.example' });
     expect(otherSite.status).toBe(202);
     expect(callbackCalls(s)).toHaveLength(2);
   });
@@ -45,9 +38,9 @@ describe('Idempotency-Key', () => {
     // non-ASCII (fetch sends each character of a header value as one byte: here the UTF-8 of "ключ").
     const malformed = ['has space', 'x'.repeat(256), '', Buffer.from('ключ').toString('latin1')];
     for (const key of malformed) {
-      const res = await fetch(`${s.relayUrl}/api/callback`, { method: 'POST', headers: { ...headers(), 'idempotency-key': key }, body: '{"phone":"+380501234567"}' });
+      const res = await postCallback(s, '{"phone":"+380501234567"}', { idempotencyKey: key });
       expect(res.status, JSON.stringify(key)).toBe(400);
-      expect(((await res.json()) as { error: { code: string; field: string } }).error).toMatchObject({ code: 'invalid_request', field: 'Idempotency-Key' });
+      expect(res.json.error).toMatchObject({ code: 'invalid_request', field: 'Idempotency-Key' });
     }
     expect(callbackCalls(s)).toHaveLength(0);
   });
@@ -55,9 +48,9 @@ describe('Idempotency-Key', () => {
   it('remembers a timeout too: the call may have been placed, so a repeat must not place another', async () => {
     const s = await start();
     s.sim.faults.set('callback', { kind: 'hang', times: 1 });
-    const first = await post(s, { phone: '+380501234567' }, 'key-3');
+    const first = await postCallback(s, { phone: '+380501234567' }, { idempotencyKey: 'key-3' });
     expect(first.status).toBe(504);
-    const again = await post(s, { phone: '+380501234567' }, 'key-3');
+    const again = await postCallback(s, { phone: '+380501234567' }, { idempotencyKey: 'key-3' });
     expect(again.status).toBe(504);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(callbackCalls(s)).toHaveLength(1);
@@ -65,11 +58,11 @@ describe('Idempotency-Key', () => {
 
   it('forgets a key whose request was refused before the service was asked, so it can be retried', async () => {
     const s = await start({ LIMIT_CLIENT_RATE: '1', LIMIT_CLIENT_RATE_WINDOW_SECONDS: '1' });
-    expect((await post(s, { phone: '+380501234567' }, 'key-4')).status).toBe(202);
-    const limited = await post(s, { phone: '+380671234567' }, 'key-5');
+    expect((await postCallback(s, { phone: '+380501234567' }, { idempotencyKey: 'key-4' })).status).toBe(202);
+    const limited = await postCallback(s, { phone: '+380671234567' }, { idempotencyKey: 'key-5' });
     expect(limited.status).toBe(429);
     await new Promise((r) => setTimeout(r, 1100));
-    expect((await post(s, { phone: '+380671234567' }, 'key-5')).status).toBe(202);
+    expect((await postCallback(s, { phone: '+380671234567' }, { idempotencyKey: 'key-5' })).status).toBe(202);
   });
 
   it('turns 1,000 parallel identical requests into exactly one call', async () => {
@@ -81,7 +74,12 @@ describe('Idempotency-Key', () => {
       const body = JSON.stringify({ phone: '+380501234567', consent: true });
       const statuses = await Promise.all(
         Array.from({ length: 1000 }, async () => {
-          const res = await pool.request({ path: '/api/callback', method: 'POST', headers: headers('same-key'), body });
+          const res = await pool.request({
+            path: '/api/callback',
+            method: 'POST',
+            headers: { 'content-type': 'application/json', origin: ORIGIN, 'idempotency-key': 'same-key' },
+            body,
+          });
           await res.body.text();
           return res.statusCode;
         }),

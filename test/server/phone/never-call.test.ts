@@ -3,20 +3,10 @@
 // and toll-free numbers (the line's owner pays for every call). Each has its own code and sentence,
 // and neither the answer nor the logs repeat the full number.
 import { describe, expect, it } from 'vitest';
-import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../../support/system.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
+import { callbackCalls, QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, ROUTE_FALLBACK: '+380671234567' }, { simulator: { timing: QUICK_CALLS } });
-
-async function post(s: System, phone: string) {
-  const res = await fetch(`${s.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ phone }),
-  });
-  const text = await res.text();
-  return { status: res.status, text, error: (JSON.parse(text) as { error?: { code: string; message: string; field?: string } }).error };
-}
 
 describe('destinations that are never called back', () => {
   it.each([
@@ -27,13 +17,13 @@ describe('destinations that are never called back', () => {
   ])('refuses %s with its own code and sentence, placing nothing', async (_what, phone, code, sentence) => {
     const s = await start();
     expect(s.config.callback.caller).toBe('380441112233');
-    const answer = await post(s, phone);
+    const answer = await postCallback(s, { phone });
     expect(answer.status).toBe(400);
-    expect(answer.error).toMatchObject({ code, field: 'phone', message: expect.stringMatching(sentence) });
+    expect(answer.json.error).toMatchObject({ code, field: 'phone', message: expect.stringMatching(sentence) });
     expect(answer.text.replace(/\D/g, '')).not.toMatch(/\d{9}/);
     expect(s.rawLogs.join('\n')).not.toMatch(/380441112233|380671234567|380800501234/);
     expect(callbackCalls(s)).toHaveLength(0);
     // A visitor's own number is still called.
-    expect((await post(s, '+380 44 111 22 34')).status).toBe(202);
+    expect((await postCallback(s, { phone: '+380 44 111 22 34' })).status).toBe(202);
   });
 });
