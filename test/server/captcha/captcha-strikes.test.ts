@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import { listen, type Listening } from '../../support/listen.ts';
-import { callbackCalls, QUICK_CALLS, systemPerTest, type System } from '../../support/system.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
+import { callbackCalls, QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const SECRET = '0x4AAAAAAAfakeSecret';
 
 /** Tokens the fake Cloudflare accepts (solved on ORIGIN's host); everything else fails. */
@@ -50,51 +50,45 @@ const startAt = (env: Record<string, string> = {}) => {
 let numbers = 0;
 const freshPhone = () => `+38050${100 + (numbers++ % 900)}4567`;
 
-async function post(s: System, client: string, token: string | undefined, body?: string) {
-  const res = await fetch(`${s.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': client },
-    body: body ?? JSON.stringify({ phone: freshPhone(), ...(token !== undefined && { turnstileToken: token }) }),
-  });
-  const json = (await res.json()) as { error?: { code: string; message: string } };
-  return { status: res.status, code: json.error?.code, message: json.error?.message };
-}
-
 describe('failed CAPTCHAs cost the client', () => {
   it('bad tokens from one address: Cloudflare is asked LIMIT_CLIENT_REFUSALS (20) times, then the client is refused before its body is read', async () => {
     const s = await startAt();
     const answers = [];
-    for (let i = 0; i < 200; i++) answers.push(await post(s, '198.51.100.7', `bad-${i}`));
+    for (let i = 0; i < 200; i++) answers.push(await postCallback(s, { phone: freshPhone(), turnstileToken: `bad-${i}` }, { forwardedFor: '198.51.100.7' }));
     expect(answers.slice(0, 20).every((a) => a.status === 403 && a.code === 'captcha_failed')).toBe(true);
     expect(answers.slice(20).every((a) => a.status === 429 && a.code === 'rate_limited')).toBe(true);
     expect(verifyCalls).toBe(20);
     // Body unread: even garbage is refused as the client's.
-    expect(await post(s, '198.51.100.7', undefined, 'not json')).toMatchObject({ status: 429, message: expect.stringMatching(/refused/) });
+    expect(await postCallback(s, 'not json', { forwardedFor: '198.51.100.7' })).toMatchObject({ status: 429, json: { error: { message: expect.stringMatching(/refused/) } } });
     // Another visitor with a good token is served.
     good.add('ok-1');
-    expect(await post(s, '203.0.113.5', 'ok-1')).toMatchObject({ status: 202 });
+    expect(await postCallback(s, { phone: freshPhone(), turnstileToken: 'ok-1' }, { forwardedFor: '203.0.113.5' })).toMatchObject({ status: 202 });
     expect(callbackCalls(s)).toHaveLength(1);
   });
 
   it('missing and replayed tokens are strikes too, though Cloudflare is not asked for them', async () => {
     const s = await startAt({ LIMIT_CLIENT_REFUSALS: '3' });
     good.add('once');
-    expect(await post(s, '198.51.100.8', 'once')).toMatchObject({ status: 202 });
-    expect(await post(s, '198.51.100.8', 'once')).toMatchObject({ status: 403, code: 'captcha_failed' });
-    expect(await post(s, '198.51.100.8', undefined)).toMatchObject({ status: 400, code: 'captcha_required' });
-    expect(await post(s, '198.51.100.8', undefined)).toMatchObject({ status: 400, code: 'captcha_required' });
-    expect(await post(s, '198.51.100.8', undefined, 'not json')).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(await postCallback(s, { phone: freshPhone(), turnstileToken: 'once' }, { forwardedFor: '198.51.100.8' })).toMatchObject({ status: 202 });
+    expect(await postCallback(s, { phone: freshPhone(), turnstileToken: 'once' }, { forwardedFor: '198.51.100.8' })).toMatchObject({ status: 403, code: 'captcha_failed' });
+    expect(await postCallback(s, { phone: freshPhone() }, { forwardedFor: '198.51.100.8' })).toMatchObject({ status: 400, code: 'captcha_required' });
+    expect(await postCallback(s, { phone: freshPhone() }, { forwardedFor: '198.51.100.8' })).toMatchObject({ status: 400, code: 'captcha_required' });
+    expect(await postCallback(s, 'not json', { forwardedFor: '198.51.100.8' })).toMatchObject({ status: 429, code: 'rate_limited' });
     expect(verifyCalls).toBe(1);
   });
 
   it('a token that passes, or a Cloudflare that cannot be asked, costs the client nothing', async () => {
     const s = await startAt({ LIMIT_CLIENT_REFUSALS: '2', LIMIT_CLIENT_RATE: '8', LIMIT_CLIENT_NUMBERS_DAILY: '8' });
     down = true;
-    for (let i = 0; i < 4; i++) expect(await post(s, '198.51.100.9', `t-${i}`)).toMatchObject({ status: 503, code: 'temporarily_unavailable' });
+    for (let i = 0; i < 4; i++)
+      expect(await postCallback(s, { phone: freshPhone(), turnstileToken: `t-${i}` }, { forwardedFor: '198.51.100.9' })).toMatchObject({
+        status: 503,
+        code: 'temporarily_unavailable',
+      });
     down = false;
     for (let i = 0; i < 4; i++) {
       good.add(`g-${i}`);
-      expect(await post(s, '198.51.100.9', `g-${i}`)).toMatchObject({ status: 202 });
+      expect(await postCallback(s, { phone: freshPhone(), turnstileToken: `g-${i}` }, { forwardedFor: '198.51.100.9' })).toMatchObject({ status: 202 });
     }
   });
 
@@ -102,15 +96,20 @@ describe('failed CAPTCHAs cost the client', () => {
     const s = await startAt();
     good.add('retry-me');
     down = true;
-    expect(await post(s, '198.51.100.11', 'retry-me')).toMatchObject({ status: 503, code: 'temporarily_unavailable' });
+    expect(await postCallback(s, { phone: freshPhone(), turnstileToken: 'retry-me' }, { forwardedFor: '198.51.100.11' })).toMatchObject({
+      status: 503,
+      code: 'temporarily_unavailable',
+    });
     down = false;
-    expect(await post(s, '198.51.100.11', 'retry-me')).toMatchObject({ status: 202 });
+    expect(await postCallback(s, { phone: freshPhone(), turnstileToken: 'retry-me' }, { forwardedFor: '198.51.100.11' })).toMatchObject({ status: 202 });
     expect(verifyCalls).toBe(2);
   });
 
   it('bad tokens sent all at once: no more reach Cloudflare than the strike limit', async () => {
     const s = await startAt({ LIMIT_CLIENT_REFUSALS: '5' });
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => post(s, '198.51.100.10', `burst-${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => postCallback(s, { phone: freshPhone(), turnstileToken: `burst-${i}` }, { forwardedFor: '198.51.100.10' })),
+    );
     expect(verifyCalls).toBeLessThanOrEqual(5);
     expect(answers.filter((a) => a.code === 'captcha_failed').length).toBe(verifyCalls);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(60 - verifyCalls);
@@ -118,37 +117,41 @@ describe('failed CAPTCHAs cost the client', () => {
 
   it('a bot rotating addresses of one /24 is cut off by the network strike limit (LIMIT_NETWORK_REFUSALS)', async () => {
     const s = await startAt({ LIMIT_NETWORK_REFUSALS: '10' });
-    for (let i = 0; i < 40; i++) await post(s, `198.51.100.${i}`, `rot-${i}`);
+    for (let i = 0; i < 40; i++) await postCallback(s, { phone: freshPhone(), turnstileToken: `rot-${i}` }, { forwardedFor: `198.51.100.${i}` });
     expect(verifyCalls).toBe(10);
-    expect(await post(s, '198.51.100.200', undefined, 'not json')).toMatchObject({ status: 429, message: expect.stringMatching(/your network/) });
+    expect(await postCallback(s, 'not json', { forwardedFor: '198.51.100.200' })).toMatchObject({
+      status: 429,
+      json: { error: { message: expect.stringMatching(/your network/) } },
+    });
     // Another network is untouched.
     good.add('ok-2');
-    expect(await post(s, '203.0.113.5', 'ok-2')).toMatchObject({ status: 202 });
+    expect(await postCallback(s, { phone: freshPhone(), turnstileToken: 'ok-2' }, { forwardedFor: '203.0.113.5' })).toMatchObject({ status: 202 });
   });
 });
 
 describe('strikes are a cost, never a limit of their own', () => {
   it("with the strike tables full of a flood's keys, a new visitor's CAPTCHA is still checked and the call placed", async () => {
     const s = await startAt({ LIMITER_MAX_KEYS: '1000' });
-    for (let i = 0; i < 1000; i++) await post(s, `10.${i >> 8}.${i & 255}.1`, `flood-${i}`);
+    for (let i = 0; i < 1000; i++) await postCallback(s, { phone: freshPhone(), turnstileToken: `flood-${i}` }, { forwardedFor: `10.${i >> 8}.${i & 255}.1` });
     expect((await (await fetch(`${s.relayUrl}/metrics`)).text()).match(/dialback_limiter_keys\{table="client_refusals"\} (\d+)/)?.[1]).toBe('1000');
     good.add('ok-4');
-    expect(await post(s, '203.0.113.5', 'ok-4')).toMatchObject({ status: 202 });
+    expect(await postCallback(s, { phone: freshPhone(), turnstileToken: 'ok-4' }, { forwardedFor: '203.0.113.5' })).toMatchObject({ status: 202 });
   });
 });
 
 describe('TURNSTILE_REQUIRED=surge', () => {
   it('needs no token until the site surges; then everyone needs one', async () => {
     const s = await startAt({ TURNSTILE_REQUIRED: 'surge', SURGE_CALLS: '3' });
-    for (const client of ['198.51.100.1', '203.0.113.1', '192.0.2.1']) expect(await post(s, client, undefined)).toMatchObject({ status: 202 });
+    for (const client of ['198.51.100.1', '203.0.113.1', '192.0.2.1'])
+      expect(await postCallback(s, { phone: freshPhone() }, { forwardedFor: client })).toMatchObject({ status: 202 });
     expect(verifyCalls).toBe(0);
     // Three calls in five minutes: a surge. A visitor from a fourth network now needs a token…
-    expect(await post(s, '2001:db8:9::1', undefined)).toMatchObject({ status: 400, code: 'captcha_required' });
+    expect(await postCallback(s, { phone: freshPhone() }, { forwardedFor: '2001:db8:9::1' })).toMatchObject({ status: 400, code: 'captcha_required' });
     good.add('ok-3');
-    expect(await post(s, '2001:db8:9::1', 'ok-3')).toMatchObject({ status: 202 });
+    expect(await postCallback(s, { phone: freshPhone(), turnstileToken: 'ok-3' }, { forwardedFor: '2001:db8:9::1' })).toMatchObject({ status: 202 });
     // …until the surge is over.
     clock += 301_000;
-    expect(await post(s, '2001:db8:10::1', undefined)).toMatchObject({ status: 202 });
+    expect(await postCallback(s, { phone: freshPhone() }, { forwardedFor: '2001:db8:10::1' })).toMatchObject({ status: 202 });
   });
 
   it('a flood too slow for the fast trigger surges at half the hourly cap, before the breaker: tokenless calls stop there', async () => {
@@ -158,12 +161,12 @@ describe('TURNSTILE_REQUIRED=surge', () => {
     const statuses = [];
     for (let i = 0; i < 100; i++) {
       clock += 20_000;
-      statuses.push((await post(s, `2001:db8:${1000 + i}::1`, undefined)).status);
+      statuses.push((await postCallback(s, { phone: freshPhone() }, { forwardedFor: `2001:db8:${1000 + i}::1` })).status);
     }
     expect(statuses.filter((x) => x === 202)).toHaveLength(50);
     expect(statuses.slice(50).every((x) => x === 400)).toBe(true);
     good.add('ok-5');
-    expect(await post(s, '203.0.113.5', 'ok-5')).toMatchObject({ status: 202 });
+    expect(await postCallback(s, { phone: freshPhone(), turnstileToken: 'ok-5' }, { forwardedFor: '203.0.113.5' })).toMatchObject({ status: 202 });
     expect(s.logs.some((l) => String(l.msg).startsWith('ALERT site callback cap'))).toBe(false);
   });
 });

@@ -5,9 +5,9 @@ import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deadUrl, listen, type Listening } from '../../support/listen.ts';
-import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../../support/system.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
+import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 // Friday 2026-11-20 19:00 in Kyiv (17:00 UTC): the office (Mon-Fri 09-18) is closed.
 const FRIDAY_EVENING = new Date('2026-11-20T17:00:00Z');
@@ -47,13 +47,6 @@ afterEach(async () => {
   clock.now = FRIDAY_EVENING;
 });
 
-async function post(s: System, body: Record<string, unknown>, key?: string) {
-  return fetch(`${s.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN, ...(key && { 'idempotency-key': key }) },
-    body: JSON.stringify({ consent: true, ...body }),
-  });
-}
 async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
   for (let i = 0; i < 200; i++) {
     const value = probe();
@@ -68,15 +61,16 @@ describe('call me later', () => {
     const hook = await startCrm();
     const s = await start({ LEAD_WEBHOOK_URL: hook.url, LEAD_WEBHOOK_SECRET: SECRET });
     // Without a time, the office is closed.
-    expect((await errorOf(await post(s, { phone: '050 123 45 67' }))).code).toBe('closed');
-    const res = await post(s, {
+    expect((await errorOf(await postCallback(s, { consent: true, phone: '050 123 45 67' }))).code).toBe('closed');
+    const res = await postCallback(s, {
+      consent: true,
       phone: '050 123 45 67',
       scheduledFor: '2026-11-23T10:30:00+02:00',
       pageUrl: 'https://shop.example/sofa',
       attribution: { utmSource: 'google', clientId: '1907690628.1747750782' },
     });
     expect(res.status).toBe(202);
-    const body = (await res.json()) as Record<string, string>;
+    const body = res.json as Record<string, string>;
     expect(body).toEqual({
       status: 'scheduled',
       requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -110,23 +104,23 @@ describe('call me later', () => {
 
   it('refuses a time outside office hours, in the past or too far ahead, each with its own code; a number holds one booking', async () => {
     const s = await start();
-    expect((await errorOf(await post(s, { phone: '0501234567', scheduledFor: '2026-11-21T10:00:00+02:00' }))).code).toBe('scheduled_outside_hours');
-    expect((await errorOf(await post(s, { phone: '0501234567', scheduledFor: '2026-11-20T10:00:00+02:00' }))).code).toBe('scheduled_in_past');
-    expect((await errorOf(await post(s, { phone: '0501234567', scheduledFor: '2026-12-01T10:00:00+02:00' }))).code).toBe('scheduled_too_far');
-    expect((await errorOf(await post(s, { phone: '0501234567', scheduledFor: 'Monday morning' }))).code).toBe('invalid_request');
-    expect((await post(s, { phone: '0501234567', scheduledFor: '2026-11-23T10:00:00+02:00' })).status).toBe(202);
-    const again = await post(s, { phone: '+380 50 123 45 67', scheduledFor: '2026-11-24T10:00:00+02:00' });
+    expect((await errorOf(await postCallback(s, { consent: true, phone: '0501234567', scheduledFor: '2026-11-21T10:00:00+02:00' }))).code).toBe('scheduled_outside_hours');
+    expect((await errorOf(await postCallback(s, { consent: true, phone: '0501234567', scheduledFor: '2026-11-20T10:00:00+02:00' }))).code).toBe('scheduled_in_past');
+    expect((await errorOf(await postCallback(s, { consent: true, phone: '0501234567', scheduledFor: '2026-12-01T10:00:00+02:00' }))).code).toBe('scheduled_too_far');
+    expect((await errorOf(await postCallback(s, { consent: true, phone: '0501234567', scheduledFor: 'Monday morning' }))).code).toBe('invalid_request');
+    expect((await postCallback(s, { consent: true, phone: '0501234567', scheduledFor: '2026-11-23T10:00:00+02:00' })).status).toBe(202);
+    const again = await postCallback(s, { consent: true, phone: '+380 50 123 45 67', scheduledFor: '2026-11-24T10:00:00+02:00' });
     expect({ status: again.status, code: (await errorOf(again)).code }).toEqual({ status: 409, code: 'already_scheduled' });
   });
 
   it("counts the visitor's own limits when booking, and a repeat of its Idempotency-Key gets the same booking", async () => {
     const s = await start({ LIMIT_CLIENT_RATE: '2', LIMIT_CLIENT_NUMBERS_DAILY: '32' });
-    const first = await post(s, { phone: '0501111111', scheduledFor: '2026-11-23T10:00:00+02:00' }, 'booking-1');
-    const repeat = await post(s, { phone: '0501111111', scheduledFor: '2026-11-23T10:00:00+02:00' }, 'booking-1');
-    expect(await repeat.json()).toEqual(await first.json());
+    const first = await postCallback(s, { consent: true, phone: '0501111111', scheduledFor: '2026-11-23T10:00:00+02:00' }, { idempotencyKey: 'booking-1' });
+    const repeat = await postCallback(s, { consent: true, phone: '0501111111', scheduledFor: '2026-11-23T10:00:00+02:00' }, { idempotencyKey: 'booking-1' });
+    expect(repeat.json).toEqual(first.json);
     expect(repeat.headers.get('idempotent-replayed')).toBe('true');
-    expect((await post(s, { phone: '0502222222', scheduledFor: '2026-11-23T11:00:00+02:00' })).status).toBe(202);
-    const third = await post(s, { phone: '0503333333', scheduledFor: '2026-11-23T12:00:00+02:00' });
+    expect((await postCallback(s, { consent: true, phone: '0502222222', scheduledFor: '2026-11-23T11:00:00+02:00' })).status).toBe(202);
+    const third = await postCallback(s, { consent: true, phone: '0503333333', scheduledFor: '2026-11-23T12:00:00+02:00' });
     expect((await errorOf(third)).code).toBe('rate_limited');
   });
 });
@@ -143,17 +137,17 @@ describe('held through an outage', () => {
       LEAD_WEBHOOK_URL: hook.url,
       LEAD_WEBHOOK_SECRET: SECRET,
     });
-    const res = await post(s, { phone: '050 765 43 21' }, 'outage-1');
+    const res = await postCallback(s, { consent: true, phone: '050 765 43 21' }, { idempotencyKey: 'outage-1' });
     expect(res.status).toBe(202);
-    const body = (await res.json()) as Record<string, string>;
+    const body = res.json as Record<string, string>;
     expect(body).toEqual({ status: 'queued', requestId: expect.any(String), cancelToken: expect.any(String), phoneMasked: expect.stringContaining('*') });
     expect(await s.relay.app.stores.jobs.get(body.requestId!)).toMatchObject({ stage: 'queued', requestedAs: 'queued', state: 'pending', dueAt: clock.now.getTime() });
     // A repeat is the same held call, not a second one.
-    const repeat = await post(s, { phone: '050 765 43 21' }, 'outage-1');
-    expect(await repeat.json()).toEqual(body);
+    const repeat = await postCallback(s, { consent: true, phone: '050 765 43 21' }, { idempotencyKey: 'outage-1' });
+    expect(repeat.json).toEqual(body);
     expect((await s.relay.app.stores.jobs.listPending(10)).map((j) => j.callbackId)).toEqual([body.requestId]);
     // Its limits stay counted: the number is cooling down, as if the call had been placed.
-    expect((await errorOf(await post(s, { phone: '050 765 43 21' }))).code).toBe('rate_limited');
+    expect((await errorOf(await postCallback(s, { consent: true, phone: '050 765 43 21' }))).code).toBe('rate_limited');
     const event = await until(() => hook.events[0], 'the webhook');
     expect(event).toMatchObject({ type: 'callback.queued', data: { callbackId: body.requestId, phone: '+380507654321' } });
   });
@@ -163,7 +157,7 @@ describe('a held call, later', () => {
   it('shows its state, and is cancelled only with its token, from its own site; the owner is told', async () => {
     const hook = await startCrm();
     const s = await start({ ALLOWED_ORIGINS: `${ORIGIN},https://other.example`, LEAD_WEBHOOK_URL: hook.url, LEAD_WEBHOOK_SECRET: SECRET });
-    const booked = (await (await post(s, { phone: '050 123 45 67', scheduledFor: '2026-11-23T10:30:00+02:00' })).json()) as { requestId: string; cancelToken: string };
+    const booked = (await postCallback(s, { consent: true, phone: '050 123 45 67', scheduledFor: '2026-11-23T10:30:00+02:00' })).json as { requestId: string; cancelToken: string };
     const at = (origin: string, init: RequestInit = {}) => fetch(`${s.relayUrl}/api/callback/${booked.requestId}`, { ...init, headers: { origin, ...init.headers } });
     expect(await (await at(ORIGIN)).json()).toEqual({ requestId: booked.requestId, outcome: 'scheduled', scheduledFor: '2026-11-23T08:30:00.000Z', pollAfterMs: 15_000 });
     expect((await at('https://other.example')).status).toBe(404);
@@ -181,7 +175,7 @@ describe('a held call, later', () => {
     // Twice is the same answer; the state says so; the number may be booked again.
     expect((await at(ORIGIN, { method: 'DELETE', headers: { 'cancel-token': booked.cancelToken } })).status).toBe(200);
     expect(await (await at(ORIGIN)).json()).toEqual({ requestId: booked.requestId, outcome: 'cancelled' });
-    expect((await post(s, { phone: '050 123 45 67', scheduledFor: '2026-11-24T10:30:00+02:00' })).status).toBe(202);
+    expect((await postCallback(s, { consent: true, phone: '050 123 45 67', scheduledFor: '2026-11-24T10:30:00+02:00' })).status).toBe(202);
     await until(() => (hook.events.length >= 3 ? true : undefined), 'three events');
     expect(hook.events.map((e) => e.type)).toEqual(['callback.scheduled', 'callback.cancelled', 'callback.scheduled']);
     expect(hook.events[1]!.data).toMatchObject({ callbackId: booked.requestId, phone: '+380501234567' });
@@ -196,7 +190,7 @@ describe('a held call, later', () => {
       CALLTRACKING_PROJECT_ID: '1',
       CALLBACK_CALLER: '380441112233',
     });
-    const queued = (await (await post(s, { phone: '050 765 43 21' })).json()) as { requestId: string };
+    const queued = (await postCallback(s, { consent: true, phone: '050 765 43 21' })).json as { requestId: string };
     const progress = await fetch(`${s.relayUrl}/api/callback/${queued.requestId}`, { headers: { origin: ORIGIN } });
     expect(await progress.json()).toEqual({ requestId: queued.requestId, outcome: 'queued', pollAfterMs: 5_000 });
   });

@@ -3,12 +3,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../server/simulator/index.ts';
 import type { Simulator } from '../../../server/simulator/index.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { createClient } from 'redis';
 import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
 
-const ORIGIN = 'https://shop.example';
 let redis: RedisServer;
 let sim: Simulator & { url: string; close(): Promise<void> };
 let relays: RelayProcess[] = [];
@@ -68,26 +68,14 @@ async function startRelays(
 const clientIp = (i: number) => `198.${18 + (Math.floor(i / 65_000) % 2)}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
 const phone = (i: number) => `050 ${String(1_000_000 + i).padStart(7, '0')}`;
 
-function post(relay: RelayProcess, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return fetch(`${relay.url}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN, ...headers },
-    body: JSON.stringify({ consent: true, ...body }),
-  });
-}
-
 const placed = () => sim.requests.filter((r) => r.path === '/a/v2').length;
 
 describe('three relays sharing one Redis', () => {
   it('300 parallel requests for one number spread over three relays ring it exactly once', async () => {
     const three = await startRelays(3);
-    const answers = await Promise.all(
-      Array.from({ length: 300 }, (_, i) =>
-        post(three[i % 3]!, { phone: '050 123 45 67' }, { 'x-forwarded-for': clientIp(i) }).then(async (r) => ({ status: r.status, body: await r.json() })),
-      ),
-    );
+    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => postCallback(three[i % 3]!, { consent: true, phone: '050 123 45 67' }, { forwardedFor: clientIp(i) })));
     expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
-    expect(answers.filter((a) => a.status !== 202).every((a) => a.status === 429 && a.body.error.code === 'rate_limited')).toBe(true);
+    expect(answers.filter((a) => a.status !== 202).every((a) => a.status === 429 && a.code === 'rate_limited')).toBe(true);
     expect(placed()).toBe(1);
     expect(sim.calls).toHaveLength(1);
   });
@@ -95,7 +83,7 @@ describe('three relays sharing one Redis', () => {
   it('holds the per-client limit across relays: one client, many numbers, all relays — three calls', async () => {
     const three = await startRelays(3, { LIMIT_CLIENT_NUMBERS_DAILY: '20' });
     const statuses: number[] = [];
-    for (let i = 0; i < 9; i++) statuses.push((await post(three[i % 3]!, { phone: phone(i) }, { 'x-forwarded-for': '203.0.113.7' })).status);
+    for (let i = 0; i < 9; i++) statuses.push((await postCallback(three[i % 3]!, { consent: true, phone: phone(i) }, { forwardedFor: '203.0.113.7' })).status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(3);
     expect(statuses.slice(3).every((s) => s === 429)).toBe(true);
     expect(placed()).toBe(3);
@@ -103,31 +91,31 @@ describe('three relays sharing one Redis', () => {
 
   it('replays an Idempotency-Key on another relay with the first answer and no second call', async () => {
     const [a, b, c] = await startRelays(3);
-    const headers = { 'idempotency-key': 'k-0123456789', 'x-forwarded-for': clientIp(1) };
-    const first = await post(a!, { phone: phone(1) }, headers);
+    const options = { idempotencyKey: 'k-0123456789', forwardedFor: clientIp(1) };
+    const first = await postCallback(a!, { consent: true, phone: phone(1) }, options);
     expect(first.status).toBe(202);
-    const firstBody = await first.json();
+    const firstBody = first.json;
     for (const relay of [b!, c!]) {
-      const again = await post(relay, { phone: phone(1) }, headers);
+      const again = await postCallback(relay, { consent: true, phone: phone(1) }, options);
       expect(again.status).toBe(202);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
-      expect(await again.json()).toEqual(firstBody);
+      expect(again.json).toEqual(firstBody);
     }
     // The same key with another body is refused on any relay.
-    expect((await post(c!, { phone: phone(2) }, headers)).status).toBe(422);
+    expect((await postCallback(c!, { consent: true, phone: phone(2) }, options)).status).toBe(422);
     expect(placed()).toBe(1);
   });
 
   it('knows a booked call on every relay: the number cannot be booked twice, any relay shows and cancels it', async () => {
     const [a, b, c] = await startRelays(3);
     const scheduledFor = new Date(Date.now() + 2 * 3_600_000).toISOString();
-    const booked = await post(a!, { phone: phone(900), scheduledFor }, { 'x-forwarded-for': clientIp(900) });
+    const booked = await postCallback(a!, { consent: true, phone: phone(900), scheduledFor }, { forwardedFor: clientIp(900) });
     expect(booked.status).toBe(202);
-    const { requestId, cancelToken, status } = (await booked.json()) as { requestId: string; cancelToken: string; status: string };
+    const { requestId, cancelToken, status } = booked.json as { requestId: string; cancelToken: string; status: string };
     expect(status).toBe('scheduled');
-    const again = await post(b!, { phone: phone(900), scheduledFor }, { 'x-forwarded-for': clientIp(901) });
+    const again = await postCallback(b!, { consent: true, phone: phone(900), scheduledFor }, { forwardedFor: clientIp(901) });
     expect(again.status).toBe(409);
-    expect(((await again.json()) as { error: { code: string } }).error.code).toBe('already_scheduled');
+    expect(again.json.error!.code).toBe('already_scheduled');
     const seen = await fetch(`${c!.url}/api/callback/${requestId}`, { headers: { origin: ORIGIN } });
     expect(((await seen.json()) as { outcome: string }).outcome).toBe('scheduled');
     expect((await fetch(`${b!.url}/api/callback/${requestId}`, { method: 'DELETE', headers: { origin: ORIGIN, 'cancel-token': 'wrong' } })).status).toBe(403);
@@ -155,7 +143,7 @@ describe('three relays sharing one Redis', () => {
   it('trips the site breaker once for all relays: one ALERT line, every relay refusing', async () => {
     const three = await startRelays(3, { SITE_HOURLY_CAP: '3', LIMIT_PREFIX_RATE: '100' });
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await post(three[i % 3]!, { phone: phone(500 + i) }, { 'x-forwarded-for': clientIp(500 + i) })).status);
+    for (let i = 0; i < 12; i++) statuses.push((await postCallback(three[i % 3]!, { consent: true, phone: phone(500 + i) }, { forwardedFor: clientIp(500 + i) })).status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(3);
     expect(statuses.slice(3).every((s) => s === 503)).toBe(true);
     expect(placed()).toBe(3);
@@ -183,9 +171,9 @@ async function compare(service: typeof sim) {
   async function load(group: RelayProcess[], ms: number) {
     const ids: Array<[RelayProcess, string]> = [];
     for (const [i, relay] of group.entries()) {
-      const res = await post(relay, { phone: phone(100 + i + group.length * 10) }, { 'x-forwarded-for': clientIp(100 + i + group.length * 10) });
+      const res = await postCallback(relay, { consent: true, phone: phone(100 + i + group.length * 10) }, { forwardedFor: clientIp(100 + i + group.length * 10) });
       expect(res.status).toBe(202);
-      ids.push([relay, (await res.json()).requestId]);
+      ids.push([relay, res.json.requestId!]);
     }
     const before = { sip: count('/sipstatus'), log: count('/calls/list') };
     const end = Date.now() + ms;
@@ -230,9 +218,9 @@ describe('Redis stopped and restarted under load', () => {
       while (!stop) {
         const n = i++;
         const during = down;
-        const res = await post(relay, { phone: phone(n) }, { 'x-forwarded-for': clientIp(n) }).catch(() => null);
+        const res = await postCallback(relay, { consent: true, phone: phone(n) }, { forwardedFor: clientIp(n) }).catch(() => null);
         if (!res) continue;
-        const body = (await res.json()) as { error?: { code: string } };
+        const body = res.json;
         results.push({ status: res.status, ...(body.error && { code: body.error.code }), retryAfter: res.headers.get('retry-after'), n, during });
         await new Promise((r) => setTimeout(r, 10));
       }
