@@ -12,10 +12,11 @@ import type { RunnerTimers } from '../../server/src/lifecycle/job-runner.ts';
 import { NO_PROGRESS, type JobProgress, type NewCallbackJob } from '../../server/src/lifecycle/job-store.ts';
 import type { RequestedAs, WaitingStage } from '../../server/src/lifecycle/stages.ts';
 import { listen, type Listening } from './listen.ts';
+import { ORIGIN } from './post-callback.ts';
 import { afterEach } from 'vitest';
 import { QUICK_CALLS, startSystem, type System, type SystemOptions } from './system.ts';
 
-export const ORIGIN = 'https://shop.example';
+export { ORIGIN };
 export const HASH_SECRET = 'held-calls-test-hash-secret-0123456789';
 export const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 
