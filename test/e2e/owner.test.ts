@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Response as PwResponse } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
+import { postCallback } from '../support/post-callback.ts';
 import { startSystem, type System } from '../support/system.ts';
 
 const OWNER_TOKEN = 'owner_e2e_0123456789abcdef';
@@ -22,11 +23,11 @@ afterAll(async () => {
 test('the owner sees agents live, the widget call with its attribution, and the chart', async () => {
   const now = Date.now();
   system.sim.seedCalls(12, { from: new Date(now - 4 * 86400_000), to: new Date(now - 2 * 3600_000), overrides: { utmSource: 'facebook' } });
-  const placed = await fetch(`${system.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: system.config.allowedOrigins[0]! },
-    body: JSON.stringify({ phone: '050 123 45 67', attribution: { utmSource: 'newsletter', utmMedium: 'email', clientId: '1907690628.1747750782' } }),
-  });
+  const placed = await postCallback(
+    system,
+    { phone: '050 123 45 67', attribution: { utmSource: 'newsletter', utmMedium: 'email', clientId: '1907690628.1747750782' } },
+    { origin: system.config.allowedOrigins[0]! },
+  );
   expect(placed.status).toBe(202);
 
   const context = await browser.newContext();
@@ -102,13 +103,13 @@ test('without the token the page shows nothing', async () => {
 
 test('the owner sees a booked call among the pending leads and cancels it', async () => {
   const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
-  const booked = await fetch(`${system.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: system.config.allowedOrigins[0]! },
-    body: JSON.stringify({ phone: '050 222 33 44', scheduledFor: inAnHour, pageUrl: 'https://shop.example/sofa', attribution: { utmSource: 'google', utmMedium: 'cpc' } }),
-  });
+  const booked = await postCallback(
+    system,
+    { phone: '050 222 33 44', scheduledFor: inAnHour, pageUrl: 'https://shop.example/sofa', attribution: { utmSource: 'google', utmMedium: 'cpc' } },
+    { origin: system.config.allowedOrigins[0]! },
+  );
   expect(booked.status).toBe(202);
-  const { requestId } = (await booked.json()) as { requestId: string };
+  const { requestId } = booked.json as { requestId: string };
 
   const context = await browser.newContext();
   try {

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { postCallback } from '../support/post-callback.ts';
 import { QUICK_CALLS } from '../support/system.ts';
 
 const children: ChildProcess[] = [];
@@ -80,11 +81,7 @@ describe('server/src/main.ts', () => {
       const port = await waitFor(() => listeningPort(proc.out()), 'the relay to listen');
       expect(proc.out()).toContain('CALLTRACKING_PROJECT_ID is not set');
       expect(proc.out()).not.toContain('Dialback demo:');
-      const res = await fetch(`http://127.0.0.1:${port}/api/callback`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
-        body: JSON.stringify({ phone: '050 123 45 67' }),
-      });
+      const res = await postCallback(`http://127.0.0.1:${port}`, { phone: '050 123 45 67' }, { origin: 'https://shop.example' });
       expect(res.status).toBe(202);
       expect(sim.calls).toHaveLength(1);
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
@@ -113,11 +110,7 @@ describe('server/src/main.ts', () => {
       });
       const port = await waitFor(() => listeningPort(proc.out()), 'the relay to listen');
       expect(proc.out()).not.toContain('is not set');
-      const res = await fetch(`http://127.0.0.1:${port}/api/callback`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: 'https://shop.example.com' },
-        body: JSON.stringify({ phone: '050 123 45 67', consent: true }),
-      });
+      const res = await postCallback(`http://127.0.0.1:${port}`, { phone: '050 123 45 67', consent: true }, { origin: 'https://shop.example.com' });
       expect(res.status).toBe(202);
       expect(sim.calls).toHaveLength(1);
       expect(sim.requests.filter((r) => r.path === '/a/v2')).toHaveLength(1);

@@ -2,9 +2,9 @@
 // too large (declared or streamed), wrong media types, huge headers, slowloris, a connection flood.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { callbackCalls, QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 let s: System;
 beforeAll(async () => {
   s = await startSystem({ ALLOWED_ORIGINS: ORIGIN, HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', MAX_CONNECTIONS: '40' }, { simulator: { timing: QUICK_CALLS } });
@@ -41,13 +41,9 @@ const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(respons
 
 describe('request limits', () => {
   it('refuses a declared oversized body with 413 without reading it', async () => {
-    const res = await fetch(`${s.relayUrl}/api/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: ORIGIN },
-      body: JSON.stringify({ phone: '+380501234567', consentText: 'x'.repeat(10_000) }),
-    });
+    const res = await postCallback(s, { phone: '+380501234567', consentText: 'x'.repeat(10_000) });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    expect(res.json.error!.code).toBe('payload_too_large');
   });
 
   it('refuses on the declared Content-Length alone (413), without waiting for a body that never comes', async () => {

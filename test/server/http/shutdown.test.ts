@@ -6,23 +6,20 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startSimulator } from '../../../server/simulator/index.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { callbackCalls, QUICK_CALLS, startSystem } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
-
-const callback = (url: string, phone = '+380501234567') =>
-  fetch(`${url}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ phone }) });
 
 describe('graceful shutdown', () => {
   it('relay.close() finishes an in-flight callback, is not ready meanwhile, and refuses new connections after', async () => {
     const s = await startSystem({ ALLOWED_ORIGINS: ORIGIN, UPSTREAM_TIMEOUT_MS: '5000' }, { simulator: { timing: QUICK_CALLS } });
     try {
       s.sim.faults.set('callback', { kind: 'delay', ms: 600 });
-      const inFlight = callback(s.relayUrl);
+      const inFlight = postCallback(s, { phone: '+380501234567' });
       while (callbackCalls(s).length === 0) await new Promise((r) => setTimeout(r, 10));
       const closing = s.relay.close();
       expect((await s.relay.app.readiness.check()).ready).toBe(false);
@@ -66,7 +63,7 @@ describe('graceful shutdown', () => {
         else await new Promise((r) => setTimeout(r, 50));
       }
       expect(port).toBeTypeOf('number');
-      const inFlight = callback(`http://127.0.0.1:${port}`);
+      const inFlight = postCallback(`http://127.0.0.1:${port}`, { phone: '+380501234567' });
       while (!sim.requests.some((r) => r.path === '/a/v2')) await new Promise((r) => setTimeout(r, 10));
       child.kill('SIGTERM');
       expect((await inFlight).status).toBe(202);

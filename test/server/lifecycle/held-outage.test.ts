@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { System } from '../../support/system.ts';
 import { callsSettled, callsTo, heldRelayPerTest, manualTimers, ORIGIN, startGate, until } from '../../support/held-calls.ts';
+import { postCallback } from '../../support/post-callback.ts';
 
 // Monday 2026-11-23 10:00 in Kyiv: the office (Mon-Fri 09-18) is open.
 const MONDAY_10 = new Date('2026-11-23T08:00:00Z');
@@ -37,12 +38,8 @@ async function start(env: Record<string, string> = {}) {
 }
 
 async function requestCall(sys: System): Promise<string> {
-  const res = await fetch(`${sys.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ phone: PHONE, consent: true, attribution: { utmSource: 'google' } }),
-  });
-  const body = (await res.json()) as { status: string; requestId: string };
+  const res = await postCallback(sys, { phone: PHONE, consent: true, attribution: { utmSource: 'google' } });
+  const body = res.json as { status: string; requestId: string };
   expect({ http: res.status, status: body.status }).toEqual({ http: 202, status: 'queued' });
   return body.requestId;
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { followPlacedCall } from '../../../server/src/lifecycle/follow-outcome.ts';
 import type { System } from '../../support/system.ts';
 import { callsSettled, callsTo, heldJobFor, heldRelayPerTest, ORIGIN, until } from '../../support/held-calls.ts';
+import { postCallback } from '../../support/post-callback.ts';
 
 // Monday 2026-11-23 17:50 in Kyiv; the office (Mon-Fri 09-18) closes at 18:00.
 const MONDAY_1750 = new Date('2026-11-23T15:50:00Z');
@@ -120,12 +121,8 @@ describe('re-dial when nobody answered', () => {
 
   it('follows a call the request path placed at once: missed → exactly one re-dial (REDIAL_ATTEMPTS default 1)', async () => {
     const s = await start({ REDIAL_DELAY_SECONDS: '120' }, false);
-    const res = await fetch(`${s.relayUrl}/api/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: ORIGIN },
-      body: JSON.stringify({ phone: NO_ANSWER, consent: true }),
-    });
-    const { requestId, status } = (await res.json()) as { requestId: string; status: string };
+    const res = await postCallback(s, { phone: NO_ANSWER, consent: true });
+    const { requestId, status } = res.json as { requestId: string; status: string };
     expect(status).toBe('accepted');
     // POST /api/callback itself left the job that follows the call (place-now.ts → followPlacedCall).
     const placedAt = clock.ms;

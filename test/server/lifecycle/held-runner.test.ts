@@ -2,7 +2,8 @@
 // every 2 s); and what holds at the moment of placing — office hours and the number's and the
 // site's limits — decides, not what held when the call was booked.
 import { afterEach, describe, expect, it } from 'vitest';
-import { callsTo, heldJobFor, heldRelayPerTest, manualTimers, ORIGIN, until } from '../../support/held-calls.ts';
+import { callsTo, heldJobFor, heldRelayPerTest, manualTimers, until } from '../../support/held-calls.ts';
+import { postCallback } from '../../support/post-callback.ts';
 
 const MONDAY_10 = new Date('2026-11-23T08:00:00Z'); // 10:00 in Kyiv
 const { clock, start: startRelay, crm } = heldRelayPerTest(MONDAY_10);
@@ -54,11 +55,7 @@ describe('the job runner', () => {
 
   it("a number over its limit at the time of placing fails the call with the limit's reason, and the owner is told", async () => {
     const s = await start({ LIMIT_NUMBER_COOLDOWN_SECONDS: '0', LIMIT_NUMBER_DAILY: '1' });
-    const res = await fetch(`${s.relayUrl}/api/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: ORIGIN },
-      body: JSON.stringify({ phone: PHONE, consent: true }),
-    });
+    const res = await postCallback(s, { phone: PHONE, consent: true });
     expect(res.status).toBe(202);
     const job = heldJobFor(PHONE, 'scheduled', clock.ms + 600_000);
     await s.relay.app.stores.jobs.add(job, clock.ms);

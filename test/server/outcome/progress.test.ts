@@ -1,13 +1,13 @@
 // GET /api/callback/<requestId>: the visitor's call outcome, stepping through the simulator's call
 // lifecycle (tiny timings), with the shared, bounded polling of the service.
 import { afterEach, describe, expect, it } from 'vitest';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
 import type { CallbackProgress, CallOutcome } from '../../../server/src/contract.ts';
 import { liveOutcome, outcomeOfRow } from '../../../server/src/outcome/call-outcome.ts';
 import { createAcceptedCalls, sameNumber } from '../../../server/src/outcome/accepted-calls.ts';
 import type { CallTiming, SimulatorOptions } from '../../../server/simulator/index.ts';
 
-const ORIGIN = 'https://shop.example';
 const OTHER = 'https://other.example';
 let system: System | null = null;
 afterEach(async () => {
@@ -23,13 +23,9 @@ async function start(timing: Partial<CallTiming>, env: Record<string, string> = 
 }
 
 async function placeCall(sys: System, phone: string): Promise<string> {
-  const res = await fetch(`${sys.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ phone, attribution: { utmSource: 'google', clientId: '1907690628.1747750782' } }),
-  });
+  const res = await postCallback(sys, { phone, attribution: { utmSource: 'google', clientId: '1907690628.1747750782' } });
   expect(res.status).toBe(202);
-  return ((await res.json()) as { requestId: string }).requestId;
+  return res.json.requestId!;
 }
 
 function progressOf(sys: System, requestId: string, origin: string | null = ORIGIN): Promise<Response> {

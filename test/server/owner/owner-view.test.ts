@@ -1,6 +1,7 @@
 // The owner view's server side: who may see it, what its JSON holds, and that neither the Auth-key
 // nor a full phone number ever leaves the relay.
 import { afterEach, describe, expect, it } from 'vitest';
+import { postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
 import { createOwnerCalls, type OwnerCalls } from '../../../server/src/owner/owner-calls.ts';
 import { createAcceptedCalls } from '../../../server/src/outcome/accepted-calls.ts';
@@ -17,11 +18,7 @@ afterEach(async () => {
 const timing = { agentAnswerMs: 50, visitorRingMs: 50, talkMs: 50 };
 
 async function placeCall(sys: System, phone: string, attribution: Record<string, string>) {
-  const res = await fetch(`${sys.relayUrl}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: sys.config.allowedOrigins[0]! },
-    body: JSON.stringify({ phone, attribution }),
-  });
+  const res = await postCallback(sys, { phone, attribution }, { origin: sys.config.allowedOrigins[0]! });
   expect(res.status).toBe(202);
 }
 
@@ -210,12 +207,8 @@ describe('owner view: pending leads', () => {
     const sys = (system = await startSystem({ OWNER_TOKEN }, { simulator: { timing } }));
     const origin = sys.config.allowedOrigins[0]!;
     const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
-    const booked = await fetch(`${sys.relayUrl}/api/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin },
-      body: JSON.stringify({ phone: '050 222 33 44', scheduledFor: inAnHour, attribution: { utmSource: 'google' } }),
-    });
-    const { requestId } = (await booked.json()) as { requestId: string };
+    const booked = await postCallback(sys, { phone: '050 222 33 44', scheduledFor: inAnHour, attribution: { utmSource: 'google' } }, { origin });
+    const { requestId } = booked.json as { requestId: string };
     const auth = { 'x-owner-token': OWNER_TOKEN };
     const leads = (await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: Array<Record<string, unknown>>; failed: unknown[] };
     expect(leads.pending).toEqual([

@@ -6,11 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../server/simulator/index.ts';
 import type { Simulator } from '../../../server/simulator/index.ts';
 import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
 
-const ORIGIN = 'https://shop.example';
 const PREFIX = 'held:';
 let redis: RedisServer;
 let connection: RedisConnection;
@@ -60,13 +60,9 @@ async function startRelays(n: number): Promise<RelayProcess[]> {
 const placed = () => sim.requests.filter((r) => r.path === '/a/v2').length;
 
 async function book(relay: RelayProcess, phone: string, inMs: number): Promise<string> {
-  const res = await fetch(`${relay.url}/api/callback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ phone, consent: true, scheduledFor: new Date(Date.now() + inMs).toISOString() }),
-  });
+  const res = await postCallback(relay, { phone, consent: true, scheduledFor: new Date(Date.now() + inMs).toISOString() });
   expect(res.status).toBe(202);
-  const body = (await res.json()) as { status: string; requestId: string };
+  const body = res.json as { status: string; requestId: string };
   expect(body.status).toBe('scheduled');
   return body.requestId;
 }

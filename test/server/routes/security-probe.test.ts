@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/src/config/index.ts';
+import { postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
 
 const OWNER_TOKEN = 'owner_0123456789abcdef';
@@ -166,13 +167,9 @@ describe('the demo folder', () => {
 describe('GET /api/callback/<id>', () => {
   it("needs an allowed Origin; a browser on the relay's own pages (Sec-Fetch-Site: same-origin) counts as the relay's origin", async () => {
     const s = (system = await startSystem({ PUBLIC_URL: 'http://relay.test', ALLOWED_ORIGINS: 'http://relay.test,https://shop.example' }));
-    const placed = await fetch(`${s.relayUrl}/api/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: 'http://relay.test' },
-      body: JSON.stringify({ phone: '+380501234567', consent: true }),
-    });
+    const placed = await postCallback(s, { phone: '+380501234567', consent: true }, { origin: 'http://relay.test' });
     expect(placed.status).toBe(202);
-    const { requestId } = (await placed.json()) as { requestId: string };
+    const { requestId } = placed.json as { requestId: string };
     const progress = (headers: Record<string, string>) => fetch(`${s.relayUrl}/api/callback/${requestId}`, { headers });
     expect((await progress({})).status).toBe(403);
     expect((await progress({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);

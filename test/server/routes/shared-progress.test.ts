@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../server/src/log/index.ts';
 import { createRelay, type Relay } from '../../../server/src/relay.ts';
 import { listen, type Listening } from '../../support/listen.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
 
-const ORIGIN = 'https://shop.example';
 let system: System | undefined;
 let other: { relay: Relay; listening: Listening } | undefined;
 afterEach(async () => {
@@ -22,12 +22,8 @@ describe('progress on a relay that did not place the call', () => {
     const s = (system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, OUTCOME_POLL_MS: '250' }, { simulator: { timing: { agentAnswerMs: 400, visitorRingMs: 400, talkMs: 400 } } }));
     const relay = createRelay({ config: s.config, log: createLogger({ level: 'silent' }), stores: s.relay.app.stores });
     other = { relay, listening: await listen(relay.server) };
-    const placed = await fetch(`${s.relayUrl}/api/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: ORIGIN },
-      body: JSON.stringify({ phone: '050 123 45 67', consent: true }),
-    });
-    const { requestId } = (await placed.json()) as { requestId: string };
+    const placed = await postCallback(s, { phone: '050 123 45 67', consent: true });
+    const { requestId } = placed.json as { requestId: string };
     const seen: string[] = [];
     const until = Date.now() + 15_000;
     while (Date.now() < until) {
