@@ -1,64 +1,30 @@
 // The request side of held calls over real sockets: a visitor books a time ("call me later"), a
 // call meets an unreachable service and is held (202 queued), and the owner is told (the signed
 // lead webhook, verified with the Standard Webhooks reference package).
-import { createServer } from 'node:http';
-import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deadUrl, listen, type Listening } from '../../support/listen.ts';
+import { SECRET, startCrm, testClock, until, type Crm } from '../../support/held-calls.ts';
+import { deadUrl } from '../../support/listen.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest } from '../../support/system.ts';
 
-const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 // Friday 2026-11-20 19:00 in Kyiv (17:00 UTC): the office (Mon-Fri 09-18) is closed.
 const FRIDAY_EVENING = new Date('2026-11-20T17:00:00Z');
-const clock = { now: FRIDAY_EVENING };
+/** The relay's clock, and the one the CRM checks the webhooks' freshness against. */
+const clock = testClock(FRIDAY_EVENING);
 const HOURS = { WORKING_HOURS: 'Mon-Fri 09:00-18:00', TIMEZONE: 'Europe/Kyiv' };
-const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, ...HOURS }, { simulator: { timing: QUICK_CALLS }, now: () => clock.now });
+const start = systemPerTest({ ALLOWED_ORIGINS: ORIGIN, ...HOURS }, { simulator: { timing: QUICK_CALLS }, now: clock.now });
 
-/** A CRM on 127.0.0.1 that records every delivery it verifies. */
-let crm: (Listening & { events: Array<{ type: string; data: Record<string, unknown> }> }) | undefined;
-async function startCrm() {
-  const events: Array<{ type: string; data: Record<string, unknown> }> = [];
-  const verifier = new Webhook(SECRET);
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      // The relay signs with its own clock, which these tests set to a fixed day: the reference
-      // verifier checks the signature, and its freshness against that clock, not the machine's.
-      const wallClock = Date.now;
-      Date.now = () => clock.now.getTime();
-      try {
-        events.push(verifier.verify(body, req.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
-        res.writeHead(204).end();
-      } catch {
-        res.writeHead(400).end();
-      } finally {
-        Date.now = wallClock;
-      }
-    });
-  });
-  crm = Object.assign(await listen(server), { events });
-  return crm;
-}
+/** The test's CRM (held-calls' startCrm), closed after it. */
+let crm: Crm | undefined;
 afterEach(async () => {
   await crm?.close();
   crm = undefined;
-  clock.now = FRIDAY_EVENING;
+  clock.set(FRIDAY_EVENING);
 });
-
-async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('call me later', () => {
   it('books a time inside office hours while the office is closed: 202 scheduled with a cancel token, no call yet, the job kept, the owner told', async () => {
-    const hook = await startCrm();
+    const hook = (crm = await startCrm(clock));
     const s = await start({ LEAD_WEBHOOK_URL: hook.url, LEAD_WEBHOOK_SECRET: SECRET });
     // Without a time, the office is closed.
     expect((await errorOf(await postCallback(s, { consent: true, phone: '050 123 45 67' }))).code).toBe('closed');
@@ -127,8 +93,8 @@ describe('call me later', () => {
 
 describe('held through an outage', () => {
   it('a call the service provably never got is held: 202 queued, the job due now, its limits kept, the owner told', async () => {
-    clock.now = new Date('2026-11-23T08:00:00Z'); // Monday 10:00 in Kyiv: open
-    const hook = await startCrm();
+    clock.set(new Date('2026-11-23T08:00:00Z')); // Monday 10:00 in Kyiv: open
+    const hook = (crm = await startCrm(clock));
     const s = await start({
       CALLTRACKING_BASE_URL: await deadUrl(),
       CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234',
@@ -141,7 +107,7 @@ describe('held through an outage', () => {
     expect(res.status).toBe(202);
     const body = res.json as Record<string, string>;
     expect(body).toEqual({ status: 'queued', requestId: expect.any(String), cancelToken: expect.any(String), phoneMasked: expect.stringContaining('*') });
-    expect(await s.relay.app.stores.jobs.get(body.requestId!)).toMatchObject({ stage: 'queued', requestedAs: 'queued', state: 'pending', dueAt: clock.now.getTime() });
+    expect(await s.relay.app.stores.jobs.get(body.requestId!)).toMatchObject({ stage: 'queued', requestedAs: 'queued', state: 'pending', dueAt: clock.ms });
     // A repeat is the same held call, not a second one.
     const repeat = await postCallback(s, { consent: true, phone: '050 765 43 21' }, { idempotencyKey: 'outage-1' });
     expect(repeat.json).toEqual(body);
@@ -155,7 +121,7 @@ describe('held through an outage', () => {
 
 describe('a held call, later', () => {
   it('shows its state, and is cancelled only with its token, from its own site; the owner is told', async () => {
-    const hook = await startCrm();
+    const hook = (crm = await startCrm(clock));
     const s = await start({ ALLOWED_ORIGINS: `${ORIGIN},https://other.example`, LEAD_WEBHOOK_URL: hook.url, LEAD_WEBHOOK_SECRET: SECRET });
     const booked = (await postCallback(s, { consent: true, phone: '050 123 45 67', scheduledFor: '2026-11-23T10:30:00+02:00' })).json as { requestId: string; cancelToken: string };
     const at = (origin: string, init: RequestInit = {}) => fetch(`${s.relayUrl}/api/callback/${booked.requestId}`, { ...init, headers: { origin, ...init.headers } });
@@ -183,7 +149,7 @@ describe('a held call, later', () => {
   });
 
   it('a queued call says so until it is placed', async () => {
-    clock.now = new Date('2026-11-23T08:00:00Z');
+    clock.set(new Date('2026-11-23T08:00:00Z'));
     const s = await start({
       CALLTRACKING_BASE_URL: await deadUrl(),
       CALLTRACKING_AUTH_KEY: 'refused-auth-key-1234',
