@@ -24,7 +24,7 @@ import { Pool } from 'undici';
 import { loadConfig, secretsOf, type Config } from '../../server/src/config/index.ts';
 import { createLogger, type Logger } from '../../server/src/log/index.ts';
 import { checkDestination, maskInternational } from '../../server/src/phone/phone-policy.ts';
-import { requestFingerprint } from '../../server/src/idempotency/memory-entries.ts';
+import { requestFingerprint } from '../../server/src/idempotency/request-key.ts';
 import { createRelay } from '../../server/src/relay.ts';
 import { createMemoryLimitStore } from '../../server/src/limits/memory/limit-store.ts';
 import type { LimitCheck } from '../../server/src/limits/limit-store.ts';

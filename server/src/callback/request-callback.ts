@@ -19,7 +19,7 @@ import type { CallbackRequest } from '../contract.ts';
 import { RelayError } from '../errors.ts';
 import type { Logger } from '../log/index.ts';
 import { createDestinationCache } from '../phone/destination-cache.ts';
-import { requestFingerprint } from '../idempotency/memory-entries.ts';
+import { requestFingerprint } from '../idempotency/request-key.ts';
 import type { Refusal } from '../limits/limit-store.ts';
 import { checkScheduledFor } from '../schedule/scheduled-for.ts';
 import type { IdempotencyTicket } from '../idempotency/idempotency-store.ts';

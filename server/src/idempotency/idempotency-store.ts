@@ -1,6 +1,7 @@
-// Idempotency-Key records behind an async interface, so a shared store (Redis) can hold them too.
-// The semantics are protect/idempotency.ts's: `begin` either replays the first answer to a key or
-// hands out a ticket; `complete` remembers the answer, `abandon` forgets the key; a key reused with
+// Idempotency-Key records: a request repeated with the same key (a double click, a retry after a
+// dropped connection) gets the first request's answer and never places a second call. Behind an
+// async interface, so a shared store (Redis) can hold them too; memory, SQLite and Redis keep the
+// same semantics. `begin` either replays the first answer to a key or hands out a ticket; `complete` remembers the answer, `abandon` forgets the key; a key reused with
 // another request is refused (422), a key whose first request is still running is refused (409).
 // Entries expire after the TTL; at the key limit the oldest finished entries make room, running
 // ones never do (all running: refused, fail closed).

@@ -1,24 +1,94 @@
-// The memory IdempotencyStore, for tests and benchmarks: protect/idempotency.ts behind the async
-// interface. Forgets everything on restart; the relay's default is the SQLite store.
-import { createIdempotencyStore } from './memory-entries.ts';
-import type { IdempotencyStore, IdempotencyStoreOptions } from './idempotency-store.ts';
+// The IdempotencyStore in memory, for tests and benchmarks (the relay's default is the SQLite store):
+// the same semantics as the stored ones (idempotency-store.ts), forgotten on restart.
+//
+// Memory is bounded: entries expire after the TTL, and at the key limit the oldest finished
+// entries make room (running ones never do; if all are running, the request is refused: fail
+// closed). A walk from the oldest entry also steps over every deleted entry V8 keeps in the table
+// until it rebuilds it; walking on every request would cost ~6 µs at 10,000 entries and grow with
+// them. So expiry walks at most once per EXPIRY_WALK_MS (lookups ignore expired entries meanwhile),
+// and a full store evicts a batch at once.
+import type { Answer } from '../answer.ts';
+import { idempotencyErrors, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
+
+interface Entry {
+  fingerprint: string;
+  expires: number;
+  answer: Answer | null;
+}
+
+/** How far to look for a finished entry to evict before giving up (running entries stay). */
+const EVICTION_SCAN = 1000;
 
 export function createMemoryIdempotencyStore(options: IdempotencyStoreOptions): IdempotencyStore {
-  const inner = createIdempotencyStore(options);
+  // No secret needed in memory: the fingerprint never leaves the process.
+  const { idOf, now, ttlMs, evictionBatch } = storedEntries({ ...options, hashSecret: 'memory' });
+  const EXPIRY_WALK_MS = Math.min(60_000, Math.max(1, Math.floor(ttlMs / 100)));
+  // Map order is insertion order, so the first entries are the oldest.
+  const entries = new Map<string, Entry>();
+  let nextExpiryWalk = 0;
+
+  function expireOld(at: number, force = false): void {
+    if (!force && at < nextExpiryWalk) return;
+    nextExpiryWalk = at + EXPIRY_WALK_MS;
+    for (const [k, e] of entries) {
+      if (e.expires > at) break;
+      entries.delete(k);
+    }
+  }
+
+  function makeRoom(at: number): boolean {
+    if (entries.size < options.maxKeys) return true;
+    expireOld(at, true);
+    if (entries.size < options.maxKeys) return true;
+    let scanned = 0;
+    let evicted = 0;
+    for (const [k, e] of entries) {
+      if (e.answer) {
+        entries.delete(k);
+        if (++evicted >= evictionBatch) break;
+      }
+      if (++scanned >= EVICTION_SCAN) break;
+    }
+    return evicted > 0;
+  }
+
   return {
+    async has(scope, key) {
+      const found = entries.get(idOf(scope, key));
+      return found !== undefined && found.expires > now();
+    },
     async begin(scope, key, fingerprint) {
-      const begun = inner.begin(scope, key, fingerprint);
-      if (begun.kind === 'replay') return begun;
-      const { ticket } = begun;
+      const at = now();
+      expireOld(at);
+      const id = idOf(scope, key);
+      const found = entries.get(id);
+      if (found && found.expires > at) {
+        if (found.fingerprint !== fingerprint) throw idempotencyErrors.reused();
+        if (!found.answer) throw idempotencyErrors.inProgress();
+        return { kind: 'replay', reply: replayed(found.answer) };
+      }
+      if (found) entries.delete(id);
+      if (!makeRoom(at)) throw idempotencyErrors.full();
+      const entry: Entry = { fingerprint, expires: at + ttlMs, answer: null };
+      entries.set(id, entry);
+      let settled = false;
       return {
         kind: 'new',
         ticket: {
-          complete: async (reply) => ticket.complete(reply),
-          abandon: async () => ticket.abandon(),
+          async complete(answer) {
+            if (settled) return;
+            settled = true;
+            // Kept as the stored stores keep it (JSON, headers as strings), so a replay is the same on every store.
+            entry.answer = JSON.parse(storedReply(answer)) as Answer;
+          },
+          async abandon() {
+            if (settled) return;
+            settled = true;
+            if (entries.get(id) === entry) entries.delete(id);
+          },
         },
       };
     },
-    has: async (scope, key) => inner.has(scope, key),
-    size: async () => inner.size,
+    size: async () => entries.size,
   };
 }

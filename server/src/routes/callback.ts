@@ -10,7 +10,7 @@ import { RelayError } from '../errors.ts';
 import { readJsonBody } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
-import { readIdempotencyKey } from '../idempotency/memory-entries.ts';
+import { readIdempotencyKey } from '../idempotency/request-key.ts';
 import type { AppContext } from '../app-context.ts';
 import type { RouteModule } from './index.ts';
 
