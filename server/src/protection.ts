@@ -11,7 +11,7 @@ import { createCaptchaGate } from './captcha/captcha-gate.ts';
 import type { IdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createLimiter, type Limiter } from './limits/index.ts';
 import type { LimitStore } from './limits/limit-store.ts';
-import type { SharedState } from './storage/shared-state.ts';
+import type { SharedState } from './shared-state/shared-state.ts';
 
 export interface Protection {
   metrics: RelayMetrics;

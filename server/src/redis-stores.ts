@@ -17,7 +17,7 @@ import { createRedisConsentLog } from './consent/redis-consent-log.ts';
 import { createRedisIdempotencyStore } from './idempotency/redis-store.ts';
 import { createRedisLimitStore } from './limits/redis/limit-store.ts';
 import { createRedisMetrics } from './storage/redis/metrics.ts';
-import { createRedisSharedState } from './storage/redis/shared-state.ts';
+import { createRedisSharedState } from './shared-state/redis-shared-state.ts';
 import { createRedisWebhookOutbox } from './webhooks/redis-outbox.ts';
 
 export interface OpenRedisOptions {

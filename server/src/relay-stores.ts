@@ -6,7 +6,7 @@ import type { Config } from './config/index.ts';
 import type { LimitStore } from './limits/limit-store.ts';
 import type { Limiter } from './limits/index.ts';
 import type { Registry } from 'prom-client';
-import type { SharedState } from './storage/shared-state.ts';
+import type { SharedState } from './shared-state/shared-state.ts';
 import { createMemoryLimitStore } from './limits/memory/limit-store.ts';
 import type { WebhookOutbox } from './webhooks/outbox.ts';
 import { createMemoryWebhookOutbox } from './webhooks/memory-outbox.ts';

@@ -10,7 +10,7 @@
 // waits for Redis.
 import type { CallTrackingClient } from './client.ts';
 import type { Logger } from '../log/index.ts';
-import type { SharedPoll } from '../storage/shared-state.ts';
+import type { SharedPoll } from '../shared-state/shared-state.ts';
 
 /** What one poll of the service gives (null: it failed), as shared between relays. */
 export type SipPoll = { online: string[]; speaking: string[] } | null;

@@ -18,7 +18,7 @@ import { createLimitPlan, type AdmitInput, type ClientKeys } from './plan.ts';
 import { LimitRefusalError, worstOf } from './refusal.ts';
 import type { LimitDecision, LimitStore, Refusal } from './limit-store.ts';
 import type { LimitSettings } from '../config/limits.ts';
-import type { SharedState } from '../storage/shared-state.ts';
+import type { SharedState } from '../shared-state/shared-state.ts';
 import { createSiteBreaker } from './site-breaker.ts';
 import { createStrikes } from './strikes.ts';
 import { createSurge } from './surge.ts';

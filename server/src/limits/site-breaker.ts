@@ -8,7 +8,7 @@
 // /metrics. When Redis cannot answer, a relay decides by its own memory, as one relay does.
 import type { Logger } from '../log/index.ts';
 import type { RelayMetrics } from '../metrics/relay-metrics.ts';
-import type { SharedState } from '../storage/shared-state.ts';
+import type { SharedState } from '../shared-state/shared-state.ts';
 import type { Refusal } from './limit-store.ts';
 import { siteReasons } from './refusal.ts';
 import type { LimitSettings } from '../config/limits.ts';

@@ -9,7 +9,7 @@
 import type { CallTrackingClient } from '../calltracking/client.ts';
 import type { CallRecord } from '../calltracking/call-fields.ts';
 import type { Logger } from '../log/index.ts';
-import type { SharedState } from '../storage/shared-state.ts';
+import type { SharedState } from '../shared-state/shared-state.ts';
 
 export const WATCH_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'connected_with', 'uniqueid'] as const;
 export type WatchedRow = CallRecord<(typeof WATCH_FIELDS)[number]>;

@@ -13,8 +13,8 @@
 // the relay that wins the lock asks the service. When Redis cannot answer, a relay polls for
 // itself (what one relay does anyway): /api/status never depends on Redis.
 import { createHash } from 'node:crypto';
-import type { SharedPoll, SharedState } from '../shared-state.ts';
-import { lua, type RedisConnection } from './connection.ts';
+import type { SharedPoll, SharedState } from './shared-state.ts';
+import { lua, type RedisConnection } from '../storage/redis/connection.ts';
 
 /** How long a relay that lost the lock waits for the winner's value before answering without it. */
 const WAIT_FOR_WINNER_MS = 3_000;
