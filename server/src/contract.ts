@@ -17,6 +17,14 @@ export const Attribution = z
   .strict();
 export type Attribution = z.infer<typeof Attribution>;
 
+/**
+ * An absolute http(s) URL with a host, nothing else: the consent record must name a page a person
+ * can open, not a relative path, a `javascript:` or `data:` URL.
+ */
+function isHttpUrl(value: string): boolean {
+  return /^https?:\/\/[^\s/?#@]\S*$/i.test(value) && URL.canParse(value);
+}
+
 /** Body of `POST /api/callback`. */
 export const CallbackRequest = z
   .object({
@@ -31,11 +39,8 @@ export const CallbackRequest = z
     consent: z.boolean().optional(),
     /** The consent sentence the visitor saw; the relay stores only its hash in the consent record. */
     consentText: z.string().max(2000).optional(),
-    /** The privacy policy link shown beside that sentence, resolved to an absolute http(s) URL; absent when none was shown. */
-    privacyUrl: z
-      .url({ protocol: /^https?$/ })
-      .max(2000)
-      .optional(),
+    /** The privacy notice linked beside the consent sentence (the widget resolves it to an absolute http(s) URL); the consent record keeps it as sent. */
+    privacyUrl: z.string().max(2000).refine(isHttpUrl, 'expected an absolute http(s) URL').optional(),
     attribution: Attribution.optional(),
     pageUrl: z.string().url().max(2048).optional(),
     locale: z.string().max(35).optional(),

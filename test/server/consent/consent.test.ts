@@ -51,3 +51,26 @@ describe('consent records', () => {
     expect(system.relay.app.consent.recent().map((r) => r.callbackId)).toEqual([requestId]);
   });
 });
+
+describe('privacyUrl', () => {
+  it('takes an absolute http(s) URL and refuses anything else with 400 invalid_request at privacyUrl, before the service is asked', async () => {
+    system = await startSystem({ ALLOWED_ORIGINS: ORIGIN });
+    const agreed = { phone: '050 123 45 67', consent: true, consentText: TEXT };
+    for (const bad of [
+      '/privacy',
+      'privacy.html',
+      'javascript:alert(1)',
+      'ftp://shop.example/privacy',
+      'https://',
+      'https://shop.example/a b',
+      `https://shop.example/${'p'.repeat(2000)}`,
+      42,
+    ]) {
+      const res = await post({ ...agreed, privacyUrl: bad });
+      const body = (await res.json()) as { error: { code: string; field?: string } };
+      expect({ bad, status: res.status, code: body.error.code, field: body.error.field }).toEqual({ bad, status: 400, code: 'invalid_request', field: 'privacyUrl' });
+    }
+    expect(system.sim.requests.filter((r) => r.path === '/a/v2')).toHaveLength(0);
+    expect((await post({ ...agreed, privacyUrl: 'http://shop.example/legal/privacy?lang=uk#calls' })).status).toBe(202);
+  });
+});
