@@ -84,7 +84,15 @@ async function holdForLater(app: AppContext, input: CallbackInput, destination: 
 
 export async function recordConsent(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<void> {
   await app.consent
-    .record({ at: app.now(), callbackId, origin: input.origin, text: input.request.consentText, e164: destination.e164 })
+    .record({
+      at: app.now(),
+      callbackId,
+      origin: input.origin,
+      consented: input.request.consent === true,
+      text: input.request.consentText,
+      privacyUrl: input.request.privacyUrl ?? null,
+      e164: destination.e164,
+    })
     .catch((err) => log.error('consent record not written', { err }));
 }
 

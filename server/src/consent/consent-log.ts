@@ -1,6 +1,8 @@
-// Proof of consent, one record per accepted call: when, from which site, which sentence (a hash of
-// its text) and for which number (a keyed hash: the number itself is never stored). Appended as JSON
-// lines to CONSENT_LOG_PATH when set, so records survive restarts; kept in memory (bounded) otherwise.
+// Proof of consent, one record per accepted call: when, from which site, whether the visitor ticked
+// the box, which sentence (a hash of its text), which privacy notice it linked to, and for which
+// number (a keyed hash: the number itself is never stored). Appended as JSON lines to
+// CONSENT_LOG_PATH when set, so records survive restarts; kept in memory (bounded) otherwise. The
+// SQLite and Redis logs keep the same record.
 import { appendFile } from 'node:fs/promises';
 import { createHash, createHmac, type KeyObject } from 'node:crypto';
 
@@ -8,28 +10,46 @@ export interface ConsentRecord {
   at: string;
   callbackId: string;
   origin: string;
+  /** The visitor ticked the consent box (the request's `consent` was true). */
+  consented: boolean;
+  /** SHA-256 (hex) of the sentence as sent (`consentText`); null when none was sent. */
   textSha256: string | null;
+  /** The privacy notice the sentence linked to (`privacyUrl`), as sent; null when none was sent. */
+  privacyUrl: string | null;
   numberHmac: string;
 }
 
 /** The keyed hash a stored record keeps of a number (HMAC-SHA256 with HASH_SECRET, hex): consent records and held calls. */
 export const numberHmac = (hashSecret: string | KeyObject, e164: string): string => createHmac('sha256', hashSecret).update(e164).digest('hex');
 
-export type ConsentInput = Parameters<ConsentLog['record']>[0];
+export interface ConsentInput {
+  at: Date;
+  callbackId: string;
+  origin: string;
+  /** The request's `consent`: absent means the box was not ticked (or the widget has none). */
+  consented?: boolean;
+  text: string | undefined;
+  privacyUrl?: string | null;
+  e164: string;
+}
 
 /** The one record every consent log keeps, whatever it keeps it in (file, SQLite, Redis). */
-export function consentRecord({ at, callbackId, origin, text, e164 }: ConsentInput, hashSecret: string | KeyObject): ConsentRecord {
+export function consentRecord(input: ConsentInput, hashSecret: string | KeyObject): ConsentRecord {
   return {
-    at: at.toISOString(),
-    callbackId,
-    origin,
-    textSha256: text ? createHash('sha256').update(text, 'utf8').digest('hex') : null,
-    numberHmac: numberHmac(hashSecret, e164),
+    at: input.at.toISOString(),
+    callbackId: input.callbackId,
+    origin: input.origin,
+    consented: input.consented === true,
+    // An empty sentence is still what was sent: only a missing one has no hash.
+    textSha256: input.text === undefined ? null : createHash('sha256').update(input.text, 'utf8').digest('hex'),
+    privacyUrl: input.privacyUrl ?? null,
+    numberHmac: numberHmac(hashSecret, input.e164),
   };
 }
 
 export interface ConsentLog {
-  record(input: { at: Date; callbackId: string; origin: string; text: string | undefined; e164: string }): Promise<ConsentRecord>;
+  /** Resolves once the record is kept (appended, committed, acknowledged); rejects when it is not. */
+  record(input: ConsentInput): Promise<ConsentRecord>;
   recent(): readonly ConsentRecord[];
 }
 
@@ -40,9 +60,10 @@ export function createConsentLog(options: { hashSecret: string; path: string | n
   return {
     async record(input) {
       const entry = consentRecord(input, options.hashSecret);
+      // The file first: a record it refused must not be listed as kept.
+      if (options.path) await appendFile(options.path, JSON.stringify(entry) + '\n', 'utf8');
       memory.push(entry);
       if (memory.length > memoryLimit) memory.shift();
-      if (options.path) await appendFile(options.path, JSON.stringify(entry) + '\n', 'utf8');
       return entry;
     },
     recent: () => memory,

@@ -20,7 +20,7 @@ describe('consent records', () => {
   it('appends one record per accepted call to CONSENT_LOG_PATH, with hashes instead of the number', async () => {
     const path = join(dir, 'consent.jsonl');
     system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, REQUIRE_CONSENT: 'true', CONSENT_LOG_PATH: path, HASH_SECRET: SECRET });
-    const res = await postCallback(system!, { phone: '050 123 45 67', consent: true, consentText: TEXT });
+    const res = await postCallback(system!, { phone: '050 123 45 67', consent: true, consentText: TEXT, privacyUrl: 'https://shop.example/privacy' });
     expect(res.status).toBe(202);
     const { requestId } = res.json;
 
@@ -31,7 +31,9 @@ describe('consent records', () => {
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       callbackId: requestId,
       origin: ORIGIN,
+      consented: true,
       textSha256: createHash('sha256').update(TEXT).digest('hex'),
+      privacyUrl: 'https://shop.example/privacy',
       numberHmac: createHmac('sha256', SECRET).update('+380501234567').digest('hex'),
     });
     rmSync(dir, { recursive: true, force: true });
