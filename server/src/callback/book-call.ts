@@ -9,6 +9,7 @@ import { RelayError } from '../errors.ts';
 import { maskPhone } from '../log/index.ts';
 import type { Destination } from '../phone/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';
+import { keepConsentRecord } from '../consent/keep-record.ts';
 import type { AddJobResult } from '../lifecycle/job-store.ts';
 import { heldJob } from './held-job.ts';
 import type { CallbackOutcome } from './outcome.ts';
@@ -21,6 +22,8 @@ export async function bookCall(app: AppContext, input: CallbackInput, destinatio
   const { admission } = admitted;
   const callbackId = randomUUID();
   const log = input.log.child({ callbackId, phone });
+  // The proof of consent before the booking: with REQUIRE_CONSENT, nothing is booked without it.
+  await keepConsentRecord(app, { callbackId, origin: input.origin, request: input.request, e164: destination.e164 }, admission, log);
   const held = heldJob(app, input, destination, callbackId, 'scheduled', at.getTime());
   let added: AddJobResult;
   try {

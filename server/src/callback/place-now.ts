@@ -12,6 +12,7 @@ import type { RelayError } from '../errors.ts';
 import { maskPhone, type Logger } from '../log/index.ts';
 import { maskInternational, type Destination } from '../phone/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';
+import { keepConsentRecord } from '../consent/keep-record.ts';
 import { callbackParams } from '../lifecycle/callback-params.ts';
 import { followPlacedCall } from '../lifecycle/follow-outcome.ts';
 import { heldJob } from './held-job.ts';
@@ -36,6 +37,8 @@ export async function placeNow(app: AppContext, input: CallbackInput, destinatio
   // flood) is not worth the id and the child logger.
   const callbackId = randomUUID();
   const log = input.log.child({ callbackId, phone });
+  // The proof of consent first: with REQUIRE_CONSENT, nothing reaches the service without it.
+  await keepConsentRecord(app, { callbackId, origin: input.origin, request: input.request, e164: destination.e164 }, admission, log);
   let placed: Placed;
   let held: CallbackOutcome | null = null;
   try {
@@ -57,7 +60,6 @@ export async function placeNow(app: AppContext, input: CallbackInput, destinatio
   // Followed to its end, so a call nobody answered is re-dialled and the owner hears of it.
   const placedAt = app.now().getTime();
   await followPlacedCall(app, heldJob(app, input, destination, callbackId, 'now', placedAt).job, placedAt);
-  if (input.request.consent) await recordConsent(app, input, destination, callbackId, log);
   return {
     kind: 'accepted',
     accepted: { status: 'accepted', requestId: callbackId, phoneMasked: maskInternational(destination.international), estimateSeconds: ESTIMATE_SECONDS },
@@ -78,22 +80,7 @@ async function holdForLater(app: AppContext, input: CallbackInput, destination: 
   }
   log.warn('service unreachable: call held for later', { origin: input.origin });
   app.metrics.heldCalls.inc({ kind: 'queued', outcome: 'held' });
-  if (input.request.consent) await recordConsent(app, input, destination, callbackId, log);
   return { kind: 'queued', callbackId, cancelToken: held.cancelToken!, maskedNumber: held.job.maskedNumber };
-}
-
-export async function recordConsent(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<void> {
-  await app.consent
-    .record({
-      at: app.now(),
-      callbackId,
-      origin: input.origin,
-      consented: input.request.consent === true,
-      text: input.request.consentText,
-      privacyUrl: input.request.privacyUrl ?? null,
-      e164: destination.e164,
-    })
-    .catch((err) => log.error('consent record not written', { err }));
 }
 
 /** Asks the service to place the call. */

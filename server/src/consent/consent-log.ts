@@ -1,8 +1,9 @@
-// Proof of consent, one record per accepted call: when, from which site, whether the visitor ticked
-// the box, which sentence (a hash of its text), which privacy notice it linked to, and for which
-// number (a keyed hash: the number itself is never stored). Appended as JSON lines to
-// CONSENT_LOG_PATH when set, so records survive restarts; kept in memory (bounded) otherwise. The
-// SQLite and Redis logs keep the same record.
+// Proof of consent, one record per admitted callback request (placed now, booked, or held while the
+// service is unreachable), written before the call is placed or booked: when, from which site,
+// whether the visitor ticked the box, which sentence (a hash of its text), which privacy notice it
+// linked to, and for which number (a keyed hash: the number itself is never stored). Appended as
+// JSON lines to CONSENT_LOG_PATH when set, so records survive restarts; kept in memory (bounded)
+// otherwise. The SQLite and Redis logs keep the same record.
 import { appendFile } from 'node:fs/promises';
 import { createHash, createHmac, type KeyObject } from 'node:crypto';
 

@@ -1,9 +1,9 @@
 // The consent records (consent-log.ts's ConsentLog) in the SQLite file instead of a JSON lines
-// file: one row per accepted call, committed before `record` returns. The same fields: when, which
-// site, whether the box was ticked, the SHA-256 of the sentence shown, the privacy notice it linked
-// to, and the keyed hash of the number (never the number). `recent()` is synchronous in the
-// interface, so the newest records are also kept in memory (loaded at startup). Rows older than
-// DATA_RETENTION_DAYS are deleted by the purge (purge.ts).
+// file: one row per admitted request, committed before `record` returns, so before the call is
+// placed or booked. The same fields: when, which site, whether the box was ticked, the SHA-256 of
+// the sentence shown, the privacy notice it linked to, and the keyed hash of the number (never the
+// number). `recent()` is synchronous in the interface, so the newest records are also kept in
+// memory (loaded at startup). Rows older than DATA_RETENTION_DAYS are deleted by the purge (purge.ts).
 import { createSecretKey } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { consentRecord, type ConsentLog, type ConsentRecord } from './consent-log.ts';
