@@ -2,6 +2,7 @@
 // the embedded store, kept in Redis before the service is asked; and with REQUIRE_CONSENT, a relay
 // whose Redis user may read but not write consent keys (an ACL, everything else allowed) places no
 // call until it may.
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHash, createHmac } from 'node:crypto';
 import { createLogger } from '../../../server/src/log/index.ts';
@@ -14,7 +15,6 @@ import { callbackCalls, errorOf, QUICK_CALLS, startSystem, type System } from '.
 
 const redis = redisForTests();
 
-const ORIGIN = 'https://shop.example';
 const TEXT = 'I agree to be called back about my order.';
 const PRIVACY = 'https://shop.example/privacy';
 const SECRET = 'consent-redis-secret-0123456789';
@@ -73,9 +73,6 @@ async function startOnRedis(s: System, lines: Array<Record<string, unknown>>): P
   return relayOnRedis.listening.url;
 }
 
-const post = (url: string, body: Record<string, unknown>) =>
-  fetch(`${url}/api/callback`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) });
-
 describe('consent records on Redis', () => {
   it('with REQUIRE_CONSENT: no call while the consent keys cannot be written (503, Retry-After, limits given back); then the record, before the call', async () => {
     await relayUser(false);
@@ -84,7 +81,7 @@ describe('consent records on Redis', () => {
     const url = await startOnRedis(s, lines);
     const body = { phone: '050 123 45 67', consent: true, consentText: TEXT, privacyUrl: PRIVACY };
 
-    expect(await errorOf(await post(url, body))).toEqual({ status: 503, code: 'temporarily_unavailable', retryAfter: 10, bodyRetryAfter: 10 });
+    expect(await errorOf(await postCallback(url, body))).toEqual({ status: 503, code: 'temporarily_unavailable', retryAfter: 10, bodyRetryAfter: 10 });
     expect(callbackCalls(s)).toHaveLength(0);
     expect(lines.filter((l) => l.level === 'error' && String(l.msg).startsWith('consent record not written'))).toHaveLength(1);
     expect(JSON.stringify(lines)).not.toContain('501234567');
@@ -93,7 +90,7 @@ describe('consent records on Redis', () => {
     // record is in Redis by the time the service hears of the call.
     await relayUser(true);
     s.sim.faults.set('callback', { kind: 'delay', ms: 1_500, times: 1 });
-    const answer = post(url, body);
+    const answer = postCallback(url, body);
     for (let i = 0; i < 500 && callbackCalls(s).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(callbackCalls(s)).toHaveLength(1);
     const client = admin();
@@ -104,7 +101,7 @@ describe('consent records on Redis', () => {
 
     const res = await answer;
     expect(res.status).toBe(202);
-    const { requestId } = (await res.json()) as { requestId: string };
+    const { requestId } = res.json as { requestId: string };
     expect(keys[0]).toBe(`${PREFIX}{${PREFIX}consent}:${requestId}`);
     expect(record).toEqual({
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),

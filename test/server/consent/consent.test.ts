@@ -129,7 +129,7 @@ describe('the consent record of each admitted request', () => {
     expect(res.status).toBe(202);
     const { requestId, status } = res.json as { requestId: string; status: string };
     expect(status).toBe('scheduled');
-    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ kind: 'scheduled', state: 'pending' });
+    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ stage: 'scheduled', state: 'pending' });
     expect(consentRows(s)).toEqual([rowOf(requestId, '+380501234567')]);
     expect(callbackCalls(s)).toHaveLength(0);
   });
@@ -146,7 +146,7 @@ describe('the consent record of each admitted request', () => {
     const { requestId, status } = res.json as { requestId: string; status: string };
     expect(status).toBe('queued');
     const job = await s.relay.app.stores.jobs.get(requestId);
-    expect(job).toMatchObject({ kind: 'queued', state: 'pending' });
+    expect(job).toMatchObject({ stage: 'queued', state: 'pending' });
     const rows = consentRows(s);
     expect(rows).toEqual([rowOf(requestId, '+380507654321')]);
     // The job is due when it was held: the record is older.
