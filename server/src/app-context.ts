@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 export interface AppDeps {
   config: Config;
   log: Logger;
-  /** Defaults to a client for config.calltracking. */
+  /** Defaults to a client for config.service. */
   client?: CallTrackingClient;
   now?: () => Date;
   /** Where the relay's state lives: main.ts opens the embedded store (or Redis); memory by default, for tests. */
@@ -81,21 +81,25 @@ export function createAppContext(deps: AppDeps): AppContext {
   const client =
     deps.client ??
     createCallTrackingClient({
-      baseUrl: config.calltracking.baseUrl,
-      authKey: config.calltracking.authKey,
-      timeoutMs: config.upstreamTimeoutMs,
+      baseUrl: config.service.baseUrl,
+      authKey: config.service.authKey,
+      timeoutMs: config.service.upstreamTimeoutMs,
       observe: observeUpstream(metrics),
-      timeZone: config.calltracking.timeZone,
+      timeZone: config.service.timeZone,
     });
   const accepted = createAcceptedCalls();
   // With Redis, one relay polls the SIP status and the call log for all (store/redis/shared-state.ts).
-  const agents = createAgentStatus(client, { cacheMs: config.statusCacheMs, log, ...(stores.shared && { shared: stores.shared.poll('sipstatus', config.statusCacheMs) }) });
+  const agents = createAgentStatus(client, {
+    cacheMs: config.service.statusCacheMs,
+    log,
+    ...(stores.shared && { shared: stores.shared.poll('sipstatus', config.service.statusCacheMs) }),
+  });
   const nowOfApp = () => now().getTime();
   const progress = createProgressTracker({
     accepted,
     agents,
     watch: createCallLogWatch({ client, pollMs: config.outcome.pollMs, now: nowOfApp, log, shared: stores.shared }),
-    managerDst: config.callback.managerDst,
+    managerDst: config.service.callback.managerDst,
     ringSeconds: config.outcome.ringSeconds,
     pollMs: config.outcome.pollMs,
     now: nowOfApp,
@@ -114,7 +118,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     client,
     progress,
     log,
-    origins: createOriginPolicy(config.allowedOrigins, config.publicUrl),
+    origins: createOriginPolicy(config.http.allowedOrigins, config.http.publicUrl),
     agents,
     consent: stores.consent,
     stores,
@@ -123,7 +127,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     leads,
     lifecycle,
     accepted,
-    office: createOfficeHours(config.schedule, config.timezone, config.scheduleMaxDays),
+    office: createOfficeHours(config.office.hours, config.office.timeZone, config.held.scheduleMaxDays),
     now,
     timers,
     ...createProtection({

@@ -27,8 +27,8 @@ async function main(): Promise<void> {
 
   let config = loadConfig(env, simDefaults, fallbacks);
   // Without HASH_SECRET the embedded store keeps its own, so hashes (and limits) survive restarts.
-  if (config.hashSecretGenerated) config = { ...config, hashSecret: loadOrCreateHashSecret(config.store.dataDir), hashSecretGenerated: false };
-  const log = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
+  if (config.hash.generated) config = { ...config, hash: { secret: loadOrCreateHashSecret(config.store.dataDir), generated: false } };
+  const log = createLogger({ level: config.log.level, secrets: secretsOf(config) });
   for (const warning of config.warnings) log.warn(warning);
 
   let stores: RelayStores;
@@ -46,15 +46,15 @@ async function main(): Promise<void> {
   const relay = createRelay({ config, log, stores });
   await new Promise<void>((resolve, reject) => {
     relay.server.once('error', reject);
-    relay.server.listen(config.port, config.host, resolve);
+    relay.server.listen(config.http.port, config.http.host, resolve);
   });
   relay.start();
   const address = relay.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  log.info('relay listening', { host: config.host, port, publicUrl: config.publicUrl, demo: config.demo, simulator: simulator?.url ?? null });
-  if (config.demo) {
+  const port = typeof address === 'object' && address ? address.port : config.http.port;
+  log.info('relay listening', { host: config.http.host, port, publicUrl: config.http.publicUrl, demo: config.service.demo, simulator: simulator?.url ?? null });
+  if (config.service.demo) {
     process.stdout.write(
-      `\n  Dialback demo:  http://${config.host}:${port}/\n  Owner view:     http://${config.host}:${port}/owner\n${simulator ? `  Simulator:      ${simulator.url} (Auth-key ${simulator.authKey}, project ${simulator.projectId})\n` : ''}\n`,
+      `\n  Dialback demo:  http://${config.http.host}:${port}/\n  Owner view:     http://${config.http.host}:${port}/owner\n${simulator ? `  Simulator:      ${simulator.url} (Auth-key ${simulator.authKey}, project ${simulator.projectId})\n` : ''}\n`,
     );
   }
 

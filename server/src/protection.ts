@@ -54,11 +54,11 @@ export function createProtection(deps: ProtectionDeps): Protection {
   const own = createLimiter({
     settings: p.limits,
     store,
-    hashSecret: config.hashSecret,
+    hashSecret: config.hash.secret,
     log,
     metrics,
     // A placed call holds its number at most this long, even if a release were lost.
-    inFlightTtlMs: config.upstreamTimeoutMs * 2 + 5_000,
+    inFlightTtlMs: config.service.upstreamTimeoutMs * 2 + 5_000,
     ...(deps.now && { now: deps.now }),
     ...(deps.shared && { shared: deps.shared }),
   });

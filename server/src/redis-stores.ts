@@ -42,11 +42,11 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
     connection,
     limits: createRedisLimitStore({ connection }),
     wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
-    idempotency: createRedisIdempotencyStore({ ...config.protect.idempotency, ...(options.now && { now: options.now }), connection, hashSecret: config.hashSecret }),
+    idempotency: createRedisIdempotencyStore({ ...config.protect.idempotency, ...(options.now && { now: options.now }), connection, hashSecret: config.hash.secret }),
     jobs: createRedisCallbackJobStore({ connection, retentionDays }),
-    consent: config.consentLogPath
-      ? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath })
-      : createRedisConsentLog({ connection, hashSecret: config.hashSecret, retentionDays }),
+    consent: config.consent.logPath
+      ? createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath })
+      : createRedisConsentLog({ connection, hashSecret: config.hash.secret, retentionDays }),
     outbox: createRedisWebhookOutbox({ connection, retentionDays }),
     shared: createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) }),
     registry,

@@ -39,7 +39,7 @@ export interface RelayStores {
 export function openEmbeddedStores(config: Config, now?: () => number): RelayStores {
   const store = openEmbeddedStore({
     dataDir: config.store.dataDir,
-    hashSecret: config.hashSecret,
+    hashSecret: config.hash.secret,
     retentionDays: config.store.retentionDays,
     limiterMaxKeys: config.protect.limits.maxKeys,
     idempotency: config.protect.idempotency,
@@ -51,7 +51,7 @@ export function openEmbeddedStores(config: Config, now?: () => number): RelaySto
     idempotency: store.idempotency,
     jobs: store.jobs,
     // CONSENT_LOG_PATH keeps its JSON-lines file (an operator may ship it elsewhere); otherwise the records live in the store.
-    consent: config.consentLogPath ? createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }) : store.consent,
+    consent: config.consent.logPath ? createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath }) : store.consent,
     outbox: store.outbox,
     // A client found blocked is refused from memory for a moment (never past its wait): a flood
     // from it then costs no look at the limit tables, as with Redis.
@@ -67,7 +67,7 @@ export function memoryStores(config: Config, now?: () => number): RelayStores {
     limits: createMemoryLimitStore({ maxKeysPerTable: config.protect.limits.maxKeys, ...(now && { startMs: now() }) }),
     idempotency: createMemoryIdempotencyStore({ ...config.protect.idempotency, ...(now && { now }) }),
     jobs: createMemoryCallbackJobStore(),
-    consent: createConsentLog({ hashSecret: config.hashSecret, path: config.consentLogPath }),
+    consent: createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath }),
     outbox: createMemoryWebhookOutbox(),
     close: async () => {},
   };

@@ -33,19 +33,19 @@ export function createRelay(deps: RelayDeps): Relay {
   const { config, log, metrics } = app;
   const runner = createJobRunner(app, deps.runner);
 
-  const widget = loadStaticSet(config.widgetDir);
-  if (!widget.paths.includes('widget.js')) log.warn('widget not built: /widget.js will answer 503 until `npm run build` has run', { widgetDir: config.widgetDir });
+  const widget = loadStaticSet(config.http.widgetDir);
+  if (!widget.paths.includes('widget.js')) log.warn('widget not built: /widget.js will answer 503 until `npm run build` has run', { widgetDir: config.http.widgetDir });
   let demo: StaticSet | undefined;
-  const routes = routeTable(app, { widget, demo: () => (demo ??= loadStaticSet(config.demoDir)) });
+  const routes = routeTable(app, { widget, demo: () => (demo ??= loadStaticSet(config.http.demoDir)) });
 
   const handle = createRequestHandler({
     routes,
     origins: app.origins,
-    trustedProxies: config.trustedProxies,
+    trustedProxies: config.http.trustedProxies,
     metrics,
     readiness: app.readiness,
     log,
-    writeLine: createRequestLog(log, createRepeatLines(log, config.logRepeatWindowMs, app.timers), redactWebhookToken),
+    writeLine: createRequestLog(log, createRepeatLines(log, config.log.repeatWindowMs, app.timers), redactWebhookToken),
   });
 
   const http = config.protect.http;
@@ -72,7 +72,7 @@ export function createRelay(deps: RelayDeps): Relay {
   server.maxConnections = http.maxConnections;
   guardConnections(server, {
     maxPerClient: http.maxConnectionsPerClient,
-    isTrustedPeer: (address) => config.trustedProxies.has(address),
+    isTrustedPeer: (address) => config.http.trustedProxies.has(address),
     onAnswer: (status) => metrics.requests.inc({ route: 'unparsed', method: 'other', status: String(status) }),
   });
   metrics.registry.onCollect(() => {

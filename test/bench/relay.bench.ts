@@ -161,13 +161,13 @@ function passthroughServer(upstreamUrl: string, work: PerRequestWork = noWork): 
  */
 function requiredWork(config: Config, log: Logger, parts: { phone: boolean; rest: boolean }): PerRequestWork {
   return (req, phone) => {
-    const destination = parts.phone ? checkDestination(phone, undefined, config) : { digits: phone.slice(1), international: phone };
+    const destination = parts.phone ? checkDestination(phone, undefined, config.phone) : { digits: phone.slice(1), international: phone };
     const phoneMasked = parts.phone ? maskInternational(destination.international) : phone;
     let requestId = 'no-id';
     if (parts.rest) {
       const client = String(req.headers['x-forwarded-for']);
       for (const subject of [`number\0${destination.digits}`, `client\0${client}`, `prefix\0${destination.digits.slice(0, -4)}`]) {
-        createHmac('sha256', config.hashSecret).update(subject).digest('hex');
+        createHmac('sha256', config.hash.secret).update(subject).digest('hex');
       }
       createHash('sha256')
         .update(`${ORIGIN}\0${String(req.headers['idempotency-key'])}`)
@@ -314,7 +314,7 @@ async function main() {
       MAX_CONNECTIONS: '10000',
       ...env,
     });
-  const logFor = (config: Config) => createLogger({ level: config.logLevel, secrets: secretsOf(config), destination: '/dev/null' });
+  const logFor = (config: Config) => createLogger({ level: config.log.level, secrets: secretsOf(config), destination: '/dev/null' });
   // The relay as it runs by default: its state in the embedded store (SQLite in a fresh DATA_DIR).
   const embedded: RelayStores[] = [];
   const relayFor = (env: Record<string, string>) => {

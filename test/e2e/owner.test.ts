@@ -26,7 +26,7 @@ test('the owner sees agents live, the widget call with its attribution, and the 
   const placed = await postCallback(
     system,
     { phone: '050 123 45 67', attribution: { utmSource: 'newsletter', utmMedium: 'email', clientId: '1907690628.1747750782' } },
-    { origin: system.config.allowedOrigins[0]! },
+    { origin: system.config.http.allowedOrigins[0]! },
   );
   expect(placed.status).toBe(202);
 
@@ -106,7 +106,7 @@ test('the owner sees a booked call among the pending leads and cancels it', asyn
   const booked = await postCallback(
     system,
     { phone: '050 222 33 44', scheduledFor: inAnHour, pageUrl: 'https://shop.example/sofa', attribution: { utmSource: 'google', utmMedium: 'cpc' } },
-    { origin: system.config.allowedOrigins[0]! },
+    { origin: system.config.http.allowedOrigins[0]! },
   );
   expect(booked.status).toBe(202);
   const { requestId } = booked.json as { requestId: string };

@@ -70,7 +70,7 @@ describe('server/src/main.ts', () => {
   it('stops at once with one clear line on a bad setting', async () => {
     const proc = start({ PORT: '0', DEFAULT_COUNTRY: 'Ukraine' });
     expect(await proc.exited).toBe(1);
-    expect(proc.err().trim()).toBe('dialback: invalid configuration: DEFAULT_COUNTRY: expected an ISO 3166-1 alpha-2 country code such as UA');
+    expect(proc.err().trim()).toBe('dialback: invalid configuration: DEFAULT_COUNTRY: expected an ISO 3166-1 alpha-2 country code such as UA, got "Ukraine"');
   });
 
   it('runs against an external service (here the standalone simulator) with a base URL and a key', async () => {

@@ -66,7 +66,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
       { baseUrl: sim.url, authKey: sim.authKey, projectId: sim.projectId, caller: sim.officeLine },
     );
     log = createLogger({
-      level: config.logLevel,
+      level: config.log.level,
       secrets: secretsOf(config),
       write: (line) => {
         rawLogs.push(line);

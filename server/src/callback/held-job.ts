@@ -28,7 +28,7 @@ export function heldJob(app: AppContext, input: CallbackInput, destination: Dest
       requestedAs,
       stage: INITIAL_STAGES[requestedAs],
       dueAt,
-      numberHash: numberHmac(app.config.hashSecret, destination.e164),
+      numberHash: numberHmac(app.config.hash.secret, destination.e164),
       maskedNumber: maskInternational(destination.international),
       cancelToken,
       request: {

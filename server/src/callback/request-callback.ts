@@ -45,7 +45,7 @@ export interface Callbacks {
 }
 
 export function createCallbacks(app: AppContext): Callbacks {
-  const destinationOf = createDestinationCache(app.config);
+  const destinationOf = createDestinationCache({ ...app.config.phone, callback: app.config.service.callback, route: app.config.route });
   const answerOf = createAnswers();
 
   async function earlyRefusal(clientIp: string, origin: string, idempotencyKey: string | undefined): Promise<Refusal | null> {
@@ -61,13 +61,13 @@ export function createCallbacks(app: AppContext): Callbacks {
     const now = app.now();
     // A booked time must fall inside office hours; a call now needs the office open now.
     const bookedFor =
-      request.scheduledFor === undefined ? null : checkScheduledFor(request.scheduledFor, now, { maxDays: app.config.scheduleMaxDays, windows: app.office.windowsAt(now) });
+      request.scheduledFor === undefined ? null : checkScheduledFor(request.scheduledFor, now, { maxDays: app.config.held.scheduleMaxDays, windows: app.office.windowsAt(now) });
     const office = app.office.stateAt(now);
     if (bookedFor === null && !office.openNow) {
       const nextOpenAt = office.nextOpenAt?.toISOString();
       throw new RelayError('closed', 'The office is closed now, so nobody could answer your call.', nextOpenAt ? { nextOpenAt } : {});
     }
-    if (app.config.requireConsent && request.consent !== true) {
+    if (app.config.consent.required && request.consent !== true) {
       throw new RelayError('consent_required', 'Please agree to be called before we place the call.', { field: 'consent' });
     }
     const destination = destinationOf(request.phone, request.country);

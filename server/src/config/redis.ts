@@ -1,37 +1,6 @@
-// The Redis settings (design.md §5: REDIS_URL, REDIS_PREFIX), in the style of protect/settings.ts:
-// config.ts can spread `redisEnv` into its schema table and call `redisSettings`, or a caller can
-// use `readRedisSettings(process.env)` on its own. Every message starts with "expected" so the
-// config reader never echoes the value: a REDIS_URL may carry a password.
-import { z } from 'zod';
-import { wholeNumber } from './env-number.ts';
-
-const URL_EXPECTED = 'expected redis://[user:password@]host[:port][/db] or rediss://… (TLS)';
-const PREFIX_EXPECTED = 'expected 1 to 64 letters, digits or _ . : - (no braces: the store adds its own hash tags)';
-
-function isRedisUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return false;
-  if (!url.hostname) return false;
-  // The path, if any, is the database number.
-  return url.pathname === '' || url.pathname === '/' || /^\/\d{1,2}$/.test(url.pathname);
-}
-
-export const redisEnv = {
-  REDIS_URL: z.string().refine(isRedisUrl, URL_EXPECTED).optional(),
-  REDIS_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, PREFIX_EXPECTED)
-    .default('dialback:'),
-  /** Longest wait for one Redis command before the request is answered 503; also bounds connecting. */
-  REDIS_TIMEOUT_MS: wholeNumber(50, 30_000).default(1000),
-} satisfies Record<string, z.ZodType>;
-
-type RedisEnv = { [K in keyof typeof redisEnv]: z.output<(typeof redisEnv)[K]> };
+// Shared state for several relays (REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS); unset REDIS_URL: the
+// embedded store. A REDIS_URL may carry a password, so its errors never echo the value.
+import type { EnvReader } from './env.ts';
 
 export interface RedisSettings {
   url: string;
@@ -42,22 +11,22 @@ export interface RedisSettings {
   connectTimeoutMs: number;
 }
 
-/** null: REDIS_URL is unset, the relay keeps its state in the embedded store. */
-export function redisSettings(e: RedisEnv): RedisSettings | null {
-  if (!e.REDIS_URL) return null;
-  return { url: e.REDIS_URL, prefix: e.REDIS_PREFIX, commandTimeoutMs: e.REDIS_TIMEOUT_MS, connectTimeoutMs: Math.max(3_000, e.REDIS_TIMEOUT_MS) };
+function isRedisUrl(value: string): boolean {
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) return false;
+  // The path, if any, is the database number.
+  return url.pathname === '' || url.pathname === '/' || /^\/\d{1,2}$/.test(url.pathname);
 }
 
-/** Reads the three variables from `raw`; throws an Error whose message is one line naming the variable. */
-export function readRedisSettings(raw: Record<string, string | undefined>): RedisSettings | null {
-  const out: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(redisEnv)) {
-    const value = raw[name] === '' ? undefined : raw[name];
-    const parsed = (schema as z.ZodType).safeParse(value);
-    if (!parsed.success) throw new Error(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    out[name] = parsed.data;
-  }
-  return redisSettings(out as RedisEnv);
+/** null: REDIS_URL is unset, the relay keeps its state in the embedded store. */
+export function readRedis(env: EnvReader): RedisSettings | null {
+  const url = env.text('REDIS_URL', { check: isRedisUrl, expected: 'redis://[user:password@]host[:port][/db] or rediss://… (TLS)', secret: true });
+  const prefix =
+    env.text('REDIS_PREFIX', { pattern: /^[A-Za-z0-9_.:-]{1,64}$/, expected: '1 to 64 letters, digits or _ . : - (no braces: the store adds its own hash tags)' }) ?? 'dialback:';
+  // Longest wait for one Redis command before the request is answered 503; also bounds connecting.
+  const commandTimeoutMs = env.duration('REDIS_TIMEOUT_MS', 50, 30_000) ?? 1000;
+  if (url === undefined) return null;
+  return { url, prefix, commandTimeoutMs, connectTimeoutMs: Math.max(3_000, commandTimeoutMs) };
 }
 
 /** The password in REDIS_URL, if any: for the logger's list of secrets to mask. */

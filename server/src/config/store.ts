@@ -1,22 +1,17 @@
-// The embedded store's settings (design.md §5). config.ts spreads `storeEnv` into its schema table,
-// so a bad value stops startup with the variable's name like every other setting.
-import { z } from 'zod';
-import { wholeNumber } from './env-number.ts';
-
-export const storeEnv = {
-  DATA_DIR: z.string().min(1, 'expected a directory for the SQLite file').default('./data'),
-  DATA_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
-} satisfies Record<string, z.ZodType>;
-
-type StoreEnv = { [K in keyof typeof storeEnv]: z.output<(typeof storeEnv)[K]> };
+// The embedded store (DATA_DIR, DATA_RETENTION_DAYS): where the SQLite file lives and how long
+// records without a full number are kept. Used when REDIS_URL is unset.
+import type { EnvReader } from './env.ts';
 
 export interface StoreSettings {
   /** Where dialback.sqlite lives (created at startup). */
   dataDir: string;
-  /** How long records without a full number are kept, in days. */
+  /** How long records without a full number are kept, in days (in Redis too). */
   retentionDays: number;
 }
 
-export function storeSettings(e: StoreEnv): StoreSettings {
-  return { dataDir: e.DATA_DIR, retentionDays: e.DATA_RETENTION_DAYS };
+export function readStore(env: EnvReader): StoreSettings {
+  return {
+    dataDir: env.text('DATA_DIR') ?? './data',
+    retentionDays: env.duration('DATA_RETENTION_DAYS', 1, 3650) ?? 30,
+  };
 }

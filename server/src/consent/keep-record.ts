@@ -47,7 +47,7 @@ export async function keepConsentRecord(app: Pick<AppContext, 'consent' | 'confi
   } catch (err) {
     failure = err;
   }
-  const required = app.config.requireConsent;
+  const required = app.config.consent.required;
   log.error(required ? 'consent record not written: the call is neither placed nor booked (REQUIRE_CONSENT)' : 'consent record not written', { err: failure, origin: of.origin });
   if (!required) return;
   try {

@@ -18,13 +18,13 @@ const USER_AGENT_MAX = 512;
 
 export function callbackParams(config: Config, call: VisitorCall): CallbackExternalParams {
   return {
-    caller: config.callback.caller,
-    caller_type: config.callback.callerType,
+    caller: config.service.callback.caller,
+    caller_type: config.service.callback.callerType,
     callee: call.digits,
     callee_type: 'default',
-    direction: config.callback.direction,
-    manager_dst: config.callback.managerDst,
-    projectId: config.calltracking.projectId,
+    direction: config.service.callback.direction,
+    manager_dst: config.service.callback.managerDst,
+    projectId: config.service.projectId,
     clientIp: call.clientIp,
     ...call.attribution,
     ...(call.userAgent && { clientUserAgent: call.userAgent.slice(0, USER_AGENT_MAX) }),

@@ -43,14 +43,14 @@ const DAY_MS = 86_400_000;
 
 /** The first instant at or after `at` inside office hours, if there is one within `horizonMs`. */
 export function openAtOrAfter(config: Config, at: number, horizonMs: number): number | null {
-  if (!config.schedule) return at;
-  const first = openWindows(config.schedule, config.timezone, new Date(at), new Date(at + horizonMs))[0];
+  if (!config.office.hours) return at;
+  const first = openWindows(config.office.hours, config.office.timeZone, new Date(at), new Date(at + horizonMs))[0];
   return first ? first.opensAt.getTime() : null;
 }
 
 /** When the office window open at `at` closes (Infinity without WORKING_HOURS); null when closed at `at`. */
 export function closesAfter(config: Config, at: number): number | null {
-  if (!config.schedule) return Number.POSITIVE_INFINITY;
-  const first = openWindows(config.schedule, config.timezone, new Date(at), new Date(at + 8 * DAY_MS))[0];
+  if (!config.office.hours) return Number.POSITIVE_INFINITY;
+  const first = openWindows(config.office.hours, config.office.timeZone, new Date(at), new Date(at + 8 * DAY_MS))[0];
   return first && first.opensAt.getTime() <= at ? first.closesAt.getTime() : null;
 }

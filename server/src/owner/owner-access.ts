@@ -47,11 +47,11 @@ function cookieValue(req: IncomingMessage, name: string): string | null {
   return null;
 }
 
-export function createOwnerAccess(config: Pick<Config, 'demo' | 'ownerToken' | 'publicUrl'>): OwnerAccess {
-  const token = config.ownerToken;
+export function createOwnerAccess(config: Pick<Config, 'service' | 'owner' | 'http'>): OwnerAccess {
+  const token = config.owner.token;
   if (token === null) {
-    const open = () => config.demo;
-    return { enabled: config.demo, page: open, resource: open, sessionCookie: null };
+    const open = () => config.service.demo;
+    return { enabled: config.service.demo, page: open, resource: open, sessionCookie: null };
   }
   const isToken = secretMatcher(token);
   const session = createHmac('sha256', token).update('dialback owner view session').digest('base64url');
@@ -62,7 +62,7 @@ export function createOwnerAccess(config: Pick<Config, 'demo' | 'ownerToken' | '
     const cookie = cookieValue(req, OWNER_COOKIE);
     return cookie !== null && isSession(cookie);
   };
-  const secure = config.publicUrl.startsWith('https:') ? '; Secure' : '';
+  const secure = config.http.publicUrl.startsWith('https:') ? '; Secure' : '';
   return {
     enabled: true,
     page(req, url) {

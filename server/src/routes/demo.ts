@@ -19,7 +19,7 @@ function demoFile(demo: StaticSet, file: (params: Record<string, string>) => str
 }
 
 export const demoRoutes: RouteModule = (app, files) => {
-  if (!app.config.demo) return [];
+  if (!app.config.service.demo) return [];
   const demo = files.demo();
   return [
     { path: '/', origin: 'none', methods: { GET: demoFile(demo, () => 'index.html') } },

@@ -28,8 +28,8 @@ export const ownerRoutes: RouteModule = (app, relayFiles) => {
   const access = createOwnerAccess(app.config);
   if (!access.enabled) return [];
   const files = relayFiles.demo();
-  if (!files.paths.includes('owner.html')) app.log.warn('owner view: owner.html not found; /owner will answer 404', { demoDir: app.config.demoDir });
-  const calls = createOwnerCalls({ client: app.client, accepted: app.accepted, timeZone: app.config.calltracking.timeZone, log: app.log, now: app.now });
+  if (!files.paths.includes('owner.html')) app.log.warn('owner view: owner.html not found; /owner will answer 404', { demoDir: app.config.http.demoDir });
+  const calls = createOwnerCalls({ client: app.client, accepted: app.accepted, timeZone: app.config.service.timeZone, log: app.log, now: app.now });
 
   const file =
     (name: string, headers: Record<string, string>): Handler =>

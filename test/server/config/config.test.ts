@@ -17,21 +17,21 @@ describe('loadConfig', () => {
   it('applies the design defaults in demo mode', () => {
     const c = loadConfig({}, sim);
     expect(c).toMatchObject({
-      port: 8080,
-      host: '127.0.0.1',
-      publicUrl: 'http://127.0.0.1:8080',
-      demo: true,
-      calltracking: { baseUrl: sim.baseUrl, authKey: sim.authKey, projectId: '100500' },
-      callback: { caller: '380441112233', callerType: 'default', direction: 'out', managerDst: 1 },
-      allowedOrigins: ['http://127.0.0.1:8080'],
-      defaultCountry: 'UA',
-      allowedCountries: ['UA'],
-      upstreamTimeoutMs: 8000,
-      logLevel: 'info',
-      schedule: null,
+      http: { port: 8080, host: '127.0.0.1', publicUrl: 'http://127.0.0.1:8080', allowedOrigins: ['http://127.0.0.1:8080'] },
+      service: {
+        demo: true,
+        baseUrl: sim.baseUrl,
+        authKey: sim.authKey,
+        projectId: '100500',
+        upstreamTimeoutMs: 8000,
+        callback: { caller: '380441112233', callerType: 'default', direction: 'out', managerDst: 1 },
+      },
+      phone: { defaultCountry: 'UA', allowedCountries: ['UA'] },
+      log: { level: 'info' },
+      office: { hours: null },
     });
-    expect(c.trustedProxies.size).toBe(0);
-    expect(c.hashSecretGenerated).toBe(true);
+    expect(c.http.trustedProxies.size).toBe(0);
+    expect(c.hash.generated).toBe(true);
   });
 
   it('reads every setting an operator writes', () => {
@@ -60,21 +60,22 @@ describe('loadConfig', () => {
       undefined,
     );
     expect(c).toMatchObject({
-      port: 9000,
-      publicUrl: 'https://calls.example.com',
-      demo: false,
-      calltracking: { baseUrl: 'https://api.example.net', authKey: 'real-auth-key-xyz', projectId: '4242' },
-      callback: { caller: 'scheme-7', callerType: 'scheme', direction: 'in', managerDst: 0 },
-      allowedOrigins: ['https://shop.example.com', 'https://www.shop.example.com'],
-      defaultCountry: 'PL',
-      allowedCountries: ['PL', 'UA'],
-      upstreamTimeoutMs: 3000,
-      timezone: 'Europe/Warsaw',
-      hashSecretGenerated: false,
+      http: { port: 9000, publicUrl: 'https://calls.example.com', allowedOrigins: ['https://shop.example.com', 'https://www.shop.example.com'] },
+      service: {
+        demo: false,
+        baseUrl: 'https://api.example.net',
+        authKey: 'real-auth-key-xyz',
+        projectId: '4242',
+        upstreamTimeoutMs: 3000,
+        callback: { caller: 'scheme-7', callerType: 'scheme', direction: 'in', managerDst: 0 },
+      },
+      phone: { defaultCountry: 'PL', allowedCountries: ['PL', 'UA'] },
+      office: { timeZone: 'Europe/Warsaw' },
+      hash: { generated: false },
     });
-    expect(c.trustedProxies.has('10.1.2.3')).toBe(true);
-    expect(c.trustedProxies.has('::1')).toBe(true);
-    expect(c.trustedProxies.has('11.0.0.1')).toBe(false);
+    expect(c.http.trustedProxies.has('10.1.2.3')).toBe(true);
+    expect(c.http.trustedProxies.has('::1')).toBe(true);
+    expect(c.http.trustedProxies.has('11.0.0.1')).toBe(false);
   });
 
   it.each([
@@ -83,13 +84,13 @@ describe('loadConfig', () => {
     [{ DEFAULT_COUNTRY: 'Ukraine' }, 'DEFAULT_COUNTRY: expected an ISO 3166-1 alpha-2 country code'],
     [{ ALLOWED_ORIGINS: 'shop.example.com' }, 'ALLOWED_ORIGINS: expected an origin such as https://shop.example.com, got "shop.example.com"'],
     [{ ALLOWED_ORIGINS: 'https://shop.example.com/path' }, 'ALLOWED_ORIGINS: expected an origin'],
-    [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES: "10.0.0.0/33" has an invalid prefix length'],
-    [{ TRUSTED_PROXIES: 'proxy.local' }, 'TRUSTED_PROXIES: "proxy.local" is not an IP address'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES: expected IP addresses or CIDRs separated by commas; "10.0.0.0/33" has an invalid prefix length'],
+    [{ TRUSTED_PROXIES: 'proxy.local' }, 'TRUSTED_PROXIES: expected IP addresses or CIDRs separated by commas; "proxy.local" is not an IP address'],
     [{ UPSTREAM_TIMEOUT_MS: '5s' }, 'UPSTREAM_TIMEOUT_MS: expected a whole number'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL:'],
     [{ TIMEZONE: 'Mars/Olympus' }, 'TIMEZONE: expected an IANA time zone such as Europe/Kyiv, got "Mars/Olympus"'],
-    [{ WORKING_HOURS: 'Funday 09:00-18:00' }, 'WORKING_HOURS: unknown day "Funday"'],
-    [{ WORKING_HOURS: 'Mon 9-18' }, 'WORKING_HOURS: bad time "9"'],
+    [{ WORKING_HOURS: 'Funday 09:00-18:00' }, 'WORKING_HOURS: expected office hours such as "Mon-Fri 09:00-18:00; Sat 10:00-14:00"; unknown day "Funday"'],
+    [{ WORKING_HOURS: 'Mon 9-18' }, 'WORKING_HOURS: expected office hours such as "Mon-Fri 09:00-18:00; Sat 10:00-14:00"; bad time "9"'],
     [{ CALLBACK_CALLER_TYPE: 'phone' }, 'CALLBACK_CALLER_TYPE:'],
     [{ HASH_SECRET: 'short' }, 'HASH_SECRET: expected a random secret of at least 16 characters'],
   ])('stops on %o with one line naming the setting', (env, message) => {
@@ -107,8 +108,8 @@ describe('loadConfig', () => {
   it("falls back to the simulator's project id and caller against an external service, with a warning each", () => {
     const env = { CALLTRACKING_BASE_URL: 'http://127.0.0.1:8090', CALLTRACKING_AUTH_KEY: 'sim-auth-key-0123456789', ALLOWED_ORIGINS: 'https://shop.example' };
     const c = loadConfig(env, undefined, { projectId: '100500', caller: '380441112233' });
-    expect(c.calltracking).toMatchObject({ baseUrl: 'http://127.0.0.1:8090', authKey: 'sim-auth-key-0123456789', projectId: '100500' });
-    expect(c.callback.caller).toBe('380441112233');
+    expect(c.service).toMatchObject({ baseUrl: 'http://127.0.0.1:8090', authKey: 'sim-auth-key-0123456789', projectId: '100500' });
+    expect(c.service.callback.caller).toBe('380441112233');
     expect(c.warnings).toEqual([expect.stringMatching(/^CALLTRACKING_PROJECT_ID is not set/), expect.stringMatching(/^CALLBACK_CALLER is not set/)]);
     const explicit = loadConfig({ ...env, CALLTRACKING_PROJECT_ID: '42', CALLBACK_CALLER: 'manager1' }, undefined, { projectId: '100500', caller: '380441112233' });
     expect(explicit.warnings).toEqual([]);
@@ -121,6 +122,6 @@ describe('loadConfig', () => {
   });
 
   it('refuses to start without a service or a simulator', () => {
-    expect(errorOf({}, null)).toMatch(/^CALLTRACKING_BASE_URL: not set/);
+    expect(errorOf({}, null)).toMatch(/^CALLTRACKING_BASE_URL: required when no simulator stands in/);
   });
 });

@@ -84,7 +84,7 @@ describe('protection settings', () => {
   });
 
   it('refuses TURNSTILE_REQUIRED=surge without the CAPTCHA it would turn on', () => {
-    expect(() => loadConfig({ TURNSTILE_REQUIRED: 'surge' }, sim)).toThrowError(/^TURNSTILE_REQUIRED: "surge" needs TURNSTILE_SECRET/);
+    expect(() => loadConfig({ TURNSTILE_REQUIRED: 'surge' }, sim)).toThrowError(/^TURNSTILE_REQUIRED: expected always while TURNSTILE_SECRET is unset .*, got "surge"$/);
   });
 
   it.each([

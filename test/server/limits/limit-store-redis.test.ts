@@ -7,7 +7,6 @@ import type { LimitCheck, LimitStore } from '../../../server/src/limits/limit-st
 import { StoreUnavailableError } from '../../../server/src/storage/errors.ts';
 import { connectRedis, type CommandOutcome, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { createRedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';
-import { readRedisSettings } from '../../../server/src/config/redis.ts';
 import { createRedisMetrics } from '../../../server/src/storage/redis/metrics.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { hex, numberCheck, sec, T0 } from '../../support/limit-store-cases.ts';
@@ -283,29 +282,5 @@ describe('Redis metrics', () => {
     expect(text).toContain('dialback_redis_up 0');
     // Retrying all along, yet one line.
     expect(lines.filter((l) => l.msg.startsWith('ALERT redis unreachable'))).toHaveLength(1);
-  });
-});
-
-describe('Redis settings', () => {
-  it('reads REDIS_URL and REDIS_PREFIX, and names a bad one in one line without echoing it', () => {
-    expect(readRedisSettings({})).toBeNull();
-    expect(readRedisSettings({ REDIS_URL: 'rediss://user:secret@redis.example.com:6380/2' })).toEqual({
-      url: 'rediss://user:secret@redis.example.com:6380/2',
-      prefix: 'dialback:',
-      commandTimeoutMs: 1000,
-      connectTimeoutMs: 3000,
-    });
-    expect(readRedisSettings({ REDIS_URL: 'redis://127.0.0.1', REDIS_PREFIX: 'shop-eu:' })?.prefix).toBe('shop-eu:');
-    for (const bad of ['http://user:secret@host', 'redis://', 'secret:6379', 'redis://:secret@host/db', 'redis://:secret@host:port']) {
-      expect(() => readRedisSettings({ REDIS_URL: bad })).toThrow(/^REDIS_URL: expected redis:\/\//);
-      try {
-        readRedisSettings({ REDIS_URL: bad });
-      } catch (err) {
-        expect((err as Error).message).not.toContain('secret');
-        expect((err as Error).message).not.toContain('\n');
-      }
-    }
-    expect(() => readRedisSettings({ REDIS_URL: 'redis://h', REDIS_PREFIX: 'a{b}' })).toThrow(/^REDIS_PREFIX: expected/);
-    expect(() => readRedisSettings({ REDIS_URL: 'redis://h', REDIS_TIMEOUT_MS: '10' })).toThrow(/^REDIS_TIMEOUT_MS: expected a whole number/);
   });
 });

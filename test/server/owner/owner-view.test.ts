@@ -18,7 +18,7 @@ afterEach(async () => {
 const timing = { agentAnswerMs: 50, visitorRingMs: 50, talkMs: 50 };
 
 async function placeCall(sys: System, phone: string, attribution: Record<string, string>) {
-  const res = await postCallback(sys, { phone, attribution }, { origin: sys.config.allowedOrigins[0]! });
+  const res = await postCallback(sys, { phone, attribution }, { origin: sys.config.http.allowedOrigins[0]! });
   expect(res.status).toBe(202);
 }
 
@@ -205,7 +205,7 @@ describe('owner call log cache', () => {
 describe('owner view: pending leads', () => {
   it("lists held calls and recent failures with masked numbers, and cancels one only with the owner's access", async () => {
     const sys = (system = await startSystem({ OWNER_TOKEN }, { simulator: { timing } }));
-    const origin = sys.config.allowedOrigins[0]!;
+    const origin = sys.config.http.allowedOrigins[0]!;
     const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
     const booked = await postCallback(sys, { phone: '050 222 33 44', scheduledFor: inAnHour, attribution: { utmSource: 'google' } }, { origin });
     const { requestId } = booked.json as { requestId: string };
@@ -228,7 +228,7 @@ describe('owner view: pending leads', () => {
   it('shows a call placed now, while it goes on, as in progress: not as a re-dial, and with nothing to cancel', async () => {
     // Long enough that the call is still going on when the owner looks.
     const sys = (system = await startSystem({ OWNER_TOKEN }, { simulator: { timing: { agentAnswerMs: 5_000, visitorRingMs: 5_000, talkMs: 5_000 } } }));
-    const origin = sys.config.allowedOrigins[0]!;
+    const origin = sys.config.http.allowedOrigins[0]!;
     const placed = await fetch(`${sys.relayUrl}/api/callback`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin },

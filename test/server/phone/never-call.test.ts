@@ -16,7 +16,7 @@ describe('destinations that are never called back', () => {
     ['a toll-free number', '+380 800 50 1234', 'toll_free_number_not_allowed', /toll-free/],
   ])('refuses %s with its own code and sentence, placing nothing', async (_what, phone, code, sentence) => {
     const s = await start();
-    expect(s.config.callback.caller).toBe('380441112233');
+    expect(s.config.service.callback.caller).toBe('380441112233');
     const answer = await postCallback(s, { phone });
     expect(answer.status).toBe(400);
     expect(answer.json.error).toMatchObject({ code, field: 'phone', message: expect.stringMatching(sentence) });

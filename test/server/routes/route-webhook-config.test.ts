@@ -19,10 +19,10 @@ describe('service-interface settings', () => {
   it('defaults: no webhook, no owner token, JSON reply in `destination`, Kyiv project time', () => {
     const c = loadConfig({}, sim);
     expect(c.route).toEqual({ token: null, fallback: null, destinationField: 'destination', reply: 'json', statusWaitMs: 1000 });
-    expect(c.ownerToken).toBeNull();
+    expect(c.owner.token).toBeNull();
     expect(c.outcome).toEqual({ pollMs: 4000, ringSeconds: 30 });
-    expect(c.calltracking.timeZone).toBe('Europe/Kyiv');
-    expect(loadConfig({}, { ...sim, timeZone: 'Europe/Warsaw' }).calltracking.timeZone).toBe('Europe/Warsaw');
+    expect(c.service.timeZone).toBe('Europe/Kyiv');
+    expect(loadConfig({}, { ...sim, timeZone: 'Europe/Warsaw' }).service.timeZone).toBe('Europe/Warsaw');
   });
 
   it('reads every setting as an operator writes it', () => {
@@ -41,9 +41,9 @@ describe('service-interface settings', () => {
       sim,
     );
     expect(c.route).toEqual({ token: 'a'.repeat(32), fallback: '+380441119999', destinationField: 'phone', reply: 'text', statusWaitMs: 800 });
-    expect(c.ownerToken).toBe('owner-token-0123456789');
+    expect(c.owner.token).toBe('owner-token-0123456789');
     expect(c.outcome).toEqual({ pollMs: 5000, ringSeconds: 45 });
-    expect(c.calltracking.timeZone).toBe('America/New_York');
+    expect(c.service.timeZone).toBe('America/New_York');
   });
 
   it.each([

@@ -1,9 +1,9 @@
 // The assembled embedded store and its settings: every store over one file, closed cleanly and
 // reopened with its data; DATA_DIR and DATA_RETENTION_DAYS read like every other setting.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { openEmbeddedStore } from '../../../server/src/sqlite-stores.ts';
-import { storeEnv, storeSettings } from '../../../server/src/config/store.ts';
+import { envReader } from '../../../server/src/config/env.ts';
+import { readStore } from '../../../server/src/config/store.ts';
 import { jobFor, leadEventFor, T0 } from '../../support/store-scenarios.ts';
 import { tempDataDir } from '../../support/crash.ts';
 
@@ -40,13 +40,11 @@ describe('the embedded store', () => {
   });
 
   it('reads DATA_DIR and DATA_RETENTION_DAYS with defaults and bounds', () => {
-    const read = (vars: Record<string, string>) => storeSettings(z.object(storeEnv).parse(vars));
+    const read = (vars: Record<string, string>) => readStore(envReader(vars));
     expect(read({})).toEqual({ dataDir: './data', retentionDays: 30 });
     expect(read({ DATA_DIR: '/var/lib/dialback', DATA_RETENTION_DAYS: '90' })).toEqual({ dataDir: '/var/lib/dialback', retentionDays: 90 });
     for (const bad of ['0', '-1', '1.5', 'thirty', '3651']) {
-      const parsed = z.object(storeEnv).safeParse({ DATA_RETENTION_DAYS: bad });
-      expect(parsed.success).toBe(false);
-      expect(parsed.error!.issues[0]!.message).toBe('expected a whole number from 1 to 3650');
+      expect(() => read({ DATA_RETENTION_DAYS: bad })).toThrow(`DATA_RETENTION_DAYS: expected a whole number from 1 to 3650 days, got "${bad}"`);
     }
   });
 });

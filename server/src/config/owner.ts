@@ -1,0 +1,18 @@
+// The owner view (`/owner`): open in demo mode, otherwise behind OWNER_TOKEN.
+import { type EnvReader, requiredError } from './env.ts';
+import { URL_TOKEN } from './env-values.ts';
+
+export interface OwnerSettings {
+  /** null: the owner view exists in demo mode only, without a token. */
+  token: string | null;
+}
+
+export function readOwner(env: EnvReader, service: { demo: boolean; external: boolean }): OwnerSettings {
+  const token = env.text('OWNER_TOKEN', URL_TOKEN) ?? null;
+  // Demo mode opens the owner view without a token: with a real service behind it, that would show
+  // the business's real calls to anyone.
+  if (service.demo && service.external && token === null) {
+    throw requiredError('OWNER_TOKEN', 'when DEMO=true with a real service (CALLTRACKING_BASE_URL): without it the owner view would show real calls to anyone');
+  }
+  return { token };
+}
