@@ -14,7 +14,7 @@ function errorOf(env: Record<string, string>, simulator: typeof sim | null = sim
 }
 
 describe('loadConfig', () => {
-  it('applies the design defaults in demo mode', () => {
+  it('applies the documented defaults in demo mode', () => {
     const c = loadConfig({}, sim);
     expect(c).toMatchObject({
       http: { port: 8080, host: '127.0.0.1', publicUrl: 'http://127.0.0.1:8080', allowedOrigins: ['http://127.0.0.1:8080'] },

@@ -1,4 +1,4 @@
-// The protection settings as an operator writes them: defaults from design.md §6, every value
+// The protection settings as an operator writes them: the defaults of docs/operations.md (Limits), every value
 // configurable, and a bad value stops startup naming its variable.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/src/config/index.ts';
