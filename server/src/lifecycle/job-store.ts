@@ -128,6 +128,23 @@ export interface CallbackJobStore {
   listFailed(sinceMs: number, limit: number): Promise<CallbackJob[]>;
 }
 
+/** A new job as the store keeps it once added at `at` (nothing claimed, nothing decided yet). */
+export function storedJob(job: NewCallbackJob, at: number): CallbackJob {
+  const { cancelToken, ...rest } = job;
+  return {
+    ...rest,
+    state: 'pending',
+    cancellable: cancelToken !== null,
+    attempts: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    interrupted: false,
+    outcome: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 export const hashCancelToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** Whether `token` is the one whose hash is `hash`, in constant time. */

@@ -7,7 +7,7 @@
 // a step it did not record, and the next owner of the job does the step again and tells it again
 // (at least once; the lead webhook's event ids are stable, so its receiver sees one). The other
 // order could lose a lead's last word.
-import type { CallbackJob, CallbackJobStore, JobStep, NewCallbackJob } from './job-store.ts';
+import { storedJob, type CallbackJob, type CallbackJobStore, type JobStep, type NewCallbackJob } from './job-store.ts';
 import { canMove, StageTransitionError, type Stage } from './stages.ts';
 
 export interface LifecycleEvent {
@@ -48,23 +48,6 @@ export interface LifecycleDeps {
   onListenerError: (err: unknown, event: LifecycleEvent) => void;
 }
 
-/** The job a new one will be once stored, for its creation event. */
-function createdJob(job: NewCallbackJob, at: number): CallbackJob {
-  const { cancelToken, ...rest } = job;
-  return {
-    ...rest,
-    state: 'pending',
-    cancellable: cancelToken !== null,
-    attempts: 0,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    interrupted: false,
-    outcome: null,
-    createdAt: at,
-    updatedAt: at,
-  };
-}
-
 /** The job as a step leaves it. */
 const after = (job: CallbackJob, step: JobStep): CallbackJob =>
   'progress' in step ? { ...job, stage: step.stage, dueAt: step.dueAt, progress: step.progress } : { ...job, stage: step.stage, outcome: step.outcome };
@@ -88,7 +71,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       const added = await deps.store.add(job, at);
       // Told after the store took it: a job refused (a second booking) never existed.
       if (added.ok)
-        await tell({ callbackId: job.callbackId, from: null, to: job.stage, at, job: createdJob(job, at), step: { stage: job.stage, dueAt: job.dueAt, progress: job.progress } });
+        await tell({ callbackId: job.callbackId, from: null, to: job.stage, at, job: storedJob(job, at), step: { stage: job.stage, dueAt: job.dueAt, progress: job.progress } });
       return added;
     },
 

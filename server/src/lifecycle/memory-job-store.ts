@@ -1,5 +1,5 @@
 // CallbackJobStore in memory, for tests and benchmarks (the relay's default is the SQLite store).
-import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobStore } from './job-store.ts';
+import { cancelTokenMatches, hashCancelToken, storedJob, type CallbackJob, type CallbackJobStore } from './job-store.ts';
 import { canMove, stateOf } from './stages.ts';
 
 interface Held {
@@ -23,21 +23,9 @@ export function createMemoryCallbackJobStore(): CallbackJobStore {
     async add(input, nowMs) {
       if (jobs.has(input.callbackId)) return { ok: false, reason: 'duplicate_callback_id' };
       if (input.stage === 'scheduled' && bookedElsewhere(input.numberHash)) return { ok: false, reason: 'number_already_scheduled' };
-      const { cancelToken, ...rest } = input;
       jobs.set(input.callbackId, {
-        cancelHash: cancelToken === null ? null : hashCancelToken(cancelToken),
-        job: {
-          ...structuredClone(rest),
-          state: 'pending',
-          cancellable: cancelToken !== null,
-          attempts: 0,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          interrupted: false,
-          outcome: null,
-          createdAt: nowMs,
-          updatedAt: nowMs,
-        },
+        cancelHash: input.cancelToken === null ? null : hashCancelToken(input.cancelToken),
+        job: storedJob(structuredClone(input), nowMs),
       });
       return { ok: true };
     },
