@@ -1,54 +1,23 @@
 // The whole dialog in jsdom against a scripted relay over real HTTP: honest states (form → sending
 // → accepted → the call's steps), every relay error code put into words at the right place,
-// consent, status notices, the Idempotency-Key rules, and events that never carry the number.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+// consent, the Idempotency-Key rules, and events that never carry the number. Status notices, the
+// call's steps and languages: app-progress.test.tsx.
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, test } from 'vitest';
 import { errorStatus, type ErrorCode } from '../../server/src/contract.ts';
-import { createApi } from '../../widget/src/api.ts';
-import { App } from '../../widget/src/ui/App.tsx';
 import { messages as en } from '../../widget/src/ui/i18n/en.ts';
-import { messages as uk } from '../../widget/src/ui/i18n/uk.ts';
 import type { Messages } from '../../widget/src/ui/i18n/types.ts';
-import { startScriptedRelay, type ScriptedRelay } from '../support/scripted-relay.ts';
+import { accepted, dialog, phoneInput, showDialog, submit, type, useScriptedRelay } from '../support/app-dialog.tsx';
 import { fakeTurnstile, removeFakeTurnstile } from '../support/fake-turnstile.ts';
-import { testConfig, testContext } from '../support/ui-context.ts';
 import type { WidgetConfig } from '../../widget/src/config.ts';
 
-let relay: ScriptedRelay;
-beforeAll(async () => {
-  relay = await startScriptedRelay();
-});
-afterAll(async () => {
-  await relay.close();
-});
-afterEach(() => {
-  cleanup();
-  relay.reset();
-});
-
-const accepted = { status: 202, body: { status: 'accepted', requestId: 'req-1', phoneMasked: '+380 50 *** ** 67', estimateSeconds: 25 } };
-
-function show(overrides: Partial<WidgetConfig> = {}, messages: Messages = en, withStatus = false) {
-  const config = testConfig({ relay: relay.url, ...overrides });
-  const { ctx, events } = testContext(config, messages);
-  const api = createApi(relay.url, { isKnownCode: (c): c is ErrorCode => c in messages.errors });
-  const status = withStatus ? api.status() : null;
-  const view = render(<App ctx={ctx} api={api} open={true} status={status} onClose={() => {}} />);
-  return { ...view, ctx, events, status };
-}
-
-const dialog = () => screen.getByRole('dialog');
-const phoneInput = () => within(dialog()).getByLabelText(en.phoneLabel) as HTMLInputElement;
-function type(input: HTMLInputElement, value: string) {
-  input.value = value;
-  fireEvent.input(input);
-}
-const submit = () => fireEvent.click(within(dialog()).getByRole('button', { name: en.submit }));
+const scripted = useScriptedRelay();
+const show = (overrides: Partial<WidgetConfig> = {}, messages: Messages = en, withStatus = false) => showDialog(scripted.relay, overrides, messages, withStatus);
 
 describe('form → sending → accepted', () => {
   test('sends the parsed number with its country and reads it back with an honest estimate', async () => {
-    relay.on('POST /api/callback', accepted);
-    relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
+    scripted.relay.on('POST /api/callback', accepted);
+    scripted.relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
     const { events } = show();
     expect(dialog().getAttribute('aria-modal')).toBe('true');
     expect(screen.getByRole('dialog', { name: en.title })).toBe(dialog());
@@ -59,7 +28,7 @@ describe('form → sending → accepted', () => {
     await within(dialog()).findByText('We will call +380 50 123 45 67.');
     await within(dialog()).findByText('Your phone should ring in about 25 seconds.');
 
-    const post = relay.requests.find((r) => r.method === 'POST')!;
+    const post = scripted.relay.requests.find((r) => r.method === 'POST')!;
     expect(post.body).toMatchObject({ phone: '+380501234567', country: 'UA', locale: 'en' });
     expect((post.body as { pageUrl: string }).pageUrl).toBe(location.href);
     expect(post.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
@@ -78,7 +47,7 @@ describe('form → sending → accepted', () => {
     await within(dialog()).findByText(en.errors.phone_too_short);
     expect(phoneInput().getAttribute('aria-invalid')).toBe('true');
     expect(phoneInput().getAttribute('aria-describedby')).toContain('db-phone-error');
-    expect(relay.requests).toHaveLength(0);
+    expect(scripted.relay.requests).toHaveLength(0);
   });
 
   test('a pasted international number picks its country', () => {
@@ -95,7 +64,7 @@ describe('every relay error code gets a clear sentence, at the field or above th
   const fieldOfCode = (code: string) => (/phone|country_not_allowed|_number_not_allowed/.test(code) ? 'phone' : code === 'consent_required' ? 'consent' : null);
 
   test.each(Object.entries(errorStatus))('%s (%d)', async (code, status) => {
-    relay.on('POST /api/callback', { status, body: { error: { code, message: 'relay wording, not shown' } } });
+    scripted.relay.on('POST /api/callback', { status, body: { error: { code, message: 'relay wording, not shown' } } });
     const field = fieldOfCode(code);
     const { events } = show({
       consentText: field === 'consent' ? 'I agree to be called.' : null,
@@ -125,7 +94,7 @@ describe('every relay error code gets a clear sentence, at the field or above th
   });
 
   test('the relay names the field: the error shows there', async () => {
-    relay.on('POST /api/callback', { status: 400, body: { error: { code: 'invalid_request', message: 'x', field: 'phone' } } });
+    scripted.relay.on('POST /api/callback', { status: 400, body: { error: { code: 'invalid_request', message: 'x', field: 'phone' } } });
     show();
     type(phoneInput(), '050 123 45 67');
     submit();
@@ -134,7 +103,7 @@ describe('every relay error code gets a clear sentence, at the field or above th
   });
 
   test('rate_limited says when to try again', async () => {
-    relay.on('POST /api/callback', { status: 429, body: { error: { code: 'rate_limited', message: 'x', retryAfter: 120 } } });
+    scripted.relay.on('POST /api/callback', { status: 429, body: { error: { code: 'rate_limited', message: 'x', retryAfter: 120 } } });
     show();
     type(phoneInput(), '050 123 45 67');
     submit();
@@ -142,7 +111,7 @@ describe('every relay error code gets a clear sentence, at the field or above th
   });
 
   test('an unknown code from a newer relay still gets a sentence', async () => {
-    relay.on('POST /api/callback', { status: 503, body: { error: { code: 'brand_new_code', message: 'x' } } });
+    scripted.relay.on('POST /api/callback', { status: 503, body: { error: { code: 'brand_new_code', message: 'x' } } });
     show();
     type(phoneInput(), '050 123 45 67');
     submit();
@@ -153,7 +122,7 @@ describe('every relay error code gets a clear sentence, at the field or above th
     ['an HTML error page from a proxy', { status: 502, html: '<html><body><h1>502 Bad Gateway</h1></body></html>' }],
     ['an empty answer', { status: 502, body: undefined }],
   ])('%s is not a crash', async (_name, answer) => {
-    relay.on('POST /api/callback', answer);
+    scripted.relay.on('POST /api/callback', answer);
     show();
     type(phoneInput(), '050 123 45 67');
     submit();
@@ -163,22 +132,22 @@ describe('every relay error code gets a clear sentence, at the field or above th
 
 describe('Idempotency-Key', () => {
   test('re-sending after a lost answer reuses the key; a definitive answer or a new number gets a new one', async () => {
-    relay.on('POST /api/callback', { status: 0, drop: true });
+    scripted.relay.on('POST /api/callback', { status: 0, drop: true });
     show();
     type(phoneInput(), '050 123 45 67');
     submit();
     await within(dialog()).findByText(en.errors.network_error);
     submit();
-    await waitFor(() => expect(relay.requests.filter((r) => r.method === 'POST')).toHaveLength(2));
-    relay.on('POST /api/callback', { status: 400, body: { error: { code: 'upstream_rejected', message: 'x' } } });
+    await waitFor(() => expect(scripted.relay.requests.filter((r) => r.method === 'POST')).toHaveLength(2));
+    scripted.relay.on('POST /api/callback', { status: 400, body: { error: { code: 'upstream_rejected', message: 'x' } } });
     submit();
     await within(dialog()).findByText(en.errors.upstream_rejected);
     submit();
-    await waitFor(() => expect(relay.requests.filter((r) => r.method === 'POST')).toHaveLength(4));
+    await waitFor(() => expect(scripted.relay.requests.filter((r) => r.method === 'POST')).toHaveLength(4));
     type(phoneInput(), '050 123 45 68');
     submit();
-    await waitFor(() => expect(relay.requests.filter((r) => r.method === 'POST')).toHaveLength(5));
-    const keys = relay.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key']);
+    await waitFor(() => expect(scripted.relay.requests.filter((r) => r.method === 'POST')).toHaveLength(5));
+    const keys = scripted.relay.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key']);
     expect(keys[1]).toBe(keys[0]); // same attempt, outcome unknown
     expect(keys[2]).toBe(keys[1]); // still the same attempt
     expect(keys[3]).not.toBe(keys[2]); // after a definitive refusal
@@ -191,7 +160,7 @@ describe('Idempotency-Key with a security check', () => {
 
   test('a re-send after a lost answer keeps the key though it carries a new Turnstile token', async () => {
     const { issued } = fakeTurnstile();
-    relay.on('POST /api/callback', { status: 0, drop: true });
+    scripted.relay.on('POST /api/callback', { status: 0, drop: true });
     show({ turnstileSiteKey: '0x4AAA' });
     await waitFor(() => expect(issued()).toBe(1));
     type(phoneInput(), '050 123 45 67');
@@ -199,15 +168,15 @@ describe('Idempotency-Key with a security check', () => {
     await within(dialog()).findByText(en.errors.network_error);
     await waitFor(() => expect(issued()).toBe(2));
     submit();
-    await waitFor(() => expect(relay.requests.filter((r) => r.method === 'POST')).toHaveLength(2));
-    const posts = relay.requests.filter((r) => r.method === 'POST');
+    await waitFor(() => expect(scripted.relay.requests.filter((r) => r.method === 'POST')).toHaveLength(2));
+    const posts = scripted.relay.requests.filter((r) => r.method === 'POST');
     expect(posts.map((r) => (r.body as { turnstileToken: string }).turnstileToken)).toEqual(['token-1', 'token-2']);
     expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
   });
   test('a refusal in the browser (consent unticked) keeps the unspent token: one check, one token, sent once', async () => {
     const { issued } = fakeTurnstile();
-    relay.on('POST /api/callback', accepted);
-    relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
+    scripted.relay.on('POST /api/callback', accepted);
+    scripted.relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
     show({ turnstileSiteKey: '0x4AAA', consentText: 'I agree to be called.' });
     await waitFor(() => expect(issued()).toBe(1));
     type(phoneInput(), '050 123 45 67');
@@ -217,14 +186,14 @@ describe('Idempotency-Key with a security check', () => {
     submit();
     await within(dialog()).findByText('We will call +380 50 123 45 67.');
     expect(issued()).toBe(1);
-    expect(relay.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { turnstileToken: string }).turnstileToken)).toEqual(['token-1']);
+    expect(scripted.relay.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { turnstileToken: string }).turnstileToken)).toEqual(['token-1']);
   });
 });
 
 describe('consent', () => {
   test("a required checkbox with the site's sentence and privacy link; refused before any request when unticked", async () => {
-    relay.on('POST /api/callback', accepted);
-    relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
+    scripted.relay.on('POST /api/callback', accepted);
+    scripted.relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
     show({ consentText: 'I agree that Acme calls me about my request.', privacyUrl: 'https://acme.example/privacy' });
     const box = within(dialog()).getByLabelText('I agree that Acme calls me about my request.') as HTMLInputElement;
     expect(box.type).toBe('checkbox');
@@ -234,93 +203,10 @@ describe('consent', () => {
     submit();
     const error = await within(dialog()).findByText(en.errors.consent_required);
     expect(error.id).toBe('db-consent-error');
-    expect(relay.requests).toHaveLength(0);
+    expect(scripted.relay.requests).toHaveLength(0);
     fireEvent.click(box);
     submit();
     await within(dialog()).findByText('We will call +380 50 123 45 67.');
-    expect(relay.requests.find((r) => r.method === 'POST')!.body).toMatchObject({ consent: true });
-  });
-});
-
-describe('status before the visitor types', () => {
-  test('nobody free: says so, and the form stays', async () => {
-    relay.on('GET /api/status', { status: 200, body: { available: false, agentsOnline: 2, agentsFree: 0, openNow: true, nextOpenAt: null, source: 'live' } });
-    show({}, en, true);
-    await within(dialog()).findByText(en.busy);
-    expect(within(dialog()).getByLabelText(en.phoneLabel)).toBeTruthy();
-  });
-
-  test("closed: says when it opens, in the visitor's time, and offers the office number instead of the form", async () => {
-    const opens = new Date(Date.now() + 86_400_000);
-    opens.setHours(9, 0, 0, 0);
-    relay.on('GET /api/status', { status: 200, body: { available: false, agentsOnline: 0, agentsFree: 0, openNow: false, nextOpenAt: opens.toISOString(), source: 'cached' } });
-    show({}, en, true);
-    await within(dialog()).findByText('We are closed now. We open tomorrow, 09:00 AM.');
-    expect(screen.queryByLabelText(en.phoneLabel)).toBeNull();
-    expect(screen.getByRole('status').textContent).toBe('We are closed now. We open tomorrow, 09:00 AM.');
-  });
-
-  test('status unknown (service unreachable) is no reason to refuse', async () => {
-    relay.on('GET /api/status', { status: 200, body: { available: false, agentsOnline: 0, agentsFree: 0, openNow: false, nextOpenAt: null, source: 'unknown' } });
-    const { status } = show({}, en, true);
-    // Wait until App has received the answer and rendered it: seeing only the request leave would
-    // let the checks below run before the status could hide anything.
-    await act(async () => {
-      expect(await status).toMatchObject({ ok: true, data: { source: 'unknown', openNow: false } });
-    });
-    expect(relay.requests).toHaveLength(1);
-    expect(within(dialog()).getByLabelText(en.phoneLabel)).toBeTruthy();
-    expect(screen.queryByText(en.closedNow)).toBeNull();
-  });
-});
-
-describe("the call's real progress", () => {
-  test('steps follow the relay; "missed" offers to try again and the office number', async () => {
-    const outcomes = ['agent_ringing', 'ringing_you', 'missed'];
-    relay.on('POST /api/callback', accepted);
-    relay.on('GET /api/callback/*', () => {
-      const outcome = outcomes.shift() ?? 'missed';
-      return { status: 200, body: { requestId: 'req-1', outcome, ...(outcome === 'missed' ? {} : { pollAfterMs: 500 }) } };
-    });
-    show();
-    type(phoneInput(), '050 123 45 99');
-    submit();
-    await within(dialog()).findByText('We will call +380 50 123 45 99.');
-    const steps = await screen.findByRole('list', { name: en.outcomeTitle });
-    await waitFor(() => expect(within(steps).getByText(en.outcomes.agent_ringing).getAttribute('aria-current')).toBe('step'), { timeout: 4000 });
-    await waitFor(() => expect(within(steps).getByText(en.outcomes.ringing_you).getAttribute('aria-current')).toBe('step'), { timeout: 4000 });
-    await within(dialog()).findByText(en.outcomes.missed, undefined, { timeout: 4000 });
-    expect(screen.getByRole('status').textContent).toBe(en.outcomes.missed);
-    expect(screen.getByRole('link', { name: 'Call us: +380 44 111 22 33' }).getAttribute('href')).toBe('tel:+380441112233');
-    fireEvent.click(screen.getByRole('button', { name: en.tryAgain }));
-    expect(phoneInput().value).toBe('050 123 45 99');
-  }, 15_000);
-
-  test('connected, then completed', async () => {
-    const outcomes = ['connected', 'completed'];
-    relay.on('POST /api/callback', accepted);
-    relay.on('GET /api/callback/*', () => {
-      const outcome = outcomes.shift() ?? 'completed';
-      return { status: 200, body: { requestId: 'req-1', outcome, ...(outcome === 'completed' ? {} : { pollAfterMs: 500 }) } };
-    });
-    show();
-    type(phoneInput(), '050 123 45 67');
-    submit();
-    await within(dialog()).findByText(en.outcomes.completed, undefined, { timeout: 5000 });
-    expect(screen.queryByRole('button', { name: en.tryAgain })).toBeNull();
-  }, 10_000);
-});
-
-describe('languages', () => {
-  test('Ukrainian throughout, with Ukrainian plurals', async () => {
-    relay.on('POST /api/callback', { ...accepted, body: { ...accepted.body, estimateSeconds: 22 } });
-    relay.on('GET /api/callback/*', { status: 200, body: { requestId: 'req-1', outcome: 'accepted', pollAfterMs: 60_000 } });
-    show({ lang: 'uk' }, uk);
-    expect(screen.getByRole('dialog', { name: uk.title })).toBeTruthy();
-    const input = within(dialog()).getByLabelText(uk.phoneLabel) as HTMLInputElement;
-    type(input, '0501234567');
-    fireEvent.click(within(dialog()).getByRole('button', { name: uk.submit }));
-    await within(dialog()).findByText('Ми зателефонуємо на +380 50 123 45 67.');
-    await within(dialog()).findByText('Ваш телефон задзвонить приблизно за 22 секунди.');
+    expect(scripted.relay.requests.find((r) => r.method === 'POST')!.body).toMatchObject({ consent: true });
   });
 });
