@@ -6,30 +6,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSystem, type System } from '../support/system.ts';
 import { startHostSite, type HostSite, type PageOptions } from '../support/host-site.ts';
-import type { Engine, EnginePage, KeyName } from '../support/engines/engine.ts';
+import type { Engine, EnginePage } from '../support/engines/engine.ts';
 import { hostileKinds, worstThree } from '../support/engines/hostile-pages.ts';
-import { axeViolations, centre, errorRecorder, requestHolder, snapshot, until, waitFor, type WidgetSnapshot } from '../support/engines/in-page.ts';
+import { axeViolations, errorRecorder, requestHolder, snapshot, until, waitFor } from '../support/engines/in-page.ts';
 import { engineNames, launchEngine } from '../support/engines/launch.ts';
+import { accepted, click, opened, press, UNLIMITED } from '../support/engines/moves.ts';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 375, height: 667 };
 const office = '+380 44 111 22 33';
-const unlimited = {
-  LIMIT_NUMBER_COOLDOWN_SECONDS: '0',
-  LIMIT_NUMBER_DAILY: '1000',
-  LIMIT_NUMBER_IN_FLIGHT: '10',
-  LIMIT_CLIENT_RATE: '1000',
-  LIMIT_CLIENT_DAILY: '1000',
-  LIMIT_CLIENT_NUMBERS_DAILY: '32',
-  LIMIT_CLIENT_REFUSALS: '1000',
-  LIMIT_PREFIX_RATE: '1000',
-  // Every page of every engine calls from 127.0.0.1: its /24 and the surge defence must not count them.
-  LIMIT_NETWORK_IPV4_24_HOURLY: '0',
-  LIMIT_NETWORK_IPV4_24_DAILY: '0',
-  LIMIT_NETWORK_REFUSALS: '65000',
-  SURGE_CALLS: '0',
-  SURGE_CAP_PERCENT: '0',
-};
 
 let host: HostSite;
 let system: System;
@@ -42,7 +27,7 @@ beforeAll(async () => {
   const agents = Array.from({ length: 8 }, (_, i) => ({ login: `manager${i + 1}`, number: `38044111000${i + 1}`, online: true }));
   // No re-dials: the missed call's view is final (with one, the widget shows the re-dial to come).
   system = await startSystem(
-    { ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250', REDIAL_ATTEMPTS: '0', ...unlimited },
+    { ALLOWED_ORIGINS: host.url, OUTCOME_POLL_MS: '250', REDIAL_ATTEMPTS: '0', ...UNLIMITED },
     { simulator: { agents, timing: { agentAnswerMs: 1000, visitorRingMs: 1500, talkMs: 1500 } } },
   );
 });
@@ -54,20 +39,6 @@ afterAll(async () => {
 function hostPage(options: Omit<PageOptions, 'relayUrl'> = {}): string {
   return host.page(`/page-${++pageCount}`, { relayUrl: system.relayUrl, ...options, data: { phone: office, ...options.data }, head: errorRecorder + (options.head ?? '') });
 }
-
-async function click(page: EnginePage, box: WidgetSnapshot['launcher'], what: string) {
-  const [x, y] = centre(box, what);
-  await page.clickAt(x, y);
-}
-
-/** Presses `key` and waits until the focus moved (or the dialog changed) as `expected` says. */
-async function press(page: EnginePage, key: KeyName, what: string, expected: (s: WidgetSnapshot) => unknown) {
-  await page.press(key);
-  return until(page, `${what} after ${key}`, expected);
-}
-
-const opened = (s: WidgetSnapshot) => s.open && s.phone;
-const accepted = (digits: string) => (s: WidgetSnapshot) => s.text.includes(`We will call +380 ${digits}.`);
 
 for (const name of engineNames) {
   describe(name, () => {
