@@ -35,7 +35,7 @@ export function createRelayMetrics(): RelayMetrics {
       ['operation', 'outcome'],
     ),
     callbacks: registry.counter('dialback_callbacks_total', 'Callback requests that reached the service, by outcome.', ['outcome']),
-    heldCalls: registry.counter('dialback_held_calls_total', 'Calls held for later (booked, queued while the service was unreachable, re-dialled), by kind and outcome.', [
+    heldCalls: registry.counter('dialback_held_calls_total', 'Steps of the calls the relay keeps after the request (booked, held, followed, re-dialled), by the stage they were in (kind) and what came of the step (outcome).', [
       'kind',
       'outcome',
     ]),
