@@ -1,6 +1,6 @@
 // POST /api/callback: the one endpoint that spends money. This file maps HTTP to the callback
 // use-case (callback/request-callback.ts) and back: the Idempotency-Key header, the early refusal
-// answered without reading the body, the body (JSON, at most 4 KB, the contract's schema), and the
+// answered without reading the body, the body (JSON, at most 20 KB, the contract's schema), and the
 // answer with the request's log fields. The origin was checked by the relay (origin: 'required').
 import type { IncomingMessage } from 'node:http';
 import { createCallbacks } from '../callback/request-callback.ts';
@@ -14,7 +14,12 @@ import { readIdempotencyKey } from '../idempotency/request-key.ts';
 import type { AppContext } from '../app-context.ts';
 import type { RouteModule } from './index.ts';
 
-const BODY_LIMIT_BYTES = 4096;
+/**
+ * Every body the schema accepts fits, the widget's longest included: a consent sentence of 2,000
+ * characters of three UTF-8 bytes each, its privacy and page URLs, a CAPTCHA token and the six
+ * attribution values at their longest come to about 18 KB. Anything larger is no request of ours.
+ */
+const BODY_LIMIT_BYTES = 20 * 1024;
 
 function parseCallbackRequest(body: unknown): CallbackRequest {
   const parsed = CallbackRequest.safeParse(body);

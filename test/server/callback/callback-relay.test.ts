@@ -150,7 +150,7 @@ describe('POST /api/callback, refused before the service is asked', () => {
 
   it('payload_too_large and unsupported_media_type', async () => {
     await begin();
-    await expectError(await post({ phone: '0501234567', pageUrl: 'https://shop.example/' + 'a'.repeat(5000) }), 413, 'payload_too_large');
+    await expectError(await post({ phone: '0501234567', pageUrl: 'https://shop.example/' + 'a'.repeat(25_000) }), 413, 'payload_too_large');
     await expectError(await post('phone=0501234567', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
   });
 

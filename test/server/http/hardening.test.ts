@@ -41,9 +41,26 @@ const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(respons
 
 describe('request limits', () => {
   it('refuses a declared oversized body with 413 without reading it', async () => {
-    const res = await postCallback(s, { phone: '+380501234567', consentText: 'x'.repeat(10_000) });
+    const res = await postCallback(s, { phone: '+380501234567', consentText: 'x'.repeat(30_000) });
     expect(res.status).toBe(413);
     expect(res.json.error!.code).toBe('payload_too_large');
+  });
+
+  it('takes the longest body the widget can send: a 2,000-character sentence in three-byte characters, its links, a token, every attribution value', async () => {
+    // A number no policy takes: the answer shows the body was read and checked field by field, and
+    // nothing is placed.
+    const body = {
+      phone: '+1 555',
+      consent: true,
+      consentText: '我'.repeat(2000),
+      privacyUrl: `https://shop.example/${'p'.repeat(1970)}`,
+      pageUrl: `https://shop.example/${'a'.repeat(2020)}`,
+      turnstileToken: 't'.repeat(4096),
+      attribution: Object.fromEntries(['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'clientId'].map((k) => [k, '广'.repeat(200)])),
+    };
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(16_000);
+    const res = await postCallback(s, body);
+    expect({ status: res.status, code: res.code }).toEqual({ status: 400, code: 'invalid_phone' });
   });
 
   it('refuses on the declared Content-Length alone (413), without waiting for a body that never comes', async () => {
@@ -60,7 +77,7 @@ describe('request limits', () => {
     const done = readAll(socket);
     socket.write(`POST /api/callback HTTP/1.1\r\nHost: x\r\nOrigin: ${ORIGIN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
     const chunk = 'a'.repeat(1024);
-    for (let i = 0; i < 8 && !socket.destroyed; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    for (let i = 0; i < 24 && !socket.destroyed; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
     const response = await done;
     expect(statusOf(response)).toBe(413);
     expect(response).toContain('payload_too_large');
