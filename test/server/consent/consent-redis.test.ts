@@ -5,6 +5,7 @@
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHash, createHmac } from 'node:crypto';
+import type { Config } from '../../../server/src/config/index.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import { openRedisStores } from '../../../server/src/redis-stores.ts';
 import { createRelay, type Relay } from '../../../server/src/relay.ts';
@@ -60,10 +61,10 @@ async function startOnRedis(s: System, lines: Array<Record<string, unknown>>): P
   const url = new URL(redis.server.url);
   url.username = USER;
   url.password = PASSWORD;
-  const config = {
+  const config: Config = {
     ...s.config,
-    hashSecret: SECRET,
-    requireConsent: true,
+    hash: { ...s.config.hash, secret: SECRET },
+    consent: { ...s.config.consent, required: true },
     redis: { url: url.toString(), prefix: PREFIX, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 },
   };
   const log = createLogger({ level: 'info', write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
