@@ -35,10 +35,11 @@ export function createRelayMetrics(): RelayMetrics {
       ['operation', 'outcome'],
     ),
     callbacks: registry.counter('dialback_callbacks_total', 'Callback requests that reached the service, by outcome.', ['outcome']),
-    heldCalls: registry.counter('dialback_held_calls_total', 'Steps of the calls the relay keeps after the request (booked, held, followed, re-dialled), by the stage they were in (kind) and what came of the step (outcome).', [
-      'kind',
-      'outcome',
-    ]),
+    heldCalls: registry.counter(
+      'dialback_held_calls_total',
+      'Steps of the calls the relay keeps after the request (booked, held, followed, re-dialled), by the stage they were in (kind) and what came of the step (outcome).',
+      ['kind', 'outcome'],
+    ),
     limiterRefusals: registry.counter('dialback_limiter_refusals_total', 'Callback requests refused by a limit, by reason.', ['reason']),
     breakerOpen: registry.gauge('dialback_breaker_open', 'Site-wide cap breaker: 1 while open (callbacks refused), by window.', ['window']),
     limiterKeys: registry.gauge('dialback_limiter_keys', 'Keys held by the memory limit store, by table.', ['table']),
