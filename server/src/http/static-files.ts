@@ -1,6 +1,8 @@
 // Small static file sets held in memory with their compressed forms, computed once at startup:
-// the widget is fetched by every visitor of every site, so each request is a map lookup, with a
-// strong ETag for revalidation and brotli/gzip chosen by Accept-Encoding.
+// the widget is fetched by every visitor of every site, so each request is a map lookup, with
+// brotli/gzip chosen by Accept-Encoding and a strong ETag per representation: the brotli, gzip and
+// plain bytes differ, and a strong validator names one sequence of bytes (RFC 9110 8.8.3), so a
+// cache holding one coding is never told its bytes are those of another.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep, extname } from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
@@ -18,12 +20,27 @@ const contentTypes: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-interface StaticFile {
-  raw: Buffer;
-  gzip: Buffer | null;
-  br: Buffer | null;
+/** One stored form of a file: its bytes, its content coding (none for the file itself), its ETag. */
+interface Representation {
+  body: Buffer;
+  coding: 'br' | 'gzip' | null;
   etag: string;
+}
+
+interface StaticFile {
+  raw: Representation;
+  gzip: Representation | null;
+  br: Representation | null;
   type: string;
+}
+
+/** If-None-Match matches with the weak comparison (RFC 9110 13.1.2): W/ is ignored, `*` matches any. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || (t.startsWith('W/') ? t.slice(2) : t) === etag;
+  });
 }
 
 export interface StaticSet {
@@ -53,11 +70,11 @@ export function loadStaticSet(dir: string): StaticSet {
     const raw = readFileSync(full);
     const type = contentTypes[extname(full)] ?? 'application/octet-stream';
     const compressible = /javascript|css|html|svg|json/.test(type) && raw.length > 256;
+    const tag = createHash('sha256').update(raw).digest('base64url').slice(0, 22);
     files.set(relative(dir, full).split(sep).join('/'), {
-      raw,
-      gzip: compressible ? gzipSync(raw, { level: 9 }) : null,
-      br: compressible ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }) : null,
-      etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"`,
+      raw: { body: raw, coding: null, etag: `"${tag}"` },
+      gzip: compressible ? { body: gzipSync(raw, { level: 9 }), coding: 'gzip', etag: `"${tag}-gzip"` } : null,
+      br: compressible ? { body: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), coding: 'br', etag: `"${tag}-br"` } : null,
       type,
     });
   }
@@ -67,13 +84,11 @@ export function loadStaticSet(dir: string): StaticSet {
     reply(req, path, headers) {
       const file = files.get(path);
       if (!file) return null;
-      const common = { ...headers, etag: file.etag, vary: 'Accept-Encoding', 'content-type': file.type };
-      const inm = req.headers['if-none-match'];
-      if (inm?.split(',').some((t) => t.trim() === file.etag)) return { status: 304, headers: common };
       const accepts = String(req.headers['accept-encoding'] ?? '');
-      if (file.br && /\bbr\b/.test(accepts)) return { status: 200, body: file.br, headers: { ...common, 'content-encoding': 'br' } };
-      if (file.gzip && /\bgzip\b/.test(accepts)) return { status: 200, body: file.gzip, headers: { ...common, 'content-encoding': 'gzip' } };
-      return { status: 200, body: file.raw, headers: common };
+      const chosen = (file.br && /\bbr\b/.test(accepts) && file.br) || (file.gzip && /\bgzip\b/.test(accepts) && file.gzip) || file.raw;
+      const common = { ...headers, etag: chosen.etag, vary: 'Accept-Encoding', 'content-type': file.type };
+      if (matches(req.headers['if-none-match'], chosen.etag)) return { status: 304, headers: common };
+      return { status: 200, body: chosen.body, headers: chosen.coding ? { ...common, 'content-encoding': chosen.coding } : common };
     },
   };
 }

@@ -88,9 +88,30 @@ describe('widget files', () => {
     expect(brotliDecompressSync(Buffer.from(await br.body.arrayBuffer())).toString('utf8')).toBe(source);
 
     const etag = String(gz.headers.etag);
-    const revalidated = await request(`${system.relayUrl}/widget.js`, { headers: { 'if-none-match': etag } });
+    const revalidated = await request(`${system.relayUrl}/widget.js`, { headers: { 'if-none-match': etag, 'accept-encoding': 'gzip' } });
     expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers.etag).toBe(etag);
     await revalidated.body.dump();
+  });
+
+  it('gives each content coding of widget.js its own strong ETag, and revalidates each with its own only', async () => {
+    const get = async (encoding: string | null, ifNoneMatch?: string) => {
+      const res = await request(`${system.relayUrl}/widget.js`, {
+        headers: { ...(encoding !== null && { 'accept-encoding': encoding }), ...(ifNoneMatch && { 'if-none-match': ifNoneMatch }) },
+      });
+      await res.body.dump();
+      return { status: res.statusCode, etag: String(res.headers.etag), coding: res.headers['content-encoding'] ?? null };
+    };
+    const [br, gzip, identity] = [await get('br'), await get('gzip'), await get(null)];
+    expect([br.coding, gzip.coding, identity.coding]).toEqual(['br', 'gzip', null]);
+    expect(new Set([br.etag, gzip.etag, identity.etag]).size).toBe(3);
+    for (const etag of [br.etag, gzip.etag, identity.etag]) expect(etag).toMatch(/^"[^"]+"$/);
+    // Each revalidates with its own ETag (a weak form too), never with another coding's.
+    expect((await get('br', br.etag)).status).toBe(304);
+    expect((await get('gzip', `W/${gzip.etag}`)).status).toBe(304);
+    expect((await get(null, identity.etag)).status).toBe(304);
+    expect(await get('br', gzip.etag)).toEqual({ status: 200, etag: br.etag, coding: 'br' });
+    expect(await get(null, br.etag)).toEqual({ status: 200, etag: identity.etag, coding: null });
   });
 
   it('serves hashed chunks for a year, readable cross-origin, and 404s unknown ones', async () => {
