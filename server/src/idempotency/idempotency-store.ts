@@ -60,6 +60,19 @@ export function storedEntries(options: IdempotencyStoreOptions & { hashSecret: s
   };
 }
 
+/** A ticket settled once: whichever of complete and abandon comes first is done, the rest ignored. */
+export function onceTicket(complete: (answer: Answer) => Promise<void>, abandon: () => Promise<void>): IdempotencyTicket {
+  let settled = false;
+  const once =
+    <A extends unknown[]>(step: (...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      if (settled) return;
+      settled = true;
+      await step(...args);
+    };
+  return { complete: once(complete), abandon: once(abandon) };
+}
+
 /** An answer as the store keeps it: JSON, its headers as strings. */
 export function storedReply(reply: Answer): string {
   const headers: Record<string, string> = {};

@@ -8,7 +8,7 @@
 // them. So expiry walks at most once per EXPIRY_WALK_MS (lookups ignore expired entries meanwhile),
 // and a full store evicts a batch at once.
 import type { Answer } from '../answer.ts';
-import { idempotencyErrors, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
+import { idempotencyErrors, onceTicket, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 
 interface Entry {
   fingerprint: string;
@@ -71,22 +71,17 @@ export function createMemoryIdempotencyStore(options: IdempotencyStoreOptions): 
       if (!makeRoom(at)) throw idempotencyErrors.full();
       const entry: Entry = { fingerprint, expires: at + ttlMs, answer: null };
       entries.set(id, entry);
-      let settled = false;
       return {
         kind: 'new',
-        ticket: {
-          async complete(answer) {
-            if (settled) return;
-            settled = true;
+        ticket: onceTicket(
+          async (answer) => {
             // Kept as the stored stores keep it (JSON, headers as strings), so a replay is the same on every store.
             entry.answer = JSON.parse(storedReply(answer)) as Answer;
           },
-          async abandon() {
-            if (settled) return;
-            settled = true;
+          async () => {
             if (entries.get(id) === entry) entries.delete(id);
           },
-        },
+        ),
       };
     },
     size: async () => entries.size,

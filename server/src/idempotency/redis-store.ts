@@ -17,7 +17,7 @@
 // garbage collection), so a test clock drives it like the other stores.
 import { isStoreUnavailable } from '../storage/errors.ts';
 import type { Answer } from '../answer.ts';
-import { idempotencyErrors, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
+import { idempotencyErrors, onceTicket, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 import { lua, type RedisConnection } from '../storage/redis/connection.ts';
 
 /** Expired entries removed from the index per call (bounded work per script). */
@@ -113,13 +113,10 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
           return { kind: 'replay', reply: replayed(JSON.parse(answer[1]!) as Answer) };
       }
       const created = answer[1]!;
-      let settled = false;
       return {
         kind: 'new',
-        ticket: {
-          async complete(reply) {
-            if (settled) return;
-            settled = true;
+        ticket: onceTicket(
+          async (reply) => {
             try {
               await connection.evalScript('idempotency.complete', COMPLETE, [entryKey(id), done], [created, storedReply(reply), id]);
             } catch (err) {
@@ -129,12 +126,10 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
               if (!isStoreUnavailable(err)) throw err;
             }
           },
-          async abandon() {
-            if (settled) return;
-            settled = true;
+          async () => {
             await connection.evalScript('idempotency.abandon', ABANDON, [entryKey(id), all, done], [created, id]);
           },
-        },
+        ),
       };
     },
 

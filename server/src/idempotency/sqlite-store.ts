@@ -6,7 +6,7 @@
 // ignore them meanwhile); at the key limit a batch of the oldest finished rows makes room.
 import type { DatabaseSync } from 'node:sqlite';
 import type { Answer } from '../answer.ts';
-import { idempotencyErrors, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
+import { idempotencyErrors, onceTicket, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 import { transaction } from '../storage/sqlite/database.ts';
 
 interface Row {
@@ -70,21 +70,16 @@ export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & 
         return created;
       });
       if (typeof createdMs !== 'number') return { kind: 'replay', reply: replayed(createdMs) };
-      let settled = false;
       return {
         kind: 'new',
-        ticket: {
-          async complete(reply) {
-            if (settled) return;
-            settled = true;
+        ticket: onceTicket(
+          async (reply) => {
             sql.complete.run(storedReply(reply), id, createdMs);
           },
-          async abandon() {
-            if (settled) return;
-            settled = true;
+          async () => {
             size -= Number(sql.abandon.run(id, createdMs).changes);
           },
-        },
+        ),
       };
     },
 
