@@ -42,22 +42,22 @@ export function jobMoves(ctx: HeldContext, job: CallbackJob, log: Logger) {
   const lost = (what: string) => log.warn('held call: lease lost before its step was recorded', { step: what });
   const count = (outcome: string) => app.metrics.heldCalls.inc({ kind: job.stage, outcome });
 
+  /** One step, or several written at once (placed and already over). */
+  async function go(step: JobStep, ...then: JobStep[]): Promise<void> {
+    const last = then.at(-1) ?? step;
+    if (!(await app.lifecycle.move(job, step, ...then))) lost(last.stage);
+  }
+
   return {
     count,
-    /** One step, or several written at once (placed and already over). */
-    async go(step: JobStep, ...then: JobStep[]): Promise<void> {
-      const last = then.at(-1) ?? step;
-      if (!(await app.lifecycle.move(job, step, ...then))) lost(last.stage);
-    },
+    go,
     /** Waits in `stage` until `dueAt` (at least a second from now), remembering `progress`. */
-    async wait(stage: WaitingStage, dueAt: number, progress: JobProgress): Promise<void> {
-      await this.go(waitStep(ctx, stage, dueAt, progress));
-    },
+    wait: (stage: WaitingStage, dueAt: number, progress: JobProgress) => go(waitStep(ctx, stage, dueAt, progress)),
     /** The call cannot be placed: the owner is told (callback.failed), then the job is over. */
     async fail(reason: string): Promise<void> {
       log.warn('held call failed', { reason });
       count('failed');
-      await this.go({ stage: 'failed', outcome: reason });
+      await go({ stage: 'failed', outcome: reason });
     },
   };
 }
