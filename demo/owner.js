@@ -13,8 +13,6 @@ const WAITING = {
   following: 'Call in progress',
   redial: 'Nobody answered: will call again',
 };
-/** Stages a lead can still be cancelled in: a call being followed has been placed. */
-const CANCELLABLE = new Set(['scheduled', 'queued', 'checking', 'redial']);
 const PALETTE = ['#2754c5', '#e07b24', '#2e9e5b', '#c23b6b', '#7a5cc7', '#1d9bb2', '#a0852b', '#5d6d7e'];
 const SVG = 'http://www.w3.org/2000/svg';
 /** Dispositions of calls that were talked through (and one still going on): not shown as missed. */
@@ -130,7 +128,8 @@ function renderLeads(data) {
   const rows = [
     ...data.pending.map((lead) => {
       const cell = el('td');
-      if (CANCELLABLE.has(lead.stage)) {
+      // The relay says whether it can still be cancelled: not a call it has placed.
+      if (lead.cancellable) {
         const button = el('button', { type: 'button', class: 'cancel', 'aria-label': `Cancel the call to ${lead.number}` }, 'Cancel');
         button.addEventListener('click', () => cancelLead(lead, button));
         cell.append(button);

@@ -29,7 +29,7 @@
 // store is ~10 small scripts over a sorted set, as BullMQ itself is underneath.
 import { hashCancelToken, type CallbackJob, type CallbackJobStore, type CancelJobResult, type JobProgress } from './job-store.ts';
 import { legacyJobFields } from './legacy-job.ts';
-import { stateOf, type Stage } from './stages.ts';
+import { canMove, stateOf, WAITING_STAGES, type Stage } from './stages.ts';
 import type { lua, RedisConnection } from '../storage/redis/connection.ts';
 import { migrateLegacyJobs } from './redis-job-migration.ts';
 import { ADD, CANCEL, CLAIM, FINISH, RENEW, WAIT } from './redis-job-scripts.ts';
@@ -92,7 +92,7 @@ function toJob(stored: Record<string, string>): CallbackJob {
 }
 
 /** Stages a job may be cancelled from, for the CANCEL script. */
-const CANCELLABLE: readonly Stage[] = ['scheduled', 'queued', 'checking', 'redial'];
+const CANCELLABLE: readonly Stage[] = WAITING_STAGES.filter((stage) => canMove(stage, 'cancelled'));
 
 export function createRedisCallbackJobStore(options: { connection: RedisConnection; retentionDays: number }): CallbackJobStore {
   const { connection } = options;

@@ -4,6 +4,7 @@
 // owner's CRM through the signed lead webhook, never to a browser.
 import type { AppContext } from '../app-context.ts';
 import type { CallbackJob } from '../lifecycle/job-store.ts';
+import { canMove } from '../lifecycle/stages.ts';
 
 const SHOWN = 200;
 const FAILED_FOR_MS = 7 * 86_400_000;
@@ -14,6 +15,8 @@ export interface OwnerLead {
   stage: CallbackJob['stage'];
   /** How it came in: a call now, a booking, or a call held while the service was unreachable. */
   requestedAs: CallbackJob['requestedAs'];
+  /** Whether the owner may still cancel it: not once its call has been placed. */
+  cancellable: boolean;
   state: CallbackJob['state'];
   /** When it will be placed (pending), or when it failed. */
   at: string;
@@ -38,6 +41,7 @@ function ownerLead(job: CallbackJob): OwnerLead {
     callbackId: job.callbackId,
     stage: job.stage,
     requestedAs: job.requestedAs,
+    cancellable: job.state === 'pending' && canMove(job.stage, 'cancelled'),
     state: job.state,
     at: iso(job.state === 'pending' ? job.dueAt : job.updatedAt),
     requestedAt: iso(job.createdAt),

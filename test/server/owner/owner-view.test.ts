@@ -212,7 +212,15 @@ describe('owner view: pending leads', () => {
     const auth = { 'x-owner-token': OWNER_TOKEN };
     const leads = (await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: Array<Record<string, unknown>>; failed: unknown[] };
     expect(leads.pending).toEqual([
-      expect.objectContaining({ callbackId: requestId, stage: 'scheduled', requestedAs: 'scheduled', state: 'pending', utmSource: 'google', number: expect.stringContaining('*') }),
+      expect.objectContaining({
+        callbackId: requestId,
+        stage: 'scheduled',
+        requestedAs: 'scheduled',
+        cancellable: true,
+        state: 'pending',
+        utmSource: 'google',
+        number: expect.stringContaining('*'),
+      }),
     ]);
     expect(leads.failed).toEqual([]);
     expect(JSON.stringify(leads)).not.toContain('502223344');
@@ -238,7 +246,9 @@ describe('owner view: pending leads', () => {
     expect(status).toBe('accepted');
     const auth = { 'x-owner-token': OWNER_TOKEN };
     const leads = (await (await fetch(`${sys.relayUrl}/owner/api/leads`, { headers: auth })).json()) as { pending: Array<Record<string, unknown>> };
-    expect(leads.pending).toEqual([expect.objectContaining({ callbackId: requestId, stage: 'following', requestedAs: 'now', state: 'pending', utmSource: 'google' })]);
+    expect(leads.pending).toEqual([
+      expect.objectContaining({ callbackId: requestId, stage: 'following', requestedAs: 'now', cancellable: false, state: 'pending', utmSource: 'google' }),
+    ]);
     // The owner cannot cancel a call that has been placed.
     const cancel = await fetch(`${sys.relayUrl}/owner/api/leads/${requestId}/cancel`, { method: 'POST', headers: auth });
     expect(cancel.status).toBe(409);
