@@ -1,6 +1,7 @@
 // createRelay builds the relay's http.Server without starting it (main.ts listens; tests listen on
 // 127.0.0.1:0): the app's parts (app-context.ts), the route table (routes/index.ts), the request
 // pipeline (http/handle-request.ts) and the connection guard (http/connection-guard.ts).
+import { drainConnections } from './http/drain-connections.ts';
 import { createServer, type Server } from 'node:http';
 import { createAppContext, type AppContext, type AppDeps } from './app-context.ts';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './lifecycle/job-runner.ts';
@@ -60,6 +61,10 @@ export function createRelay(deps: RelayDeps): Relay {
       connectionsCheckingInterval: Math.min(1_000, http.headersTimeoutMs),
     },
     (req, res) => {
+      if (connections.arrivedTooLate(req)) {
+        req.socket.destroy();
+        return;
+      }
       handle(req, res).catch((err) => {
         // Not reached by design (handle maps every failure to a reply; reply-batch.ts catches a
         // failed write): the last resort if the metric or the log line threw.
@@ -68,6 +73,7 @@ export function createRelay(deps: RelayDeps): Relay {
       });
     },
   );
+  const connections = drainConnections(server);
   // Beyond this, node closes new connections at once: a flood cannot exhaust file descriptors.
   server.maxConnections = http.maxConnections;
   guardConnections(server, {
@@ -81,6 +87,7 @@ export function createRelay(deps: RelayDeps): Relay {
     });
   });
 
+  let closing: Promise<void> | undefined;
   return {
     server,
     app,
@@ -89,16 +96,22 @@ export function createRelay(deps: RelayDeps): Relay {
       app.delivery?.start();
       runner.start();
     },
-    async close() {
-      app.readiness.drain();
-      // The calls in hand are placed (or left to their lease) before the service client closes.
-      await runner.stop();
-      await app.delivery?.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await app.client.close();
+    close() {
+      closing ??= drainAndClose();
+      return closing;
     },
   };
+
+  async function drainAndClose() {
+    app.readiness.drain();
+    // No new connection from now on, even while calls are still in hand below; the open ones go
+    // as soon as they have nothing left to answer.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    connections.drain();
+    // The calls in hand are placed (or left to their lease) before the service client closes.
+    await runner.stop();
+    await app.delivery?.stop();
+    await closed;
+    await app.client.close();
+  }
 }
