@@ -75,7 +75,10 @@ export function createAppContext(deps: AppDeps): AppContext {
         settings: config.leadWebhook,
         owner: relayId,
         clock: { now: () => now().getTime(), setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout },
-        report: (r) => log[r.outcome === 'delivered' ? 'info' : 'warn']('lead webhook', { ...r }),
+        report: (r) => {
+          metrics.webhookDeliveries.inc({ outcome: r.outcome });
+          log[r.outcome === 'delivered' ? 'info' : 'warn']('lead webhook', { ...r });
+        },
       })
     : null;
   const client =

@@ -1,13 +1,14 @@
 // createRelay builds the relay's http.Server without starting it (main.ts listens; tests listen on
 // 127.0.0.1:0): the app's parts (app-context.ts), the route table (routes/index.ts), the request
 // pipeline (http/handle-request.ts) and the connection guard (http/connection-guard.ts).
-import { drainConnections } from './http/drain-connections.ts';
 import { createServer, type Server } from 'node:http';
 import { createAppContext, type AppContext, type AppDeps } from './app-context.ts';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './lifecycle/job-runner.ts';
 import { guardConnections } from './http/connection-guard.ts';
+import { drainConnections } from './http/drain-connections.ts';
 import { createRequestHandler } from './http/handle-request.ts';
 import { createRepeatLines } from './log/repeat-lines.ts';
+import { watchBacklogs } from './metrics/backlogs.ts';
 import { createRequestLog } from './http/request-line.ts';
 import { loadStaticSet, type StaticSet } from './http/static-files.ts';
 import { routeTable } from './routes/index.ts';
@@ -81,6 +82,7 @@ export function createRelay(deps: RelayDeps): Relay {
     isTrustedPeer: (address) => config.http.trustedProxies.has(address),
     onAnswer: (status) => metrics.requests.inc({ route: 'unparsed', method: 'other', status: String(status) }),
   });
+  watchBacklogs(metrics.registry, { jobs: app.stores.jobs, now: () => app.now().getTime() });
   metrics.registry.onCollect(() => {
     server.getConnections((err, count) => {
       if (!err) metrics.openConnections.set(count);
