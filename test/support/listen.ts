@@ -30,3 +30,18 @@ export async function deadUrl(): Promise<string> {
   await gone.close();
   return gone.url;
 }
+
+/**
+ * A port the OS just handed out and took back, for servers that must be told their port before they
+ * start (redis-server, nginx, a relay restarted on the same address).
+ */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

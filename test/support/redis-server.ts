@@ -5,21 +5,17 @@
 // Redis cannot listen on port 0 and report the port it got, so a free port is found by binding a
 // net server to 127.0.0.1:0 and closing it; if another process takes it in between, redis-server
 // exits at once with "Address already in use" and we try another.
+import { killOnExit } from './child-processes.ts';
+import { freePort } from './listen.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const BINARY = process.env.REDIS_SERVER_BIN ?? 'redis-server';
 const START_TIMEOUT_MS = 10_000;
 const ATTEMPTS = 5;
-
-/** Servers still running: killed when the test process exits, even after a failure skipped afterAll. */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const proc of running) proc.kill('SIGKILL');
-});
 
 export interface RedisServer {
   /** redis://127.0.0.1:<port> */
@@ -52,18 +48,6 @@ function assertInstalled(): void {
       `redis-server was not found (${BINARY}): the Redis tests start their own server. Install it with \`apt-get install redis-server\` (or set REDIS_SERVER_BIN to a redis-server or valkey-server binary).`,
     );
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once the port accepts a PING; rejects when the process exits first or time runs out. */
@@ -139,8 +123,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     proc.stdout?.on('data', (c) => (output += c));
     proc.stderr?.on('data', (c) => (output += c));
     child = proc;
-    running.add(proc);
-    proc.once('exit', () => running.delete(proc));
+    killOnExit(proc);
     try {
       await waitUntilServing(proc, p, () => output);
     } catch (err) {

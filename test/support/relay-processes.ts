@@ -2,6 +2,7 @@
 // variables — sharing one Redis and one standalone simulator. Each relay's port is read from its
 // 'relay listening' JSON log line; SIGKILL is a crash, SIGTERM a shutdown.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { killOnExit } from './child-processes.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,27 +17,17 @@ export interface RelayProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
 export async function startRelay(env: Record<string, string>): Promise<RelayProcess> {
   const child = spawn(process.execPath, ['server/src/main.ts'], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-data-')), PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running.add(child);
+  killOnExit(child);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      running.delete(child);
-      resolve();
-    }),
-  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = () =>
     stdout
       .split('\n')
