@@ -30,15 +30,16 @@ test('page load requests only widget.js from the relay; intent fetches the UI fr
     await expect.poll(() => relayRequests().filter((p) => p.startsWith('/chunks/mount-')).length).toBe(1);
     await expect.poll(() => relayRequests()).toContain('/api/status');
     const chunkRequests = requests.filter((r) => /\/chunks\//.test(r.url()));
-    // Exactly the UI, the runtime (Preact and the code chunks share), the visitor's language and the attribution reader (the
-    // status request above leaves only once all four have loaded).
+    // Exactly the UI, the runtime (Preact and the code chunks share) and the visitor's language (the
+    // status request above leaves only once all three have loaded). The attribution reader comes
+    // with the request (the submit's chunk): the opening does not wait for it.
     const chunkNames = chunkRequests.map((r) => new URL(r.url()).pathname.replace(/^\/chunks\/(\w+)[.-].*$/, '$1'));
-    expect(chunkNames.sort()).toEqual(['attribution', 'en', 'mount', 'runtime']);
+    expect(chunkNames.sort()).toEqual(['en', 'mount', 'runtime']);
     for (const r of chunkRequests) expect(r.url().startsWith(`${stage.system.relayUrl}/chunks/`), r.url()).toBe(true);
     expect(chunkRequests.map((r) => r.url())).toContainEqual(expect.stringMatching(/\/chunks\/en-[\w-]+\.js$/));
     expect(chunkRequests.map((r) => r.url())).not.toContainEqual(expect.stringMatching(/\/chunks\/(uk|ru|pl|de)-/));
     // Optional parts stay unloaded: no consent text, no Turnstile, no call yet.
-    expect(chunkRequests.map((r) => r.url())).not.toContainEqual(expect.stringMatching(/ConsentField|Turnstile|progress|opening/));
+    expect(chunkRequests.map((r) => r.url())).not.toContainEqual(expect.stringMatching(/ConsentField|Turnstile|progress|opening|send|attribution/));
 
     await w.launcher.click();
     await w.dialog.waitFor();

@@ -1,6 +1,5 @@
 // A UiContext as the UI chunk builds it, for rendering components directly in jsdom.
 import { vi } from 'vitest';
-import { readAttribution } from '../../widget/src/attribution.ts';
 import type { WidgetConfig } from '../../widget/src/config.ts';
 import type { EventDetail, EventName } from '../../widget/src/events.ts';
 import { ConsentField } from '../../widget/src/ui/ConsentField.tsx';
@@ -38,7 +37,6 @@ export function testContext(config: WidgetConfig, messages: Messages = en) {
     report: vi.fn(),
     adoptStyles: () => {},
     onOpenChange: () => {},
-    readAttribution,
     ConsentField: config.consentText ? ConsentField : null,
   };
   return { ctx, events };

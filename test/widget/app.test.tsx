@@ -144,6 +144,8 @@ describe('Idempotency-Key', () => {
     await within(dialog()).findByText(en.errors.upstream_rejected);
     submit();
     await waitFor(() => expect(scripted.relay.requests.filter((r) => r.method === 'POST')).toHaveLength(4));
+    // Sent is not answered: the form (and its input) is back once the answer is in.
+    await within(dialog()).findByText(en.errors.upstream_rejected);
     type(phoneInput(), '050 123 45 68');
     submit();
     await waitFor(() => expect(scripted.relay.requests.filter((r) => r.method === 'POST')).toHaveLength(5));

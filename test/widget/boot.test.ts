@@ -74,6 +74,14 @@ describe('boot', () => {
     expect(win.dialback).toBe(api);
   });
 
+  test("draws the launcher in a task of its own, not in the script's (no long task at page load), while window.dialback is there at once", async () => {
+    const booted = boot(window, document, script())!;
+    expect(document.querySelector('dialback-widget')).toBeNull();
+    expect(win.dialback?.loaded).toBe(true);
+    await booted.mounted;
+    expect(shadow()!.querySelector('button.launcher')).not.toBeNull();
+  });
+
   test('waits for <body> when the script runs in <head> before the body exists', async () => {
     const body = document.body;
     body.remove();

@@ -84,7 +84,10 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
         report(error);
       }
     };
-    if (doc.body) mount();
+    // A task of its own, not the script's: drawing the launcher (its stylesheet parsed, its shadow
+    // tree built) in the same task as the script's evaluation made one long task of 50–55 ms at 4×
+    // CPU at page load; apart, each stays well under 50 ms, and the page's own work can run between.
+    if (doc.body) setTimeout(mount);
     else doc.addEventListener('DOMContentLoaded', mount);
   });
 

@@ -1,6 +1,9 @@
 // The country for national numbers, named in the visitor's language with its calling code, in the
-// language's alphabetical order: both come with the language catalog (i18n/types.ts), so the
-// first render has the whole list and nothing is worked out while the dialog opens.
+// language's alphabetical order: both come with the language catalog (i18n/types.ts), so nothing
+// is worked out while the dialog opens. The dialog's first frame holds the chosen country alone:
+// the other options were half the elements of the dialog's first render (and each has a style of
+// its own), the largest part of the opening. They follow a task after that frame (an effect runs
+// after the paint), long before a visitor can open the list; focus starts on the phone input.
 import { useEffect, useState } from 'preact/hooks';
 import { countries } from './phone/countries.ts';
 import type { Option } from './phone/names.ts';
@@ -21,14 +24,16 @@ export function CountrySelect({ lang, label, names, value, onChange }: CountrySe
   // placed it among the others.
   const unknown = !countries[value];
   const [named, setNamed] = useState<Option[]>();
+  const [painted, setPainted] = useState(false);
   useEffect(() => {
+    setPainted(true);
     if (unknown)
       import('./phone/names.ts').then(
         (module) => setNamed(module.withCountry(lang, known, value)),
         () => {},
       );
   }, [unknown]);
-  const options = unknown ? (named ?? [{ iso: value, label: value }]) : known;
+  const options = unknown ? (named ?? [{ iso: value, label: value }]) : painted ? known : known.filter((o) => o.iso === value);
 
   return (
     <div class="field country">

@@ -23,12 +23,9 @@ const catalogs: Record<Lang, () => Promise<{ messages: Messages }>> = {
 
 export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
   const config = { ...entry.config, ...readDialogConfig(entry.script) };
-  const [{ messages }, { readAttribution }, consent] = await Promise.all([
-    catalogs[config.lang](),
-    import('../attribution.ts'),
-    config.consentText ? import('./ConsentField.tsx') : null,
-  ]);
-  const ctx: UiContext = { ...entry, config, messages, readAttribution, ConsentField: consent?.ConsentField ?? null };
+  // Only what the first view needs: the attribution reader comes with the request (send.ts).
+  const [{ messages }, consent] = await Promise.all([catalogs[config.lang](), config.consentText ? import('./ConsentField.tsx') : null]);
+  const ctx: UiContext = { ...entry, config, messages, ConsentField: consent?.ConsentField ?? null };
   ctx.adoptStyles(css);
   // The bottom sheet stays above the on-screen keyboard: where it covers the layout viewport (iOS
   // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).

@@ -3,6 +3,8 @@
 // dialog's first chunk stays within its budget (design §7) and nobody who only looks pays for it.
 import type { CallbackRequest } from '../../../server/src/contract.ts';
 import type { RelayApi } from '../api.ts';
+// Part of this chunk, not of the dialog's: nothing before the submit needs the attribution.
+import { readAttribution } from '../attribution.ts';
 import { fieldOf, outcomeUnknown } from './fields.ts';
 import type { UiContext } from './ui-context.ts';
 import type { FormValues, Phase } from './useCallbackFlow.ts';
@@ -34,7 +36,7 @@ export async function send(
 ): Promise<void> {
   const { config } = ctx;
   // Read now, not at page load: the tracking script may have written its cookies after we ran.
-  const attribution = ctx.readAttribution(ctx.cookiesAtLoad, location.href, ctx.pageAtLoad);
+  const attribution = readAttribution(ctx.cookiesAtLoad, location.href, ctx.pageAtLoad);
   const body: CallbackRequest = {
     phone: phone.e164,
     locale: config.lang,

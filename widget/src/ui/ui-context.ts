@@ -1,7 +1,5 @@
 // What the UI works with: the entry's context plus what the UI chunk loads for itself (the visitor's
-// language catalog, the attribution reader and optional parts, each a small chunk of its own
-// fetched in parallel).
-import type { Attribution } from '../../../server/src/contract.ts';
+// language catalog and optional parts, each a small chunk of its own fetched in parallel).
 import type { WidgetConfig } from '../config.ts';
 import type { WidgetContext } from '../context.ts';
 import type { Messages } from './i18n/types.ts';
@@ -10,7 +8,6 @@ import type { ConsentField } from './ConsentField.tsx';
 export interface UiContext extends WidgetContext {
   config: WidgetConfig;
   messages: Messages;
-  readAttribution(cookiesAtLoad: string, ...pageUrls: string[]): Attribution;
   /** Loaded with the UI only when the site asks for consent (data-consent-text). */
   ConsentField: typeof ConsentField | null;
 }

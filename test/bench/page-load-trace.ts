@@ -1,0 +1,141 @@
+// Where the widget's main-thread time goes, from a Chrome trace (not a benchmark: a diagnosis tool
+// for the page-load bench's figures). Loads the bench page at 4× CPU, then opens the dialog, and
+// prints for each phase the main thread's tasks over `min` ms with what they were made of (trace
+// events by self time: script compilation and evaluation, style, layout, paint…) and the JavaScript
+// functions that took the most self time in them (V8's sampling profiler, in the same trace).
+//   node test/bench/page-load-trace.ts [min-ms, default 10]
+import type { CDPSession, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.ts';
+import { startHostSite } from '../support/host-site.ts';
+import { startSystem } from '../support/system.ts';
+
+const min = Number(process.argv[2] ?? 10);
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  /** The thread's own (CPU) time. */
+  tdur?: number;
+  id?: string;
+  args?: { name?: string; data?: { cpuProfile?: CpuProfileChunk; timeDeltas?: number[]; url?: string; functionName?: string } };
+}
+interface CpuProfileChunk {
+  nodes?: Array<{ id: number; parent?: number; callFrame: { functionName: string; url?: string; lineNumber: number; columnNumber: number } }>;
+  samples?: number[];
+}
+
+async function trace(cdp: CDPSession, during: () => Promise<void>): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = [];
+  const onData = (d: { value: unknown[] }) => events.push(...(d.value as TraceEvent[]));
+  cdp.on('Tracing.dataCollected', onData);
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'loading'].join(','),
+    transferMode: 'ReportEvents',
+  });
+  await during();
+  await cdp.send('Tracing.end');
+  await complete;
+  cdp.off('Tracing.dataCollected', onData);
+  return events;
+}
+
+/** Samples of V8's profiler as [timestamp µs, leaf function "name (file:line)"]. */
+function samples(events: TraceEvent[], pid: number): Array<[number, string]> {
+  const nodes = new Map<number, string>();
+  const out: Array<[number, string]> = [];
+  const start = events.find((e) => e.name === 'Profile' && e.pid === pid);
+  let ts = start ? ((start.args?.data as { startTime?: number } | undefined)?.startTime ?? start.ts) : 0;
+  for (const e of events.filter((x) => x.name === 'ProfileChunk' && x.pid === pid)) {
+    const chunk = e.args?.data?.cpuProfile;
+    for (const n of chunk?.nodes ?? []) {
+      const f = n.callFrame;
+      const file = (f.url ?? '').replace(/^.*\//, '');
+      nodes.set(n.id, f.functionName || file ? `${f.functionName || '(anonymous)'} (${file}:${f.lineNumber + 1}:${f.columnNumber + 1})` : '(program)');
+    }
+    const deltas = e.args?.data?.timeDeltas ?? [];
+    (chunk?.samples ?? []).forEach((id, i) => {
+      ts += deltas[i] ?? 0;
+      out.push([ts, nodes.get(id) ?? String(id)]);
+    });
+  }
+  return out;
+}
+
+function report(label: string, events: TraceEvent[]) {
+  // The page's renderer: the main thread that ran the most tasks (about:blank's renderer runs few).
+  const count = (m: TraceEvent) => events.filter((x) => x.pid === m.pid && x.tid === m.tid && x.name === 'RunTask').length;
+  const mainThread = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').sort((a, b) => count(b) - count(a))[0];
+  if (!mainThread) return console.log(`${label}: no renderer main thread in the trace`);
+  const onMain = events.filter((e) => e.pid === mainThread.pid && e.tid === mainThread.tid && e.ph === 'X');
+  const prof = samples(events, mainThread.pid);
+  const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) / 1000 >= min);
+  const t0 = Math.min(...onMain.map((e) => e.ts));
+  console.log(`\n### ${label}: main-thread tasks ≥ ${min} ms (${tasks.length})`);
+  for (const task of tasks) {
+    const end = task.ts + task.dur!;
+    const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end);
+    // Self time of each event: its duration minus its direct children's.
+    const self = new Map<string, number>();
+    for (const e of inside) {
+      const children = inside.filter((c) => c !== e && c.ts >= e.ts && c.ts + (c.dur ?? 0) <= e.ts + (e.dur ?? 0));
+      const direct = children.filter((c) => !children.some((p) => p !== c && c.ts >= p.ts && c.ts + (c.dur ?? 0) <= p.ts + (p.dur ?? 0) && p.dur! > c.dur!));
+      const key = e.name + (e.args?.data?.url ? ` ${e.args.data.url.replace(/^.*\//, '')}` : '') + (e.args?.data?.functionName ? ` ${e.args.data.functionName}` : '');
+      self.set(key, (self.get(key) ?? 0) + ((e.dur ?? 0) - direct.reduce((s, c) => s + (c.dur ?? 0), 0)) / 1000);
+    }
+    console.log(`\n- task at ${((task.ts - t0) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(1)} ms (CPU ${((task.tdur ?? 0) / 1000).toFixed(1)} ms)`);
+    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 10)) if (v >= 0.5) console.log(`    ${v.toFixed(1).padStart(6)} ms  ${k}`);
+    const fns = new Map<string, number>();
+    const inTask = prof.filter(([ts]) => ts >= task.ts && ts <= end);
+    for (let i = 0; i < inTask.length; i++) {
+      const next = inTask[i + 1]?.[0] ?? end;
+      fns.set(inTask[i]![1], (fns.get(inTask[i]![1]) ?? 0) + (next - inTask[i]![0]) / 1000);
+    }
+    const top = [...fns].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    if (top.length) console.log('    JS self time (sampled):');
+    for (const [k, v] of top) if (v >= 0.5) console.log(`    ${v.toFixed(1).padStart(6)} ms  ${k}`);
+  }
+}
+
+const host = await startHostSite();
+const system = await startSystem({ ALLOWED_ORIGINS: host.url, LOG_LEVEL: 'error' });
+const browser = await launchChromium();
+try {
+  const url = host.page('/trace', { relayUrl: system.relayUrl, head: '<style>body{font:16px/1.5 system-ui;margin:2rem}</style>' });
+  const context = await browser.newContext();
+  const page: Page = await context.newPage();
+  await page.route('**/hostile.css', (route) => route.fulfill({ status: 200, contentType: 'text/css', body: '' }));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  report(
+    'page load',
+    await trace(cdp, async () => {
+      await page.goto(url, { waitUntil: 'load' });
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(500);
+    }),
+  );
+  const launcher = page.locator('dialback-widget button.launcher');
+  const box = (await launcher.boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  // Raw input, as the bench sends it: no injected script of the driver's runs in the page meanwhile.
+  report(
+    'first intent → dialog',
+    await trace(cdp, async () => {
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.up();
+      await page.waitForTimeout(1500);
+    }),
+  );
+  await context.close();
+} finally {
+  await browser.dispose();
+  await system.close();
+  await host.close();
+}
