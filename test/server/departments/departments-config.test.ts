@@ -1,37 +1,18 @@
 // DEPARTMENTS_FILE is checked in full at startup: every mistake in the file is one line naming where
 // it is and what is expected, and a file without mistakes becomes the departments; without the file
 // the relay keeps one implicit department made of CALLBACK_CALLER and WORKING_HOURS.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/src/config/index.ts';
+import { departmentsFile, SALES } from '../../support/departments.ts';
 
 const sim = { baseUrl: 'http://127.0.0.1:9999', authKey: 'sim-key-123456', projectId: '100500', caller: '380441112233' };
-const dir = mkdtempSync(join(tmpdir(), 'dialback-departments-'));
-let files = 0;
-
-/** DEPARTMENTS_FILE with `content` (JSON of an object, or raw text). */
-function fileWith(content: unknown): string {
-  const path = join(dir, `departments-${files++}.json`);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-  return path;
-}
-
-const sales = {
-  id: 'sales',
-  name: { en: 'Sales', uk: 'Продажі' },
-  caller: '380441112233',
-  callerType: 'default',
-  hours: 'Mon-Fri 09:00-18:00',
-  timezone: 'Europe/Kyiv',
-  agents: ['manager1', 'manager2'],
-};
+const sales = SALES;
 const support = { id: 'support', name: { en: 'Support' }, caller: 'support-scheme', callerType: 'scheme' };
 
 /** The lines startup stops with for this file content. */
 function mistakesOf(content: unknown, env: Record<string, string> = {}): string[] {
-  const path = fileWith(content);
+  const path = departmentsFile(content);
   try {
     loadConfig({ DEPARTMENTS_FILE: path, ...env }, sim);
   } catch (err) {
@@ -51,7 +32,7 @@ describe('DEPARTMENTS_FILE', () => {
   });
 
   it('reads each department, with callerType default, always open, TIMEZONE and any agent when left out', () => {
-    const config = loadConfig({ DEPARTMENTS_FILE: fileWith({ departments: [sales, support] }), TIMEZONE: 'Europe/Warsaw' }, sim);
+    const config = loadConfig({ DEPARTMENTS_FILE: departmentsFile({ departments: [sales, support] }), TIMEZONE: 'Europe/Warsaw' }, sim);
     expect(config.departments.fromFile).toBe(true);
     const [first, second] = config.departments.list;
     expect(first).toMatchObject({
@@ -65,7 +46,7 @@ describe('DEPARTMENTS_FILE', () => {
     expect(first!.hours![1]).toEqual([{ start: 540, end: 1080 }]);
     expect(first!.hours![0]).toEqual([]);
     expect(second).toEqual({ id: 'support', name: { en: 'Support' }, caller: 'support-scheme', callerType: 'scheme', hours: null, timeZone: 'Europe/Warsaw', agents: null });
-    const untyped = loadConfig({ DEPARTMENTS_FILE: fileWith({ departments: [{ id: 'x', name: { en: 'X' }, caller: '380441112233' }] }) }, sim);
+    const untyped = loadConfig({ DEPARTMENTS_FILE: departmentsFile({ departments: [{ id: 'x', name: { en: 'X' }, caller: '380441112233' }] }) }, sim);
     expect(untyped.departments.list[0]).toMatchObject({ callerType: 'default', timeZone: 'UTC' });
   });
 
@@ -114,6 +95,6 @@ describe('DEPARTMENTS_FILE', () => {
     expect(mistakesOf({ departments: [] })).toEqual(['departments: expected at least one department']);
     expect(mistakesOf({ sales })).toEqual(['departments: expected a list of departments', 'the file: unknown field "sales"']);
     expect(mistakesOf('{ "departments": [ ')[0]).toMatch(/^not valid JSON: /);
-    expect(() => loadConfig({ DEPARTMENTS_FILE: join(dir, 'missing.json') }, sim)).toThrow(/^DEPARTMENTS_FILE: cannot read ".*missing\.json" \(ENOENT\)$/);
+    expect(() => loadConfig({ DEPARTMENTS_FILE: join(departmentsFile('{}'), '..', 'missing.json') }, sim)).toThrow(/^DEPARTMENTS_FILE: cannot read ".*missing\.json" \(ENOENT\)$/);
   });
 });

@@ -3,14 +3,12 @@
 // service records the extended callback), booked only inside its hours and re-dialled inside them;
 // an unknown department is a 400 naming the field; the lead webhook, the owner view's leads and the
 // call's progress name the department.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StatusResponse } from '../../../server/src/contract.ts';
 import { callbackCalls, type System } from '../../support/system.ts';
 import { callsSettled, delivered, heldRelayPerTest, ORIGIN, until } from '../../support/held-calls.ts';
 import { postCallback } from '../../support/post-callback.ts';
+import { departmentsFile, SALES } from '../../support/departments.ts';
 
 // Monday 2026-11-23 17:50 in Kyiv: sales (Mon-Fri 09-18) closes at 18:00, support (daily 08-22) is open.
 const MONDAY_1750 = new Date('2026-11-23T15:50:00Z');
@@ -18,20 +16,12 @@ const TUESDAY_0900 = '2026-11-24T07:00:00.000Z';
 const OWNER_TOKEN = 'owner_0123456789abcdef';
 const { clock, start: startRelay, crm } = heldRelayPerTest(MONDAY_1750);
 
-const departments = [
-  {
-    id: 'sales',
-    name: { en: 'Sales', uk: 'Продажі' },
-    caller: '380441112233',
-    callerType: 'default',
-    hours: 'Mon-Fri 09:00-18:00',
-    timezone: 'Europe/Kyiv',
-    agents: ['manager1', 'manager2'],
-  },
-  { id: 'support', name: { en: 'Support' }, caller: 'support-line', callerType: 'scheme', hours: 'Mon-Sun 08:00-22:00', timezone: 'Europe/Kyiv', agents: ['manager3'] },
-];
-const file = join(mkdtempSync(join(tmpdir(), 'dialback-departments-')), 'departments.json');
-writeFileSync(file, JSON.stringify({ departments }));
+const file = departmentsFile({
+  departments: [
+    SALES,
+    { id: 'support', name: { en: 'Support' }, caller: 'support-line', callerType: 'scheme', hours: 'Mon-Sun 08:00-22:00', timezone: 'Europe/Kyiv', agents: ['manager3'] },
+  ],
+});
 
 const start = (env: Record<string, string> = {}) => startRelay({ DEPARTMENTS_FILE: file, OWNER_TOKEN, ...env });
 const status = async (s: System) => (await (await fetch(`${s.relayUrl}/api/status`, { headers: { origin: ORIGIN } })).json()) as StatusResponse;
