@@ -13,6 +13,7 @@ import { createProtection, type Protection } from './protection.ts';
 import { realTimers, type Timers } from './lib/timers.ts';
 import { memoryStores, type RelayStores } from './relay-stores.ts';
 import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
+import { createDepartments, type Departments } from './departments/departments.ts';
 import { createRelayMetrics } from './metrics/relay-metrics.ts';
 import { observeUpstream } from './metrics/upstream.ts';
 import { createLeadAnnouncer, type LeadAnnouncer } from './webhooks/lead-events.ts';
@@ -56,6 +57,8 @@ export interface AppContext extends Protection {
   progress: ProgressTracker;
   /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
   office: OfficeHours;
+  /** The departments (DEPARTMENTS_FILE) and their office hours; one implicit department without the file. */
+  departments: Departments;
   now: () => Date;
   timers: Timers;
 }
@@ -131,6 +134,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     lifecycle,
     accepted,
     office: createOfficeHours(config.office.hours, config.office.timeZone, config.held.scheduleMaxDays),
+    departments: createDepartments(config.departments, config.held.scheduleMaxDays),
     now,
     timers,
     ...createProtection({

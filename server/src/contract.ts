@@ -48,6 +48,8 @@ export const CallbackRequest = z
     turnstileToken: z.string().max(4096).optional(),
     /** "Call me later": an ISO 8601 instant with its offset, inside office hours, at most SCHEDULE_MAX_DAYS ahead. */
     scheduledFor: z.string().max(40).optional(),
+    /** The department to call from (an id of `StatusResponse.departments`); none: the first. An unknown one is 400 invalid_request, field `department`. */
+    department: z.string().min(1).max(40).optional(),
   })
   .strict();
 export type CallbackRequest = z.infer<typeof CallbackRequest>;
@@ -118,6 +120,8 @@ export interface CallbackProgress {
   scheduledFor?: string;
   /** Suggested wait before asking again, in milliseconds; absent once the outcome is final. */
   pollAfterMs?: number;
+  /** The department the call is from; only when the relay has DEPARTMENTS_FILE. */
+  department?: string;
 }
 
 /**
@@ -138,6 +142,19 @@ export interface StatusResponse {
   /** Where the status came from: fresh service answer, a cached one, or unknown (service unreachable). */
   source: 'live' | 'cached' | 'unknown';
   /** The office's open windows from now to SCHEDULE_MAX_DAYS ahead (ISO 8601 instants), for the time picker. */
+  windows: Array<{ opensAt: string; closesAt: string }>;
+  /** Each department (DEPARTMENTS_FILE, in the file's order); absent without the file. */
+  departments?: DepartmentStatus[];
+}
+
+/** One department in `GET /api/status`: the top-level fields, for its own agents and hours. */
+export interface DepartmentStatus {
+  id: string;
+  /** Its name per language (`en`, `uk`, …). */
+  name: Record<string, string>;
+  available: boolean;
+  openNow: boolean;
+  nextOpenAt: string | null;
   windows: Array<{ opensAt: string; closesAt: string }>;
 }
 

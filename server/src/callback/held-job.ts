@@ -39,6 +39,8 @@ export function heldJob(app: AppContext, input: CallbackInput, destination: Dest
         origin: input.origin,
         pageUrl: request.pageUrl ?? null,
         locale: request.locale ?? null,
+        // Only with DEPARTMENTS_FILE: without it, nothing a job carries or tells names a department.
+        ...(app.departments.settings.fromFile && { department: app.departments.requested(request.department).id }),
       },
       progress: {
         ...NO_PROGRESS,

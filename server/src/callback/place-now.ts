@@ -87,10 +87,11 @@ async function holdForLater(app: AppContext, input: CallbackInput, destination: 
 async function place(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<Placed> {
   const attribution = input.request.attribution ?? {};
   try {
-    const params = callbackParams(app.config, { digits: destination.digits, clientIp: input.clientIp, userAgent: input.userAgent, attribution });
+    const department = app.departments.requested(input.request.department).id;
+    const params = callbackParams(app.config, { digits: destination.digits, clientIp: input.clientIp, userAgent: input.userAgent, attribution, department });
     const { attempts } = await placeCallback(app.client, params, log);
     log.info('callback accepted', { attempts, origin: input.origin, utmSource: attribution.utmSource });
-    app.accepted.add({ callbackId, digits: destination.digits, acceptedAt: app.now(), origin: input.origin });
+    app.accepted.add({ callbackId, digits: destination.digits, acceptedAt: app.now(), origin: input.origin, ...(app.departments.settings.fromFile && { department }) });
     return { failure: null };
   } catch (err) {
     const failure = toRelayError(err);

@@ -6,8 +6,8 @@
 //      flood is answered without reading, parsing or checking a body. It counts nothing: it is no
 //      new limit, only an earlier answer. A repeat of a known Idempotency-Key skips it: the first
 //      answer it is owed comes from step 2;
-//   1. checks that need no state (a booked time or the office open now, consent, destination), so
-//      hostile input is refused before it touches anything;
+//   1. checks that need no state (the department, a booked time or its office open now, consent,
+//      destination), so hostile input is refused before it touches anything;
 //   2. idempotency, before anything that counts or verifies: a repeat of a request gets the first
 //      answer, even though its CAPTCHA token is spent and its number is now cooling down;
 //   3. a call now (place-now.ts: CAPTCHA, limits, the service, or held for later when the service
@@ -59,10 +59,11 @@ export function createCallbacks(app: AppContext): Callbacks {
   async function request(input: CallbackInput): Promise<CallbackOutcome> {
     const { request } = input;
     const now = app.now();
-    // A booked time must fall inside office hours; a call now needs the office open now.
+    // A booked time must fall inside its department's office hours; a call now needs it open now.
+    const hours = app.departments.officeOf(app.departments.requested(request.department));
     const bookedFor =
-      request.scheduledFor === undefined ? null : checkScheduledFor(request.scheduledFor, now, { maxDays: app.config.held.scheduleMaxDays, windows: app.office.windowsAt(now) });
-    const office = app.office.stateAt(now);
+      request.scheduledFor === undefined ? null : checkScheduledFor(request.scheduledFor, now, { maxDays: app.config.held.scheduleMaxDays, windows: hours.windowsAt(now) });
+    const office = hours.stateAt(now);
     if (bookedFor === null && !office.openNow) {
       const nextOpenAt = office.nextOpenAt?.toISOString();
       throw new RelayError('closed', 'The office is closed now, so nobody could answer your call.', nextOpenAt ? { nextOpenAt } : {});

@@ -3,6 +3,8 @@
 // what is expected (ConfigError.message, worded by env.ts). main.ts is the only caller with the real
 // process.env; tests pass plain objects.
 import { type ConsentSettings, readConsent } from './consent.ts';
+import { readDepartments } from './departments.ts';
+import type { DepartmentSettings } from '../departments/department.ts';
 import { type EnvRecord, envReader } from './env.ts';
 import { type HashSettings, readHash } from './hash.ts';
 import { type HeldSettings, readHeld } from './held.ts';
@@ -37,6 +39,8 @@ export interface Config {
   phone: PhoneSettings;
   /** Office hours (WORKING_HOURS, TIMEZONE). */
   office: OfficeSettings;
+  /** The departments (DEPARTMENTS_FILE), or the one implicit department made of the office's settings. */
+  departments: DepartmentSettings;
   /** Calls held for later: booked, queued, re-dialled. */
   held: HeldSettings;
   consent: ConsentSettings;
@@ -68,13 +72,15 @@ export function loadConfig(raw: EnvRecord, simulator?: SimulatorDefaults, fallba
   const warnings: string[] = [];
   const service = readService(env, { simulator, fallbacks, warn: (line) => warnings.push(line) });
   const redis = readRedis(env);
+  const office = readOffice(env);
   return {
     warnings,
     service,
     http: readHttp(env, service),
     log: readLog(env),
     phone: readPhone(env),
-    office: readOffice(env),
+    office,
+    departments: readDepartments(env, service, office),
     held: readHeld(env),
     consent: readConsent(env),
     hash: readHash(env, { shared: redis !== null }),

@@ -5,7 +5,7 @@
 // per batch):
 //   a final row that talked        → answered
 //   a final row that did not       → callback.missed (occurrence = re-dials so far); a re-dial is
-//                                    due after REDIAL_DELAY_SECONDS, moved into office hours, while
+//                                    due after REDIAL_DELAY_SECONDS, moved into its department's office hours, while
 //                                    REDIAL_ATTEMPTS allow (stage 'redial'), else missed
 //   no row, or IN PROGRESS         → look again later; after followGiveUpMs the call is left alone
 //                                    (ended): a call whose outcome is unknown is never re-dialled.
@@ -40,8 +40,8 @@ export function followingSteps(ctx: HeldContext, progress: JobProgress): [JobSte
  * null when no office hours come soon enough. (Whether re-dials are left is the caller's question.)
  * The progress route asks it too, for a missed call whose log the runner has not read yet.
  */
-export function redialDueAt(config: Config, now: number): number | null {
-  return openAtOrAfter(config, now + config.held.redialDelaySec * 1000, heldTiming(config).maxLateMs);
+export function redialDueAt(config: Config, now: number, department: string | undefined): number | null {
+  return openAtOrAfter(config, now + config.held.redialDelaySec * 1000, heldTiming(config).maxLateMs, department);
 }
 
 /** One look at a followed call's outcome (`progress` is the following job's): the next step. */
@@ -59,7 +59,7 @@ export function followStep(ctx: HeldContext, job: CallbackJob, progress: JobProg
   }
   if (final === 'missed') {
     if (progress.redials < app.config.held.redialAttempts) {
-      const at = redialDueAt(app.config, now);
+      const at = redialDueAt(app.config, now, job.request.department);
       if (at !== null) {
         log.info('missed call: re-dial due', { redial: progress.redials + 1, dueAt: new Date(at).toISOString() });
         count('redial');

@@ -23,6 +23,12 @@ const FINAL: Record<'answered' | 'missed' | 'ended' | 'failed' | 'cancelled', Ca
 };
 
 export function progressOfJob(job: CallbackJob): CallbackProgress {
+  const { department } = job.request;
+  const progress = progressByStage(job);
+  return department ? { ...progress, department } : progress;
+}
+
+function progressByStage(job: CallbackJob): CallbackProgress {
   const requestId = job.callbackId;
   const at = new Date(job.dueAt).toISOString();
   switch (job.stage) {
@@ -56,7 +62,7 @@ export function progressOfJob(job: CallbackJob): CallbackProgress {
 export function redialToCome(job: CallbackJob, config: Config, now: number): CallbackProgress | null {
   if (job.stage !== 'following' || job.progress.redials >= config.held.redialAttempts) return null;
   // The runner decides when it reads the log: at the job's due time, not before.
-  const at = redialDueAt(config, Math.max(now, job.dueAt));
+  const at = redialDueAt(config, Math.max(now, job.dueAt), job.request.department);
   return at === null ? null : { requestId: job.callbackId, outcome: 'redial', scheduledFor: new Date(at).toISOString(), pollAfterMs: WAITING_POLL_MS };
 }
 
@@ -69,5 +75,11 @@ export function redialToCome(job: CallbackJob, config: Config, now: number): Cal
 export function acceptedCallOfJob(job: CallbackJob): AcceptedCall | null {
   const placedAt = job.progress.lastAttemptAt;
   if (job.stage !== 'following' || job.request.e164 === null || placedAt === null) return null;
-  return { callbackId: job.callbackId, digits: job.request.e164.replace(/^\+/, ''), acceptedAt: new Date(placedAt), origin: job.request.origin };
+  return {
+    callbackId: job.callbackId,
+    digits: job.request.e164.replace(/^\+/, ''),
+    acceptedAt: new Date(placedAt),
+    origin: job.request.origin,
+    ...(job.request.department && { department: job.request.department }),
+  };
 }

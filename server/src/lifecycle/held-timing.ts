@@ -1,7 +1,9 @@
 // When a held call may be placed, and how long each wait is. The service publishes no call states,
 // so every "has it happened?" is read in the call log after the ring time (we assume 30 s per
-// party, CALL_RING_SECONDS; docs/service-interface.md); office hours come from WORKING_HOURS in TIMEZONE.
+// party, CALL_RING_SECONDS; docs/service-interface.md); office hours are those of the call's
+// department (DEPARTMENTS_FILE), or WORKING_HOURS in TIMEZONE without departments.
 import type { Config } from '../config/index.ts';
+import { departmentOf } from '../departments/department.ts';
 import { openWindows } from '../schedule/open-windows.ts';
 
 export interface HeldTiming {
@@ -41,16 +43,18 @@ export function heldTiming(config: Config): HeldTiming {
 
 const DAY_MS = 86_400_000;
 
-/** The first instant at or after `at` inside office hours, if there is one within `horizonMs`. */
-export function openAtOrAfter(config: Config, at: number, horizonMs: number): number | null {
-  if (!config.office.hours) return at;
-  const first = openWindows(config.office.hours, config.office.timeZone, new Date(at), new Date(at + horizonMs))[0];
+/** The first instant at or after `at` inside the department's office hours, if there is one within `horizonMs`. */
+export function openAtOrAfter(config: Config, at: number, horizonMs: number, department?: string): number | null {
+  const { hours, timeZone } = departmentOf(config.departments, department);
+  if (!hours) return at;
+  const first = openWindows(hours, timeZone, new Date(at), new Date(at + horizonMs))[0];
   return first ? first.opensAt.getTime() : null;
 }
 
-/** When the office window open at `at` closes (Infinity without WORKING_HOURS); null when closed at `at`. */
-export function closesAfter(config: Config, at: number): number | null {
-  if (!config.office.hours) return Number.POSITIVE_INFINITY;
-  const first = openWindows(config.office.hours, config.office.timeZone, new Date(at), new Date(at + 8 * DAY_MS))[0];
+/** When the department's office window open at `at` closes (Infinity without hours); null when closed at `at`. */
+export function closesAfter(config: Config, at: number, department?: string): number | null {
+  const { hours, timeZone } = departmentOf(config.departments, department);
+  if (!hours) return Number.POSITIVE_INFINITY;
+  const first = openWindows(hours, timeZone, new Date(at), new Date(at + 8 * DAY_MS))[0];
   return first && first.opensAt.getTime() <= at ? first.closesAt.getTime() : null;
 }

@@ -24,6 +24,8 @@ export interface CallbackCallRequest {
   origin: string;
   pageUrl: string | null;
   locale: string | null;
+  /** The department the call is from (DEPARTMENTS_FILE); absent: the first, or the relay has none. */
+  department?: string;
 }
 
 /** What a job remembers between attempts, so any relay, after any restart, goes on where the last one stopped. */

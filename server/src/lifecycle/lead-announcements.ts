@@ -36,6 +36,7 @@ export function leadEventOf(event: LifecycleEvent): Omit<LeadEventInput, 'occurr
     pageUrl: job.request.pageUrl,
     origin: job.request.origin,
     locale: job.request.locale,
+    ...(job.request.department && { department: job.request.department }),
     requestedAt: job.createdAt,
     // A booking's time; a re-dial's, when one waiting is cancelled.
     scheduledFor: job.progress.scheduledFor ?? (to === 'cancelled' && from === 'redial' ? job.dueAt : null),

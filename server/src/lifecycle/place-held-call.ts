@@ -85,10 +85,10 @@ async function place(ctx: HeldContext, job: CallbackJob, progress: JobProgress, 
     await moves.wait(stage, at, stage === 'scheduled' ? progress : { ...progress, dueSince: plannedAt });
   };
 
-  const closes = closesAfter(app.config, now);
+  const closes = closesAfter(app.config, now, job.request.department);
   if (closes === null) {
     if (stage === 'queued') return moves.fail('office_closed');
-    const opens = openAtOrAfter(app.config, now, timing.maxLateMs);
+    const opens = openAtOrAfter(app.config, now, timing.maxLateMs, job.request.department);
     return opens === null ? moves.fail('office_closed') : later(opens, 'office_closed');
   }
   if (progress.queuedAt !== null && now > progress.queuedAt + app.config.held.queueMaxWaitSec * 1000) return moves.fail('upstream_unavailable');
@@ -113,7 +113,13 @@ async function place(ctx: HeldContext, job: CallbackJob, progress: JobProgress, 
     await ctx.onStep?.('placing', job);
     attemptAt = ctx.now();
     try {
-      const params = callbackParams(app.config, { digits, clientIp: job.request.clientIp!, userAgent: job.request.userAgent, attribution: job.request.attribution });
+      const params = callbackParams(app.config, {
+        digits,
+        clientIp: job.request.clientIp!,
+        userAgent: job.request.userAgent,
+        attribution: job.request.attribution,
+        department: job.request.department,
+      });
       const { attempts } = await placeCallback(app.client, params, log);
       log.info('held call placed', { attempts, attempt: job.attempts, origin: job.request.origin, redial: progress.redials });
     } catch (err) {
@@ -128,7 +134,7 @@ async function place(ctx: HeldContext, job: CallbackJob, progress: JobProgress, 
     await ctx.onStep?.('placed', job);
     return placed(ctx, job, placedProgress(progress, attemptAt), moves, log, null);
   }
-  if ((failure instanceof CallTrackingError && failure.neverSent) || refusesOurCredentials(failure)) return unreachable(ctx, progress, moves, log, failure);
+  if ((failure instanceof CallTrackingError && failure.neverSent) || refusesOurCredentials(failure)) return unreachable(ctx, job, progress, moves, log, failure);
   if (failure instanceof CallTrackingRejectedError) return moves.fail('upstream_rejected');
   // It may have rung: look in the call log once the ring time has passed.
   log.warn('held call: outcome unknown; the call log decides', { err: failure });
@@ -139,7 +145,13 @@ async function place(ctx: HeldContext, job: CallbackJob, progress: JobProgress, 
 /** The service took the call (or the log shows it did): the owner is told, progress can follow it, and so does the relay. */
 async function placed(ctx: HeldContext, job: CallbackJob, progress: JobProgress, moves: JobMoves, log: Logger, rows: LogRows): Promise<void> {
   const at = progress.lastAttemptAt!;
-  ctx.app.accepted.add({ callbackId: job.callbackId, digits: digitsOf(job), acceptedAt: new Date(at), origin: job.request.origin });
+  ctx.app.accepted.add({
+    callbackId: job.callbackId,
+    digits: digitsOf(job),
+    acceptedAt: new Date(at),
+    origin: job.request.origin,
+    ...(job.request.department && { department: job.request.department }),
+  });
   moves.count('placed');
   const [following, ...rest] = followingSteps(ctx, progress);
   // The log that showed the call may already show how it ended: placed and over in one write.
@@ -150,11 +162,11 @@ async function placed(ctx: HeldContext, job: CallbackJob, progress: JobProgress,
 }
 
 /** The service was not reached: 'queued', retried with backoff until QUEUE_MAX_WAIT_SECONDS or closing time. */
-async function unreachable(ctx: HeldContext, progress: JobProgress, moves: JobMoves, log: Logger, err: unknown): Promise<void> {
+async function unreachable(ctx: HeldContext, job: CallbackJob, progress: JobProgress, moves: JobMoves, log: Logger, err: unknown): Promise<void> {
   const { app, timing } = ctx;
   const now = ctx.now();
   const queuedAt = progress.queuedAt ?? now;
-  const deadline = Math.min(queuedAt + app.config.held.queueMaxWaitSec * 1000, closesAfter(app.config, now) ?? now);
+  const deadline = Math.min(queuedAt + app.config.held.queueMaxWaitSec * 1000, closesAfter(app.config, now, job.request.department) ?? now);
   if (now >= deadline) return moves.fail('upstream_unavailable');
   const tries = progress.unreachableTries + 1;
   const at = Math.min(deadline, now + backoffDelay(tries, timing.backoffBaseMs, timing.backoffMaxMs, ctx.random));

@@ -6,7 +6,7 @@
 // Keys, under the connection's keyspace for the group "jobs" (one hash tag, one Cluster slot; the
 // scripts name job hashes they find in the sets, all inside that slot):
 //   <prefix>{<prefix>jobs}:job:<callbackId>  hash: the job (request JSON without the number, the
-//                                             number, cancel hash, lease, attempts, …)
+//                                             number, its department, cancel hash, lease, attempts, …)
 //   <prefix>{<prefix>jobs}:ready             sorted set callbackId → when it may be claimed
 //                                             (its due time, or its lease's end while leased)
 //   <prefix>{<prefix>jobs}:pending           sorted set callbackId → due time (the owner view)
@@ -68,6 +68,8 @@ function toJob(stored: Record<string, string>): CallbackJob {
       e164: h.e164 ?? null,
       clientIp: h.clientIp ?? null,
       userAgent: h.userAgent === undefined ? null : (JSON.parse(h.userAgent) as string | null),
+      // '' or absent (a hash written before departments): the first department.
+      ...(h.department && { department: h.department }),
     },
     numberHash: h.numberHash!,
     maskedNumber: h.masked!,
@@ -127,7 +129,7 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
   return {
     async add(job, nowMs) {
       await migrateOnce();
-      const { e164, clientIp, userAgent, ...rest } = job.request;
+      const { e164, clientIp, userAgent, department, ...rest } = job.request;
       const fields: Record<string, string | number> = {
         id: job.callbackId,
         requestedAs: job.requestedAs,
@@ -137,6 +139,7 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
         numberHash: job.numberHash,
         masked: job.maskedNumber,
         e164,
+        department: department ?? '',
         clientIp,
         userAgent: JSON.stringify(userAgent),
         request: JSON.stringify(rest),

@@ -1,7 +1,8 @@
 // CallbackJobStore in the SQLite file. Each step is one statement or one transaction that commits
 // before it returns, so an accepted job survives kill -9, and a claim is exclusive: the UPDATE that
 // leases a job only matches it while no unexpired lease holds it. The number is kept in its own
-// column (e164), so the purge can empty it without touching the rest of the request.
+// column (e164), so the purge can empty it without touching the rest of the request; the
+// department too (DEPARTMENTS_FILE), so a query can pick a department's calls.
 import type { DatabaseSync } from 'node:sqlite';
 import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from './job-store.ts';
 import { canMove, stateOf, type JobState, type RequestedAs, type Stage } from './stages.ts';
@@ -16,6 +17,7 @@ interface Row {
   number_hash: string;
   masked_number: string;
   e164: string | null;
+  department: string | null;
   request: string;
   cancel_hash: string | null;
   attempts: number;
@@ -41,7 +43,7 @@ function toJob(row: Row): CallbackJob {
     stage: row.stage,
     state: row.state,
     dueAt: row.due_ms,
-    request: { ...JSON.parse(row.request), e164: row.e164 },
+    request: { ...JSON.parse(row.request), e164: row.e164, ...(row.department !== null && { department: row.department }) },
     numberHash: row.number_hash,
     maskedNumber: row.masked_number,
     cancellable: row.cancel_hash !== null,
@@ -74,8 +76,8 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
   const { db } = options;
   const sql = {
     insert:
-      db.prepare(`INSERT INTO callback_jobs (callback_id, requested_as, stage, state, due_ms, number_hash, masked_number, e164, request, cancel_hash, ${PROGRESS_COLUMNS}, created_ms, updated_ms)
-      VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      db.prepare(`INSERT INTO callback_jobs (callback_id, requested_as, stage, state, due_ms, number_hash, masked_number, e164, department, request, cancel_hash, ${PROGRESS_COLUMNS}, created_ms, updated_ms)
+      VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     claim: db.prepare(`UPDATE callback_jobs
       SET interrupted = (lease_owner IS NOT NULL), lease_owner = ?, lease_expires_ms = ?, attempts = attempts + 1, updated_ms = ?
       WHERE callback_id IN (SELECT callback_id FROM callback_jobs
@@ -96,7 +98,7 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
 
   return {
     async add(job, nowMs) {
-      const { e164, ...rest } = job.request;
+      const { e164, department, ...rest } = job.request;
       try {
         sql.insert.run(
           job.callbackId,
@@ -106,6 +108,7 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
           job.numberHash,
           job.maskedNumber,
           e164,
+          department ?? null,
           JSON.stringify(rest),
           job.cancelToken === null ? null : hashCancelToken(job.cancelToken),
           ...progressValues(job.progress),

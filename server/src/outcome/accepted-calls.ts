@@ -10,6 +10,8 @@ export interface AcceptedCall {
   digits: string;
   acceptedAt: Date;
   origin: string;
+  /** Its department (DEPARTMENTS_FILE), told with its progress. */
+  department?: string;
 }
 
 export interface AcceptedCalls {

@@ -31,6 +31,8 @@ export interface OwnerLead {
   attempts: number;
   /** Why it failed (an error code, queue_expired, …). */
   reason: string | null;
+  /** The department the call is from; only with DEPARTMENTS_FILE. */
+  department?: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -54,6 +56,7 @@ function ownerLead(job: CallbackJob): OwnerLead {
     origin: job.request.origin,
     attempts: job.attempts,
     reason: job.state === 'failed' ? job.outcome : null,
+    ...(job.request.department && { department: job.request.department }),
   };
 }
 

@@ -9,7 +9,7 @@
 // callback's id `requestId`; inside the relay it is the callbackId.
 import type { AppContext } from '../app-context.ts';
 import { cancelCallback, unknownCallback } from '../callback/cancel-callback.ts';
-import { CANCEL_TOKEN_HEADER } from '../contract.ts';
+import { CANCEL_TOKEN_HEADER, type CallbackProgress } from '../contract.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import { acceptedCallOfJob, progressOfJob, redialToCome } from '../lifecycle/held-progress.ts';
@@ -24,6 +24,9 @@ function callbackIdOf(params: Record<string, string>): string {
   if (!UUID.test(callbackId)) throw unknownCallback();
   return callbackId;
 }
+
+/** The call's department, with DEPARTMENTS_FILE (a job's own progress names it already). */
+const withDepartment = (progress: CallbackProgress, department: string | undefined): CallbackProgress => (department ? { ...progress, department } : progress);
 
 function progress(app: AppContext): Handler {
   return async (rc) => {
@@ -47,8 +50,8 @@ function progress(app: AppContext): Handler {
       const redial = placed?.outcome === 'missed' ? await app.stores.jobs.get(callbackId) : undefined;
       if (redial?.state === 'pending' && redial.stage !== 'following') return json(200, progressOfJob(redial), noStore);
       const toCome = redial && redialToCome(redial, app.config, app.now().getTime());
-      if (toCome) return json(200, toCome, noStore);
-      if (placed) return json(200, placed, noStore);
+      if (toCome) return json(200, withDepartment(toCome, call.department), noStore);
+      if (placed) return json(200, withDepartment(placed, call.department), noStore);
     }
     job ??= await app.stores.jobs.get(callbackId);
     if (!job || job.request.origin !== rc.origin) throw unknownCallback();

@@ -1,6 +1,7 @@
 // The lead webhook's events: what the owner's CRM learns about each callback, in the Standard
 // Webhooks payload shape ({type, timestamp, data}). Each carries the full number (a CRM needs it to
-// call back), the masked number, the attribution, the page and the times.
+// call back), the masked number, the attribution, the page, the times and, with DEPARTMENTS_FILE,
+// the department.
 //
 // An event's id is stable: a hash of the callback, the type and the occurrence (the second
 // 'callback.missed' of a re-dialled call is occurrence 1). Building the same event twice — a
@@ -33,6 +34,8 @@ export interface LeadEventInput {
   scheduledFor?: number | null;
   /** failed: why (an error code such as upstream_rejected); missed: 'no_answer'. */
   reason?: string | null;
+  /** The department the call is from (DEPARTMENTS_FILE); absent without the file. */
+  department?: string;
 }
 
 export interface LeadEvent {
@@ -67,6 +70,7 @@ export function buildLeadEvent(input: LeadEventInput): LeadEvent {
       scheduledFor: input.scheduledFor == null ? null : iso(input.scheduledFor),
       occurredAt: iso(input.occurredAt),
       reason: input.reason ?? null,
+      ...(input.department && { department: input.department }),
     },
   });
   return {

@@ -28,7 +28,7 @@ export interface AppProps {
 export function App({ ctx, api, open, status, onClose }: AppProps) {
   const { config, messages: m } = ctx;
   const [values, setValues] = useState<FormValues>({ phone: '', country: config.country, consent: false, turnstileToken: null });
-  const [known, setKnown] = useState<StatusResponse | null>(null);
+  const [status0, setKnown] = useState<StatusResponse | null>(null);
   const flow = useCallbackFlow(ctx, api);
   const phase = flow.phase;
   const [progressModule, setProgressModule] = useState<ProgressModule | null>(null);
@@ -50,6 +50,9 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
     };
   }, [status]);
 
+  // With several departments (ctx.pick, departments.tsx): the chosen one's availability, hours and windows, and the field.
+  const [known, choice] = ctx.pick?.(status0, values.department, change) ?? [status0];
+
   function change(update: Partial<FormValues>) {
     setValues((current) => {
       const next = { ...current, ...update };
@@ -64,7 +67,11 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
 
   async function submit() {
     // The accepted view is a chunk of its own: fetch it while the request is on its way.
-    if (!progressModule) import('./progress/index.ts').then((module) => setProgressModule(() => module), ctx.report);
+    if (!progressModule)
+      import('./progress/index.ts').then((module) => {
+        ctx.adoptStyles(module.css);
+        setProgressModule(() => module);
+      }, ctx.report);
     await flow.submit(values);
   }
 
@@ -114,6 +121,7 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
   } else {
     body = (
       <>
+        {choice}
         <StatusNotice status={known} config={config} messages={m} />
         {(!closed || (schedule && bookable)) && (
           <PhoneForm

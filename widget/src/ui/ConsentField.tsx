@@ -1,4 +1,7 @@
 // The consent checkbox, shown only when the site sets data-consent-text; its error sits beside it.
+// Its styles come with it (mount.tsx adopts them): sites without consent never load them.
+export { default as css } from './consent.css?inline';
+
 export interface ConsentFieldProps {
   text: string;
   privacyUrl: string | null;

@@ -27,6 +27,7 @@ export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
   const [{ messages }, consent] = await Promise.all([catalogs[config.lang](), config.consentText ? import('./ConsentField.tsx') : null]);
   const ctx: UiContext = { ...entry, config, messages, ConsentField: consent?.ConsentField ?? null };
   ctx.adoptStyles(css);
+  if (consent) ctx.adoptStyles(consent.css);
   // The bottom sheet stays above the on-screen keyboard: where it covers the layout viewport (iOS
   // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).
   const vv = window.visualViewport;
@@ -67,7 +68,15 @@ export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
   }
 
   function prepare() {
-    status ??= api.status();
+    // Several departments: their choice (a chunk of its own) is ready when the status is.
+    status ??= api.status().then((r) =>
+      (r as { data?: StatusResponse }).data?.departments?.[1]
+        ? import('./departments.tsx').then(
+            (d) => d.adopt(ctx, r),
+            () => r,
+          )
+        : r,
+    );
   }
 
   function open(from: HTMLElement | null) {

@@ -55,6 +55,9 @@ export async function send(
   }
   if (Object.keys(attribution).length) body.attribution = attribution;
   if (values.scheduledFor) body.scheduledFor = values.scheduledFor;
+  // The department shown chosen, whether or not the visitor touched the field.
+  const department = values.department ?? ctx.pick?.first;
+  if (department) body.department = department;
   // The relay accepts page addresses up to 2,048 characters; a longer one is cut, still a URL.
   body.pageUrl = location.href.slice(0, 2048);
   // Taken before the token is added: each attempt has a fresh token, yet a re-send is the same request.

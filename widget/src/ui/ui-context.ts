@@ -4,10 +4,13 @@ import type { WidgetConfig } from '../config.ts';
 import type { WidgetContext } from '../context.ts';
 import type { Messages } from './i18n/types.ts';
 import type { ConsentField } from './ConsentField.tsx';
+import type { Chooser } from './departments.tsx';
 
 export interface UiContext extends WidgetContext {
   config: WidgetConfig;
   messages: Messages;
   /** Loaded with the UI only when the site asks for consent (data-consent-text). */
   ConsentField: typeof ConsentField | null;
+  /** Set when the relay has several departments (departments.tsx), once the status is known. */
+  pick?: Chooser;
 }

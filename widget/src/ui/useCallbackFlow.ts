@@ -13,6 +13,8 @@ export interface FormValues {
   turnstileToken: string | null;
   /** "Call me later": the instant the visitor picked (ISO 8601); absent for "right away". */
   scheduledFor?: string | undefined;
+  /** The department chosen (departments.tsx); absent when the relay has one. */
+  department?: string | undefined;
 }
 
 /**

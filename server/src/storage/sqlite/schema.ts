@@ -183,4 +183,11 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE consent ADD COLUMN privacy_url TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'callback jobs: the department a call is from',
+    // Null for every job already here: a relay before departments had one office, which is the
+    // first department of a relay that has them now.
+    sql: `ALTER TABLE callback_jobs ADD COLUMN department TEXT;`,
+  },
 ];
