@@ -54,7 +54,8 @@ function assertInstalled(): void {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free a moment ago (see above: the caller retries when it is taken meanwhile). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -67,7 +68,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Resolves once the port accepts a PING; rejects when the process exits first or time runs out. */
-async function waitUntilServing(child: ChildProcess, port: number, output: () => string): Promise<void> {
+export async function waitUntilServing(child: ChildProcess, port: number, output: () => string): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`redis-server exited at start: ${output().trim()}`);

@@ -14,6 +14,7 @@ describe('Redis settings', () => {
       prefix: 'dialback:',
       commandTimeoutMs: 1000,
       connectTimeoutMs: 3000,
+      checkIntervalMs: 1000,
     });
     expect(readRedisSettings({ REDIS_URL: 'redis://127.0.0.1', REDIS_PREFIX: 'shop-eu:' })?.prefix).toBe('shop-eu:');
     for (const bad of ['http://user:secret@host', 'redis://', 'secret:6379', 'redis://:secret@host/db', 'redis://:secret@host:port']) {
@@ -27,5 +28,7 @@ describe('Redis settings', () => {
     }
     expect(() => readRedisSettings({ REDIS_URL: 'redis://h', REDIS_PREFIX: 'a{b}' })).toThrow(/^REDIS_PREFIX: expected/);
     expect(() => readRedisSettings({ REDIS_URL: 'redis://h', REDIS_TIMEOUT_MS: '10' })).toThrow(/^REDIS_TIMEOUT_MS: expected a whole number/);
+    expect(readRedisSettings({ REDIS_URL: 'redis://h', REDIS_CHECK_MS: '250' })?.checkIntervalMs).toBe(250);
+    expect(() => readRedisSettings({ REDIS_URL: 'redis://h', REDIS_CHECK_MS: '0' })).toThrow(/^REDIS_CHECK_MS: expected a whole number from 50 to 60000 milliseconds/);
   });
 });

@@ -1,0 +1,71 @@
+// Whether Redis can take a callback right now, and the one ALERT line per episode when it cannot.
+// Reachable is not enough: a replica answers every read and refuses every write (READONLY), a full
+// Redis under noeviction refuses writes (OOM), a cluster node answers MOVED for most keys to a
+// client not in cluster mode. In each of these every callback is refused 503, so /readyz must say
+// not ready too, and the operator must be told which it is: the log line carries a stable `alert`
+// field (redis_unreachable, redis_read_only, redis_out_of_memory, redis_moved, redis_loading) for
+// alert rules, and a line with the same field and `resolved: true` when it is over.
+import type { RedisLog } from './connection.ts';
+
+export type RedisProblem = 'unreachable' | 'read_only' | 'out_of_memory' | 'moved' | 'loading' | 'not_replicated';
+
+const ALERTS: Record<RedisProblem, string> = {
+  unreachable: 'ALERT redis unreachable: new callbacks are refused (503) until it is back',
+  read_only: 'ALERT redis read-only (a replica, READONLY): new callbacks are refused (503) until the relay reaches a primary',
+  out_of_memory: 'ALERT redis out of memory (maxmemory reached, writes refused with OOM): new callbacks are refused (503) until it has room',
+  moved: 'ALERT redis is a cluster node (MOVED) but REDIS_CLUSTER is not true: new callbacks are refused (503); set REDIS_CLUSTER=true',
+  loading: 'ALERT redis is loading its data: new callbacks are refused (503) until it is done',
+  not_replicated: 'ALERT redis replicas do not acknowledge writes (WAIT, REDIS_MIN_REPLICAS): new callbacks are refused (503) until they do',
+};
+
+const RECOVERED: Record<RedisProblem, string> = {
+  unreachable: 'redis reachable again',
+  read_only: 'redis takes writes again (primary)',
+  out_of_memory: 'redis takes writes again (memory)',
+  moved: 'redis answers for every key again',
+  loading: 'redis done loading',
+  not_replicated: 'redis replicas acknowledge writes again',
+};
+
+/** The problem an error reply names, or null for any other error (a script's own, a wrong type…). */
+export function problemOfReply(message: string): RedisProblem | null {
+  if (message.startsWith('READONLY')) return 'read_only';
+  if (message.startsWith('OOM')) return 'out_of_memory';
+  if (message.startsWith('MOVED') || message.startsWith('ASK') || message.startsWith('CLUSTERDOWN') || message.startsWith('CROSSSLOT')) return 'moved';
+  if (message.startsWith('LOADING') || message.startsWith('MASTERDOWN')) return 'loading';
+  return null;
+}
+
+export interface RedisHealth {
+  /** null: Redis takes writes; otherwise why not ('unreachable' until the first check has answered). */
+  readonly problem: RedisProblem | null;
+  /** Records what the last check or command found; logs only when it changes. */
+  set(problem: RedisProblem | null, cause?: unknown): void;
+}
+
+export function createRedisHealth(log: RedisLog, onChange?: (problem: RedisProblem | null) => void): RedisHealth {
+  /** 'unknown' until the first connection attempt or check has ended either way. */
+  let state: RedisProblem | null | 'unknown' = 'unknown';
+  let since = Date.now();
+  return {
+    get problem() {
+      return state === 'unknown' ? 'unreachable' : state;
+    },
+    set(next, cause) {
+      if (next === state) return;
+      const was = state;
+      const downMs = Date.now() - since;
+      state = next;
+      since = Date.now();
+      if (was === 'unknown' && next === null) log.info('redis connected');
+      else if (was !== 'unknown' && was !== null) log.warn(RECOVERED[was], { alert: `redis_${was}`, resolved: true, downMs });
+      if (next !== null) log.error(ALERTS[next], { alert: `redis_${next}`, reason: describe(cause) });
+      onChange?.(next);
+    },
+  };
+}
+
+function describe(cause: unknown): string {
+  if (cause instanceof Error) return cause.message || cause.name;
+  return cause === undefined ? 'unknown' : String(cause);
+}
