@@ -33,10 +33,9 @@ async function clusterState(url: string): Promise<string> {
   }
 }
 
-export async function startRedisCluster(primaries = 3): Promise<RedisCluster> {
-  const nodes = await Promise.all(
-    Array.from({ length: primaries }, () => startRedisServer({ persistent: false, config: { 'cluster-enabled': 'yes', 'cluster-node-timeout': '2000' } })),
-  );
+/** `persistent`: AOF on (a killed node comes back with its data), as support/redis-server.ts. */
+export async function startRedisCluster(primaries = 3, persistent = false): Promise<RedisCluster> {
+  const nodes = await Promise.all(Array.from({ length: primaries }, () => startRedisServer({ persistent, config: { 'cluster-enabled': 'yes', 'cluster-node-timeout': '2000' } })));
   const stop = () => Promise.all(nodes.map((n) => n.stop())).then(() => undefined);
   try {
     await run('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '0', '--cluster-yes']);

@@ -86,7 +86,8 @@ async function expectRecovered(r: RelayProcess, alert: string): Promise<void> {
   expect(alerts(r, alert)).toHaveLength(1);
 }
 
-describe('readiness follows what Redis can take', () => {
+// Each case starts relay processes and servers: generous on a loaded machine, never a timing assertion.
+describe('readiness follows what Redis can take', { timeout: 90_000 }, () => {
   it('a Redis turned replica (READONLY): not ready, one ALERT, ready again when it is primary again', async () => {
     const [server, other] = [await redisServer(), await redisServer()];
     const r = await relayOn(server.url);
@@ -127,5 +128,37 @@ describe('readiness follows what Redis can take', () => {
     await expectRefusing(r, 'redis_unreachable');
     await server.restart();
     await expectRecovered(r, 'redis_unreachable');
+  });
+});
+
+describe('REDIS_MIN_REPLICAS: the writes that prevent a second call wait for a replica', { timeout: 90_000 }, () => {
+  it('answers 202 only once a replica has the guard, and refuses (not ready, one ALERT) while the replica does not acknowledge', async () => {
+    const primary = await redisServer();
+    const replica = await startRedisServer({ persistent: false, config: { replicaof: `127.0.0.1 ${primary.port}` } });
+    servers.push(replica);
+    const r = await relayOn(primary.url, { REDIS_MIN_REPLICAS: '1', REDIS_REPLICA_WAIT_MS: '200', REDIS_PREFIX: 'wait:' });
+    await waitUntil(async () => (await readyz(r)) === 200, 'ready with its replica');
+    const answer = await postCallback(r, { consent: true, phone: phoneOf(++n) }, { forwardedFor: clientIp(n), idempotencyKey: 'wait-key-0001' });
+    expect(answer.status).toBe(202);
+    // Acknowledged by the replica before the 202: the Idempotency-Key is there already.
+    expect(((await command(replica.url, 'KEYS', 'wait:{wait:idem}:k:*')) as string[]).length).toBe(1);
+
+    const placedBefore = sim.calls.length;
+    await replica.pause();
+    try {
+      await expectRefusing(r, 'redis_not_replicated');
+      expect(sim.calls.length).toBe(placedBefore);
+    } finally {
+      await replica.resume();
+    }
+    await expectRecovered(r, 'redis_not_replicated');
+  });
+
+  it('is never ready with REDIS_MIN_REPLICAS above the replicas there are', async () => {
+    const lone = await redisServer();
+    const placedBefore = sim.calls.length;
+    const r = await relayOn(lone.url, { REDIS_MIN_REPLICAS: '1', REDIS_REPLICA_WAIT_MS: '50' });
+    await expectRefusing(r, 'redis_not_replicated');
+    expect(sim.calls.length).toBe(placedBefore);
   });
 });

@@ -79,3 +79,15 @@ export function createRedisClient(settings: RedisSettings, name: string): { clie
   }
   return { client: createClient({ url: settings.url, ...base }), topology: 'standalone' };
 }
+
+/**
+ * A raw command to the node that serves `key` (Cluster) or the primary, on the connection the
+ * stores' commands use: WAIT counts the acknowledgements of that connection's earlier writes.
+ */
+export function sendTo(client: Client, topology: Topology, key: string, args: string[]): Promise<unknown> {
+  // The three clients spell sendCommand differently; the one-address type does not know the others.
+  const raw = client as unknown as { sendCommand(...parts: unknown[]): Promise<unknown> };
+  if (topology === 'cluster') return raw.sendCommand(key, false, args);
+  if (topology === 'sentinel') return raw.sendCommand(false, args);
+  return client.sendCommand(args);
+}

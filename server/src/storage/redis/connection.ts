@@ -20,12 +20,15 @@
 // hash tag naming its group, `<prefix>{<prefix><group>}:…`, so a multi-key script stays inside one
 // Redis Cluster slot. The prefix is inside the tag too, so different deployments on one Cluster land
 // in different slots.
-import { createHash } from 'node:crypto';
 import { ErrorReply } from 'redis';
-import { StoreUnavailableError, type StoreUnavailableReason } from '../errors.ts';
+import { StoreUnavailableError } from '../errors.ts';
 import type { RedisSettings } from '../../config/redis.ts';
 import { type Client, createRedisClient, type Topology } from './client.ts';
 import { createRedisHealth, problemOfReply } from './health.ts';
+import { createReplicaWait } from './replica-wait.ts';
+import { classify, type LuaScript, withDeadline } from './commands.ts';
+
+export { lua, type LuaScript } from './commands.ts';
 
 /** The logger calls this module makes (server/src/log.ts has them). */
 export interface RedisLog {
@@ -46,16 +49,6 @@ export interface RedisObserver {
   writable?(writable: boolean): void;
 }
 
-export interface LuaScript {
-  readonly source: string;
-  readonly sha: string;
-}
-
-/** A Lua script with its SHA1, for EVALSHA (EVAL once when the server does not know it yet). */
-export function lua(source: string): LuaScript {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
-}
-
 export interface RedisConnection {
   readonly client: Client;
   /** standalone, sentinel or cluster (REDIS_SENTINELS, REDIS_CLUSTER). */
@@ -69,8 +62,12 @@ export interface RedisConnection {
   waitReady(timeoutMs: number): Promise<boolean>;
   /** Runs `command` under the deadline, observed; every failure becomes a StoreUnavailableError. */
   run<T>(operation: string, command: (client: Client) => Promise<T>): Promise<T>;
-  /** EVALSHA, falling back to EVAL when the server has not seen the script (after a restart). */
-  evalScript(operation: string, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
+  /**
+   * EVALSHA, falling back to EVAL when the server has not seen the script (after a restart).
+   * `durable`: a write that prevents a second call; with REDIS_MIN_REPLICAS it is not done until
+   * that many replicas acknowledged it (WAIT), and fails (StoreUnavailableError) when they did not.
+   */
+  evalScript(operation: string, script: LuaScript, keys: readonly string[], args: readonly (string | number)[], options?: { durable?: boolean }): Promise<unknown>;
   /** PING under the deadline: false when Redis does not answer (for /readyz). */
   ping(): Promise<boolean>;
   /** Closes the connection (graceful while connected; at once otherwise). */
@@ -86,6 +83,8 @@ export interface ConnectOptions {
 
 /** How often a suspect connection is probed. */
 const PROBE_INTERVAL_MS = 250;
+/** The stores' key groups (keyspace(group)): each one hash tag, one Cluster slot. */
+const KEY_GROUPS = ['limits', 'idem', 'jobs', 'outbox', 'consent', 'shared'] as const;
 /** Default of REDIS_CHECK_MS: how often the write check runs while connected. */
 const CHECK_INTERVAL_MS = 1_000;
 /** The write check's key lives this long: one small key, never piling up. */
@@ -114,6 +113,8 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
 
   // node-redis emits 'error' for every failed attempt; without a listener it would crash the process.
   client.on('error', (err: unknown) => {
+    // A Cluster reports each node's trouble here while the others serve: the write check decides.
+    if (topology === 'cluster' && client.isReady) return;
     setUp(false, err);
     // Sentinel: the primary's connection failed, yet the client still says ready and would hold
     // commands while it looks for a new primary. Fail them fast instead until a PING answers.
@@ -127,7 +128,10 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
     checkEvictionPolicy();
   });
 
-  const healthKey = `${settings.prefix}{${settings.prefix}health}:check`;
+  // One key of our own; in a Cluster one in each key group's slot, so a node down (or a slot not
+  // served) anywhere the stores write is seen, not only where one key happens to hash.
+  const healthKeys =
+    topology === 'cluster' ? KEY_GROUPS.map((group) => `${settings.prefix}{${settings.prefix}${group}}:health`) : [`${settings.prefix}{${settings.prefix}health}:check`];
   let checking = false;
   let topologyChecked = false;
   /** A node with cluster mode on, reached by a client without it: most keys answer MOVED. */
@@ -143,10 +147,19 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
         clusterNode = /cluster_enabled:1/.test(String(info));
         topologyChecked = true;
       }
-      await run('health.write', (c) => c.set(healthKey, '1', { PX: CHECK_KEY_TTL_MS }));
+      await run('health.write', (c) =>
+        Promise.all(
+          healthKeys.map(async (key) => {
+            await c.set(key, '1', { PX: CHECK_KEY_TTL_MS });
+            await replicated(c, key);
+          }),
+        ),
+      );
       health.set(clusterNode ? 'moved' : null, clusterNode ? new Error('cluster_enabled:1 on a client without REDIS_CLUSTER') : undefined);
-    } catch {
-      // run() has recorded the problem (an error reply it names, or unreachable).
+    } catch (err) {
+      // run() has recorded an error reply it names; a node that cannot be reached (a Cluster's
+      // one node, which leaves the client itself ready) is recorded here.
+      if (err instanceof StoreUnavailableError && err.reason === 'disconnected') health.set('unreachable', err);
     } finally {
       checking = false;
     }
@@ -206,6 +219,9 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
     })();
   }
 
+  /** REDIS_MIN_REPLICAS: waits for the replicas after a guarding write (replica-wait.ts). */
+  const replicated = createReplicaWait(topology, settings.durability);
+
   async function run<T>(operation: string, command: (c: Client) => Promise<T>): Promise<T> {
     const started = performance.now();
     const done = (outcome: CommandOutcome) => observer?.command?.(operation, (performance.now() - started) / 1000, outcome);
@@ -244,16 +260,19 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
       return true;
     },
     run,
-    evalScript(operation, script, keys, args) {
+    evalScript(operation, script, keys, args, { durable = false } = {}) {
       return run(operation, async (c) => {
         // evalSha, not sendCommand: a cluster client routes it by its first key.
         const options = { keys: [...keys], arguments: args.map(String) };
+        let result: unknown;
         try {
-          return await c.evalSha(script.sha, options);
+          result = await c.evalSha(script.sha, options);
         } catch (err) {
           if (!(err instanceof ErrorReply) || !err.message.startsWith('NOSCRIPT')) throw err;
-          return await c.eval(script.source, options);
+          result = await c.eval(script.source, options);
         }
+        if (durable) await replicated(c, keys[0]!);
+        return result;
       });
     },
     async ping() {
@@ -279,21 +298,4 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
       if (client.isOpen) client.destroy();
     },
   };
-}
-
-/** Rejects with a 'timeout' StoreUnavailableError when `promise` has not settled in `ms`. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError('redis', 'timeout')), ms);
-  });
-  // A late answer or failure of an abandoned command is dropped, never unhandled.
-  promise.catch(() => {});
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-function classify(err: unknown): StoreUnavailableReason {
-  if (err instanceof StoreUnavailableError) return err.reason;
-  if (err instanceof ErrorReply) return 'error';
-  return 'disconnected';
 }

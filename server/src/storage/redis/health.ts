@@ -3,17 +3,19 @@
 // Redis under noeviction refuses writes (OOM), a cluster node answers MOVED for most keys to a
 // client not in cluster mode. In each of these every callback is refused 503, so /readyz must say
 // not ready too, and the operator must be told which it is: the log line carries a stable `alert`
-// field (redis_unreachable, redis_read_only, redis_out_of_memory, redis_moved, redis_loading) for
+// field (redis_unreachable, redis_read_only, redis_out_of_memory, redis_moved, redis_cluster_down, redis_loading,
+// redis_not_replicated) for
 // alert rules, and a line with the same field and `resolved: true` when it is over.
 import type { RedisLog } from './connection.ts';
 
-export type RedisProblem = 'unreachable' | 'read_only' | 'out_of_memory' | 'moved' | 'loading' | 'not_replicated';
+export type RedisProblem = 'unreachable' | 'read_only' | 'out_of_memory' | 'moved' | 'cluster_down' | 'loading' | 'not_replicated';
 
 const ALERTS: Record<RedisProblem, string> = {
   unreachable: 'ALERT redis unreachable: new callbacks are refused (503) until it is back',
   read_only: 'ALERT redis read-only (a replica, READONLY): new callbacks are refused (503) until the relay reaches a primary',
   out_of_memory: 'ALERT redis out of memory (maxmemory reached, writes refused with OOM): new callbacks are refused (503) until it has room',
   moved: 'ALERT redis is a cluster node (MOVED) but REDIS_CLUSTER is not true: new callbacks are refused (503); set REDIS_CLUSTER=true',
+  cluster_down: 'ALERT redis cluster is down (CLUSTERDOWN: a slot the relay writes is not served): new callbacks are refused (503) until it is whole',
   loading: 'ALERT redis is loading its data: new callbacks are refused (503) until it is done',
   not_replicated: 'ALERT redis replicas do not acknowledge writes (WAIT, REDIS_MIN_REPLICAS): new callbacks are refused (503) until they do',
 };
@@ -23,6 +25,7 @@ const RECOVERED: Record<RedisProblem, string> = {
   read_only: 'redis takes writes again (primary)',
   out_of_memory: 'redis takes writes again (memory)',
   moved: 'redis answers for every key again',
+  cluster_down: 'redis cluster serves every slot again',
   loading: 'redis done loading',
   not_replicated: 'redis replicas acknowledge writes again',
 };
@@ -31,8 +34,11 @@ const RECOVERED: Record<RedisProblem, string> = {
 export function problemOfReply(message: string): RedisProblem | null {
   if (message.startsWith('READONLY')) return 'read_only';
   if (message.startsWith('OOM')) return 'out_of_memory';
-  if (message.startsWith('MOVED') || message.startsWith('ASK') || message.startsWith('CLUSTERDOWN') || message.startsWith('CROSSSLOT')) return 'moved';
+  if (message.startsWith('CLUSTERDOWN')) return 'cluster_down';
+  if (message.startsWith('MOVED') || message.startsWith('ASK') || message.startsWith('CROSSSLOT')) return 'moved';
   if (message.startsWith('LOADING') || message.startsWith('MASTERDOWN')) return 'loading';
+  // Our own reply (connection.ts): WAIT got fewer acknowledgements than REDIS_MIN_REPLICAS.
+  if (message.startsWith('NOTREPLICATED') || message.startsWith('NOREPLICAS')) return 'not_replicated';
   return null;
 }
 
