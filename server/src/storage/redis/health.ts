@@ -5,7 +5,8 @@
 // not ready too, and the operator must be told which it is: the log line carries a stable `alert`
 // field (redis_unreachable, redis_read_only, redis_out_of_memory, redis_moved, redis_cluster_down, redis_loading,
 // redis_not_replicated) for
-// alert rules, and a line with the same field and `resolved: true` when it is over.
+// alert rules, and a line with the same field and `resolved: true` when the episode is over (Redis
+// takes writes again).
 import type { RedisLog } from './connection.ts';
 
 export type RedisProblem = 'unreachable' | 'read_only' | 'out_of_memory' | 'moved' | 'cluster_down' | 'loading' | 'not_replicated';
@@ -53,6 +54,11 @@ export function createRedisHealth(log: RedisLog, onChange?: (problem: RedisProbl
   /** 'unknown' until the first connection attempt or check has ended either way. */
   let state: RedisProblem | null | 'unknown' = 'unknown';
   let since = Date.now();
+  /**
+   * The causes already told in this episode (from not taking writes to taking them again): a cause
+   * that comes back within it (a replica that also times out now and then) is not told twice.
+   */
+  const told = new Set<RedisProblem>();
   return {
     get problem() {
       return state === 'unknown' ? 'unreachable' : state;
@@ -60,12 +66,16 @@ export function createRedisHealth(log: RedisLog, onChange?: (problem: RedisProbl
     set(next, cause) {
       if (next === state) return;
       const was = state;
-      const downMs = Date.now() - since;
       state = next;
-      since = Date.now();
-      if (was === 'unknown' && next === null) log.info('redis connected');
-      else if (was !== 'unknown' && was !== null) log.warn(RECOVERED[was], { alert: `redis_${was}`, resolved: true, downMs });
-      if (next !== null) log.error(ALERTS[next], { alert: `redis_${next}`, reason: describe(cause) });
+      if (next === null) {
+        if (was === 'unknown') log.info('redis connected');
+        for (const problem of told) log.warn(RECOVERED[problem], { alert: `redis_${problem}`, resolved: true, downMs: Date.now() - since });
+        told.clear();
+      } else {
+        if (told.size === 0) since = Date.now();
+        if (!told.has(next)) log.error(ALERTS[next], { alert: `redis_${next}`, reason: describe(cause) });
+        told.add(next);
+      }
       onChange?.(next);
     },
   };
