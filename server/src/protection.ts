@@ -64,6 +64,11 @@ export function createProtection(deps: ProtectionDeps): Protection {
   });
   const limiter = deps.wrapLimiter ? deps.wrapLimiter(own, deps.now) : own;
   const shared = deps.shared;
+  const readiness = createReadiness(deps.client, { cacheMs: p.readyCacheMs, log, ...(shared && { storeReady: () => shared.ready }) });
+  // dialback_ready is true in /metrics too, not only as of the last /readyz (the check is cached).
+  metrics.registry.onCollect(async () => {
+    metrics.ready.set((await readiness.check()).ready ? 1 : 0);
+  });
   return {
     metrics,
     limiter,
@@ -71,6 +76,6 @@ export function createProtection(deps: ProtectionDeps): Protection {
     captcha: p.turnstile
       ? createCaptchaGate({ check: createTurnstile({ secret: p.turnstile.secret, verifyUrl: p.turnstile.verifyUrl }), required: p.turnstile.required, limiter })
       : null,
-    readiness: createReadiness(deps.client, { cacheMs: p.readyCacheMs, log, ...(shared && { storeReady: () => shared.ready }) }),
+    readiness,
   };
 }

@@ -51,7 +51,7 @@ function assertInstalled(): void {
 }
 
 /** Resolves once the port accepts a PING; rejects when the process exits first or time runs out. */
-async function waitUntilServing(child: ChildProcess, port: number, output: () => string): Promise<void> {
+export async function waitUntilServing(child: ChildProcess, port: number, output: () => string): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`redis-server exited at start: ${output().trim()}`);

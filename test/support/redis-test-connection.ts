@@ -3,6 +3,7 @@
 // synchronous and every case starts from an empty store, as with memory and SQLite.
 import { afterAll, beforeAll } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../server/src/storage/redis/connection.ts';
+import { startRedisCluster, type RedisCluster } from './redis-cluster.ts';
 import { startRedisServer, type RedisServer } from './redis-server.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -13,19 +14,30 @@ export interface RedisForTests {
   readonly server: RedisServer;
 }
 
-/** Call at the top of a test file: starts the server before its tests and stops it after. */
-export function redisForTests(): RedisForTests {
+/**
+ * Call at the top of a test file: starts the server before its tests and stops it after.
+ * `cluster`: a real 3-primary Redis Cluster instead, reached by the cluster client (REDIS_CLUSTER).
+ */
+export function redisForTests(options: { cluster?: boolean } = {}): RedisForTests {
   let server: RedisServer | undefined;
+  let cluster: RedisCluster | undefined;
   let connection: RedisConnection | undefined;
   let made = 0;
   beforeAll(async () => {
-    server = await startRedisServer({ persistent: false });
-    connection = connectRedis({ url: server.url, prefix: 'test:', commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 }, { log: quiet });
-    if (!(await connection.waitReady(5_000))) throw new Error('the test redis-server did not answer');
-  });
+    const settings = { prefix: 'test:', commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 };
+    if (options.cluster) {
+      cluster = await startRedisCluster(3);
+      server = cluster.nodes[0]!;
+      connection = connectRedis({ ...settings, url: server.url, topology: { kind: 'cluster', seeds: cluster.nodes.map((n) => n.url) } }, { log: quiet });
+    } else {
+      server = await startRedisServer({ persistent: false });
+      connection = connectRedis({ ...settings, url: server.url }, { log: quiet });
+    }
+    if (!(await connection.waitReady(10_000))) throw new Error('the test redis-server did not answer');
+  }, 60_000);
   afterAll(async () => {
     await connection?.close();
-    await server?.stop();
+    await (cluster ?? server)?.stop();
   });
   return {
     fresh() {

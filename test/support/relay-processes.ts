@@ -33,13 +33,14 @@ export async function startRelay(env: Record<string, string>): Promise<RelayProc
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown> & { msg?: string });
-  const deadline = Date.now() + 20_000;
+  // Generous: on a loaded machine (CI, other suites in parallel) starting node alone can take seconds.
+  const deadline = Date.now() + 60_000;
   let port: number | undefined;
   while (port === undefined) {
     port = lines().find((l) => l.msg === 'relay listening')?.port as number | undefined;
     if (port !== undefined) break;
     if (child.exitCode !== null) throw new Error(`relay exited at start: ${stderr}${stdout}`);
-    if (Date.now() > deadline) throw new Error(`relay did not listen within 20 s: ${stderr}${stdout}`);
+    if (Date.now() > deadline) throw new Error(`relay did not listen within 60 s: ${stderr}${stdout}`);
     await new Promise((r) => setTimeout(r, 25));
   }
   return {
@@ -61,3 +62,26 @@ export async function waitUntil(probe: () => boolean | Promise<boolean>, what: s
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** What a relay needs to talk to `service` (a simulator) for the test site, sharing `redis` settings. */
+export function relayEnv(service: { url: string; authKey: string; projectId: string; officeLine: string }, redis: Record<string, string>): Record<string, string> {
+  return {
+    ...redis,
+    HASH_SECRET: 'multi-relay-hash-secret-0123456789abcdef',
+    CALLTRACKING_BASE_URL: service.url,
+    CALLTRACKING_AUTH_KEY: service.authKey,
+    CALLTRACKING_PROJECT_ID: service.projectId,
+    CALLBACK_CALLER: service.officeLine,
+    ALLOWED_ORIGINS: 'https://shop.example',
+    TRUSTED_PROXIES: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    // These tests are about the shared store: the network and surge limits stay out of the way.
+    LIMIT_NETWORK_IPV4_24_HOURLY: '0',
+    LIMIT_NETWORK_IPV4_24_DAILY: '0',
+    SURGE_CALLS: '0',
+  };
+}
+
+/** A distinct client address per i (distinct /24s), and a distinct number per i. */
+export const clientIp = (i: number) => `198.${18 + (Math.floor(i / 65_000) % 2)}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
+export const phoneOf = (i: number) => `050 ${String(1_000_000 + i).padStart(7, '0')}`;

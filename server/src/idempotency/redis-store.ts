@@ -101,6 +101,8 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
         BEGIN,
         [all, done],
         [space, id, keyed(requestFingerprint), now(), ttlMs, options.maxKeys, evictionBatch, EXPIRY_WALK, INDEX_SLACK_MS],
+        // A key taken must survive a failover (REDIS_MIN_REPLICAS), or a retry rings again.
+        { durable: true },
       )) as string[];
       switch (answer[0]) {
         case 'reused':
@@ -118,7 +120,7 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
         ticket: onceTicket(
           async (reply) => {
             try {
-              await connection.evalScript('idempotency.complete', COMPLETE, [entryKey(id), done], [created, storedReply(reply), id]);
+              await connection.evalScript('idempotency.complete', COMPLETE, [entryKey(id), done], [created, storedReply(reply), id], { durable: true });
             } catch (err) {
               // Redis went away after the call was placed: the answer is not remembered, so the key
               // stays "in progress" until its TTL — repeats are refused 409, never rung again — and

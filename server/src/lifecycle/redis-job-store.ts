@@ -96,13 +96,20 @@ function toJob(stored: Record<string, string>): CallbackJob {
 /** Stages a job may be cancelled from, for the CANCEL script. */
 const CANCELLABLE: readonly Stage[] = WAITING_STAGES.filter((stage) => canMove(stage, 'cancelled'));
 
+/**
+ * The steps a failover must not undo (REDIS_MIN_REPLICAS: WAIT for replicas): a job accepted, a
+ * job claimed by one relay (else another claims it again), a call's step recorded (else it is
+ * placed again), a cancellation (else the cancelled call rings).
+ */
+const DURABLE = new Set(['jobs.add', 'jobs.claim', 'jobs.finish', 'jobs.wait', 'jobs.cancel']);
+
 export function createRedisCallbackJobStore(options: { connection: RedisConnection; retentionDays: number }): CallbackJobStore {
   const { connection } = options;
   const space = connection.keyspace('jobs');
   const retentionMs = options.retentionDays * DAY_MS;
   const jobKey = (id: string) => `${space}job:${id}`;
   const run = (operation: string, script: ReturnType<typeof lua>, args: (string | number)[]) =>
-    connection.evalScript(operation, script, [`${space}ready`, `${space}pending`, `${space}numbers`], [space, ...args]);
+    connection.evalScript(operation, script, [`${space}ready`, `${space}pending`, `${space}numbers`], [space, ...args], { durable: DURABLE.has(operation) });
 
   // Jobs written before stages existed are rewritten before the first write or claim (reads derive
   // the same fields meanwhile); a Redis that is down at start is migrated on a later call.

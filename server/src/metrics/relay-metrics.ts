@@ -48,6 +48,6 @@ export function createRelayMetrics(): RelayMetrics {
     limiterKeys: registry.gauge('dialback_limiter_keys', 'Keys held by the memory limit store, by table.', ['table']),
     idempotencyKeys: registry.gauge('dialback_idempotency_keys', 'Idempotency keys held in memory.'),
     openConnections: registry.gauge('dialback_open_connections', 'Client connections open now.'),
-    ready: registry.gauge('dialback_ready', '1 when the last readiness probe of the service succeeded.'),
+    ready: registry.gauge('dialback_ready', '1 when the relay can take callbacks (as /readyz): the shared store takes writes and the last probe of the service succeeded.'),
   };
 }

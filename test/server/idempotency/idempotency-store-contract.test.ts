@@ -26,10 +26,13 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 
 type Factory = (options: IdempotencyStoreOptions) => IdempotencyStore;
 const redis = redisForTests();
+// The same cases on a real 3-primary Redis Cluster (REDIS_CLUSTER=true): every script in one slot.
+const redisCluster = redisForTests({ cluster: true });
 const factories: [string, Factory][] = [
   ['memory', (o) => createMemoryIdempotencyStore(o)],
   ['sqlite', (o) => createSqliteIdempotencyStore({ ...o, hashSecret: 'a-test-hash-secret-0123456789', db: openDatabase({ dataDir: tempDataDir() }) })],
   ['redis', (o) => createRedisIdempotencyStore({ ...o, hashSecret: 'a-test-hash-secret-0123456789', connection: redis.fresh() })],
+  ['redis-cluster', (o) => createRedisIdempotencyStore({ ...o, hashSecret: 'a-test-hash-secret-0123456789', connection: redisCluster.fresh() })],
 ];
 
 describe.each(factories)('idempotency store contract: %s', (_name, make) => {

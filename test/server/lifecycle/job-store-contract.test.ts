@@ -15,10 +15,13 @@ import { runAndKill, tempDataDir } from '../../support/crash.ts';
 const LEASE = 30_000;
 const ended = { stage: 'ended', outcome: 'placed' } as const;
 const redis = redisForTests();
+// The same cases on a real 3-primary Redis Cluster (REDIS_CLUSTER=true): every script in one slot.
+const redisCluster = redisForTests({ cluster: true });
 const factories: [string, () => CallbackJobStore][] = [
   ['memory', () => createMemoryCallbackJobStore()],
   ['sqlite', () => createSqliteCallbackJobStore({ db: openDatabase({ dataDir: tempDataDir() }) })],
   ['redis', () => createRedisCallbackJobStore({ connection: redis.fresh(), retentionDays: 30 })],
+  ['redis-cluster', () => createRedisCallbackJobStore({ connection: redisCluster.fresh(), retentionDays: 30 })],
 ];
 
 describe.each(factories)('callback job store contract: %s', (_name, make) => {

@@ -13,11 +13,14 @@ import { tempDataDir } from '../../support/crash.ts';
 import { hex, limitStoreCases, sec, type LimitStoreFactory } from '../../support/limit-store-cases.ts';
 
 const redis = redisForTests();
+// The same cases on a real 3-primary Redis Cluster (REDIS_CLUSTER=true): every script in one slot.
+const redisCluster = redisForTests({ cluster: true });
 
 const everyStore: [string, LimitStoreFactory][] = [
   ['memory', async (startMs) => createMemoryLimitStore({ maxKeysPerTable: 100_000, startMs })],
   ['sqlite', async (startMs) => createSqliteLimitStore({ db: openDatabase({ dataDir: tempDataDir() }), maxKeysPerTable: 100_000, now: () => startMs })],
   ['redis', async () => createRedisLimitStore({ connection: redis.fresh() })],
+  ['redis-cluster', async () => createRedisLimitStore({ connection: redisCluster.fresh() })],
 ];
 
 describe.each(everyStore)('limit store contract: %s', (_name, make) => {

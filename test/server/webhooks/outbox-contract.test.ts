@@ -13,10 +13,13 @@ import { tempDataDir } from '../../support/crash.ts';
 
 const LEASE = 40_000;
 const redis = redisForTests();
+// The same cases on a real 3-primary Redis Cluster (REDIS_CLUSTER=true): every script in one slot.
+const redisCluster = redisForTests({ cluster: true });
 const factories: [string, () => WebhookOutbox][] = [
   ['memory', () => createMemoryWebhookOutbox()],
   ['sqlite', () => createSqliteWebhookOutbox({ db: openDatabase({ dataDir: tempDataDir() }) })],
   ['redis', () => createRedisWebhookOutbox({ connection: redis.fresh(), retentionDays: 30 })],
+  ['redis-cluster', () => createRedisWebhookOutbox({ connection: redisCluster.fresh(), retentionDays: 30 })],
 ];
 
 describe.each(factories)('webhook outbox contract: %s', (_name, make) => {

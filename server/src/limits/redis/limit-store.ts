@@ -115,7 +115,8 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
       const now = Math.floor(nowMs / 1000);
       let reply: number[];
       try {
-        reply = (await connection.evalScript('limits.consume', CONSUME, checks.map(recordKey), [now, ...checks.map(specOf)])) as number[];
+        // durable: a number's cooldown lost in a failover would let it be rung again at once.
+        reply = (await connection.evalScript('limits.consume', CONSUME, checks.map(recordKey), [now, ...checks.map(specOf)], { durable: true })) as number[];
       } catch (err) {
         if (isOutOfMemory(err)) return { ok: false, refusals: [FULL] } satisfies LimitDecision;
         throw err;
@@ -178,7 +179,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
 
     async acquire(key, max, ttlMs, nowMs) {
       // Out of memory this rejects too (StoreUnavailableError): a slot that cannot be recorded is not given.
-      const taken = await connection.evalScript('limits.acquire', ACQUIRE, [inFlightKey(key)], [max, Math.max(1, Math.ceil(ttlMs)), Math.floor(nowMs)]);
+      const taken = await connection.evalScript('limits.acquire', ACQUIRE, [inFlightKey(key)], [max, Math.max(1, Math.ceil(ttlMs)), Math.floor(nowMs)], { durable: true });
       return Number(taken) === 1;
     },
 

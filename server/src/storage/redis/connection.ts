@@ -8,18 +8,27 @@
 //   "suspect" and commands fail fast until a probe PING answers again.
 // - Reconnects forever, with capped exponential backoff and jitter (node-redis gives up on a socket
 //   timeout by default; we never do: the relay recovers by itself when Redis returns).
-// - One log line when Redis becomes unreachable (level error, "ALERT …") and one when it is back,
-//   never one per command; an observer callback sees every command's latency and outcome and every
-//   change of reachability (the relay turns them into /metrics).
+// - One log line when Redis cannot take writes (level error, "ALERT …", health.ts: unreachable,
+//   read-only, out of memory, a cluster node, loading) and one when it is over, never one per
+//   command; an observer callback sees every command's latency and outcome and every change of
+//   reachability and writability (the relay turns them into /metrics).
+// - A write check every REDIS_CHECK_MS (a SET with a short expiry on one key of its own): `ready`
+//   (and so /readyz) is true only while Redis both answers and takes writes, so a primary demoted to
+//   replica or a full Redis takes the relay out of the balancer instead of answering 503 behind a 200.
 //
 // Keys: every key starts with REDIS_PREFIX, so several sites can share one Redis, and carries a
 // hash tag naming its group, `<prefix>{<prefix><group>}:…`, so a multi-key script stays inside one
 // Redis Cluster slot. The prefix is inside the tag too, so different deployments on one Cluster land
 // in different slots.
-import { createHash } from 'node:crypto';
-import { createClient, ErrorReply } from 'redis';
-import { StoreUnavailableError, type StoreUnavailableReason } from '../errors.ts';
+import { ErrorReply } from 'redis';
+import { StoreUnavailableError } from '../errors.ts';
 import type { RedisSettings } from '../../config/redis.ts';
+import { type Client, createRedisClient, type Topology } from './client.ts';
+import { createRedisHealth, problemOfReply } from './health.ts';
+import { createReplicaWait } from './replica-wait.ts';
+import { classify, type LuaScript, withDeadline } from './commands.ts';
+
+export { lua, type LuaScript } from './commands.ts';
 
 /** The logger calls this module makes (server/src/log.ts has them). */
 export interface RedisLog {
@@ -36,33 +45,29 @@ export interface RedisObserver {
   command?(operation: string, seconds: number, outcome: CommandOutcome): void;
   /** Reachability changed: e.g. a gauge dialback_redis_up. */
   state?(up: boolean): void;
+  /** Whether Redis takes writes changed: e.g. a gauge dialback_redis_writable. */
+  writable?(writable: boolean): void;
 }
-
-export interface LuaScript {
-  readonly source: string;
-  readonly sha: string;
-}
-
-/** A Lua script with its SHA1, for EVALSHA (EVAL once when the server does not know it yet). */
-export function lua(source: string): LuaScript {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
-}
-
-type Client = ReturnType<typeof createClient>;
 
 export interface RedisConnection {
   readonly client: Client;
+  /** standalone, sentinel or cluster (REDIS_SENTINELS, REDIS_CLUSTER). */
+  readonly topology: Topology;
   readonly prefix: string;
   /** `<prefix>{<prefix><group>}:`: the start of every key of `group`; one group, one Cluster slot. */
   keyspace(group: string): string;
-  /** True while connected and answering. */
+  /** True while connected, answering and taking writes (the last write check passed). */
   readonly ready: boolean;
   /** Resolves true once ready, false after `timeoutMs` (the connection keeps trying either way). */
   waitReady(timeoutMs: number): Promise<boolean>;
   /** Runs `command` under the deadline, observed; every failure becomes a StoreUnavailableError. */
   run<T>(operation: string, command: (client: Client) => Promise<T>): Promise<T>;
-  /** EVALSHA, falling back to EVAL when the server has not seen the script (after a restart). */
-  evalScript(operation: string, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
+  /**
+   * EVALSHA, falling back to EVAL when the server has not seen the script (after a restart).
+   * `durable`: a write that prevents a second call; with REDIS_MIN_REPLICAS it is not done until
+   * that many replicas acknowledged it (WAIT), and fails (StoreUnavailableError) when they did not.
+   */
+  evalScript(operation: string, script: LuaScript, keys: readonly string[], args: readonly (string | number)[], options?: { durable?: boolean }): Promise<unknown>;
   /** PING under the deadline: false when Redis does not answer (for /readyz). */
   ping(): Promise<boolean>;
   /** Closes the connection (graceful while connected; at once otherwise). */
@@ -76,60 +81,91 @@ export interface ConnectOptions {
   name?: string;
 }
 
-/** Reconnect delays: 100 ms doubling to 2 s, plus up to 250 ms jitter so relays do not stampede. */
-export function reconnectDelay(retries: number): number {
-  return Math.min(100 * 2 ** Math.min(retries, 10), 2_000) + Math.floor(Math.random() * 250);
-}
-
-/** Commands held while connected but unanswered; beyond this they fail at once. */
-const MAX_QUEUED_COMMANDS = 10_000;
 /** How often a suspect connection is probed. */
 const PROBE_INTERVAL_MS = 250;
+/** The stores' key groups (keyspace(group)): each one hash tag, one Cluster slot. */
+const KEY_GROUPS = ['limits', 'idem', 'jobs', 'outbox', 'consent', 'shared'] as const;
+/** Default of REDIS_CHECK_MS: how often the write check runs while connected. */
+const CHECK_INTERVAL_MS = 1_000;
+/** The write check's key lives this long: one small key, never piling up. */
+const CHECK_KEY_TTL_MS = 60_000;
 
 export function connectRedis(settings: RedisSettings, options: ConnectOptions): RedisConnection {
   const { log, observer } = options;
-  const client: Client = createClient({
-    url: settings.url,
-    name: options.name ?? 'dialback',
-    disableOfflineQueue: true,
-    commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
-    socket: {
-      connectTimeout: settings.connectTimeoutMs,
-      reconnectStrategy: (retries) => reconnectDelay(retries),
-      keepAlive: true,
-      noDelay: true,
-    },
-  });
+  const { client, topology } = createRedisClient(settings, options.name ?? 'dialback');
 
   /** null until the first connection attempt ends either way. */
   let up: boolean | null = null;
-  let downSince = 0;
   let suspect = false;
   let probing = false;
   let closed = false;
+  const health = createRedisHealth(log, (problem) => observer?.writable?.(problem === null));
 
   function setUp(next: boolean, cause?: unknown): void {
-    if (closed || up === next) return;
-    const was = up;
+    if (closed) return;
+    if (!next) health.set('unreachable', cause);
+    if (up === next) return;
     up = next;
-    if (!next) {
-      downSince = Date.now();
-      log.error('ALERT redis unreachable: new callbacks are refused (503) until it is back', { reason: describe(cause) });
-    } else if (was === false) {
-      log.warn('redis reachable again', { downMs: Date.now() - downSince });
-    } else {
-      log.info('redis connected');
-    }
     observer?.state?.(next);
+    // Reachable is not yet writable: the write check decides (and clears 'unreachable').
+    if (next) void checkWrites();
   }
 
   // node-redis emits 'error' for every failed attempt; without a listener it would crash the process.
-  client.on('error', (err: unknown) => setUp(false, err));
+  client.on('error', (err: unknown) => {
+    // A Cluster reports each node's trouble here while the others serve: the write check decides.
+    if (topology === 'cluster' && client.isReady) return;
+    setUp(false, err);
+    // Sentinel: the primary's connection failed, yet the client still says ready and would hold
+    // commands while it looks for a new primary. Fail them fast instead until a PING answers.
+    if (topology === 'sentinel') markSuspect(err);
+  });
   client.on('ready', () => {
     suspect = false;
+    topologyChecked = false;
     setUp(true);
+    void checkWrites();
     checkEvictionPolicy();
   });
+
+  // One key of our own; in a Cluster one in each key group's slot, so a node down (or a slot not
+  // served) anywhere the stores write is seen, not only where one key happens to hash.
+  const healthKeys =
+    topology === 'cluster' ? KEY_GROUPS.map((group) => `${settings.prefix}{${settings.prefix}${group}}:health`) : [`${settings.prefix}{${settings.prefix}health}:check`];
+  let checking = false;
+  let topologyChecked = false;
+  /** A node with cluster mode on, reached by a client without it: most keys answer MOVED. */
+  let clusterNode = false;
+  /** Can Redis take a write now? One SET with an expiry; its answer (or error) sets the health. */
+  async function checkWrites(): Promise<void> {
+    if (closed || checking || !isReady()) return;
+    checking = true;
+    try {
+      if (!topologyChecked) {
+        // A cluster client is meant for cluster nodes (and INFO goes to one node of its choice).
+        const info = topology === 'cluster' ? '' : await run('health.topology', (c) => c.info('cluster')).catch(() => '');
+        clusterNode = /cluster_enabled:1/.test(String(info));
+        topologyChecked = true;
+      }
+      await run('health.write', (c) =>
+        Promise.all(
+          healthKeys.map(async (key) => {
+            await c.set(key, '1', { PX: CHECK_KEY_TTL_MS });
+            await replicated(c, key);
+          }),
+        ),
+      );
+      health.set(clusterNode ? 'moved' : null, clusterNode ? new Error('cluster_enabled:1 on a client without REDIS_CLUSTER') : undefined);
+    } catch (err) {
+      // run() has recorded an error reply it names; a node that cannot be reached (a Cluster's
+      // one node, which leaves the client itself ready) is recorded here.
+      if (err instanceof StoreUnavailableError && err.reason === 'disconnected') health.set('unreachable', err);
+    } finally {
+      checking = false;
+    }
+  }
+  const checkTimer = setInterval(() => void checkWrites(), settings.checkIntervalMs ?? CHECK_INTERVAL_MS);
+  checkTimer.unref();
 
   let policyChecked = false;
   /**
@@ -156,6 +192,7 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
     // Only when closed while connecting: the reconnect strategy never gives up.
   });
 
+  /** Connected and answering: commands may be sent (the write check needs this, not health). */
   const isReady = () => client.isReady && !suspect;
 
   /** A command timed out: fail fast until a PING answers again. */
@@ -182,6 +219,9 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
     })();
   }
 
+  /** REDIS_MIN_REPLICAS: waits for the replicas after a guarding write (replica-wait.ts). */
+  const replicated = createReplicaWait(topology, settings.durability);
+
   async function run<T>(operation: string, command: (c: Client) => Promise<T>): Promise<T> {
     const started = performance.now();
     const done = (outcome: CommandOutcome) => observer?.command?.(operation, (performance.now() - started) / 1000, outcome);
@@ -197,35 +237,42 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
       const reason = classify(err);
       done(reason === 'timeout' ? 'timeout' : reason === 'disconnected' ? 'offline' : 'error');
       if (reason === 'timeout') markSuspect(err);
+      const problem = err instanceof ErrorReply ? problemOfReply(err.message) : null;
+      if (problem) health.set(problem, err);
       throw new StoreUnavailableError(operation, reason, err);
     }
   }
 
   return {
     client,
+    topology,
     prefix: settings.prefix,
     keyspace: (group) => `${settings.prefix}{${settings.prefix}${group}}:`,
     get ready() {
-      return isReady();
+      return isReady() && health.problem === null;
     },
     async waitReady(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
-      while (!isReady()) {
+      while (!(isReady() && health.problem === null)) {
         if (Date.now() >= deadline || closed) return false;
         await new Promise((r) => setTimeout(r, 20));
       }
       return true;
     },
     run,
-    evalScript(operation, script, keys, args) {
+    evalScript(operation, script, keys, args, { durable = false } = {}) {
       return run(operation, async (c) => {
-        const tail = [String(keys.length), ...keys, ...args.map(String)];
+        // evalSha, not sendCommand: a cluster client routes it by its first key.
+        const options = { keys: [...keys], arguments: args.map(String) };
+        let result: unknown;
         try {
-          return await c.sendCommand(['EVALSHA', script.sha, ...tail]);
+          result = await c.evalSha(script.sha, options);
         } catch (err) {
           if (!(err instanceof ErrorReply) || !err.message.startsWith('NOSCRIPT')) throw err;
-          return await c.sendCommand(['EVAL', script.source, ...tail]);
+          result = await c.eval(script.source, options);
         }
+        if (durable) await replicated(c, keys[0]!);
+        return result;
       });
     },
     async ping() {
@@ -239,6 +286,7 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(checkTimer);
       if (client.isReady) {
         try {
           await withDeadline(client.close(), settings.commandTimeoutMs);
@@ -250,26 +298,4 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
       if (client.isOpen) client.destroy();
     },
   };
-}
-
-/** Rejects with a 'timeout' StoreUnavailableError when `promise` has not settled in `ms`. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError('redis', 'timeout')), ms);
-  });
-  // A late answer or failure of an abandoned command is dropped, never unhandled.
-  promise.catch(() => {});
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-function classify(err: unknown): StoreUnavailableReason {
-  if (err instanceof StoreUnavailableError) return err.reason;
-  if (err instanceof ErrorReply) return 'error';
-  return 'disconnected';
-}
-
-function describe(cause: unknown): string {
-  if (cause instanceof Error) return cause.message || cause.name;
-  return cause === undefined ? 'unknown' : String(cause);
 }

@@ -4,6 +4,7 @@
 //   dialback_redis_command_duration_seconds{operation,outcome}  histogram; outcome ok|error|timeout|offline
 //   dialback_redis_errors_total{operation,outcome}              every command that did not answer ok
 //   dialback_redis_up                                           1 while Redis is reachable
+//   dialback_redis_writable                                     1 while Redis takes writes (the write check)
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { RedisObserver } from './connection.ts';
 
@@ -24,6 +25,12 @@ export function createRedisMetrics(registry: Registry): RedisObserver {
   });
   const up = new Gauge({ name: 'dialback_redis_up', help: '1 while Redis is reachable and answering', registers: [registry] });
   up.set(0);
+  const writable = new Gauge({
+    name: 'dialback_redis_writable',
+    help: '1 while Redis takes writes: 0 when unreachable, read-only (a replica), out of memory, a cluster node without REDIS_CLUSTER, or replicas not acknowledging',
+    registers: [registry],
+  });
+  writable.set(0);
   return {
     command(operation, seconds, outcome) {
       duration.observe({ operation, outcome }, seconds);
@@ -31,6 +38,9 @@ export function createRedisMetrics(registry: Registry): RedisObserver {
     },
     state(isUp) {
       up.set(isUp ? 1 : 0);
+    },
+    writable(isWritable) {
+      writable.set(isWritable ? 1 : 0);
     },
   };
 }
