@@ -22,6 +22,7 @@ import { createRedisWebhookOutbox } from './webhooks/redis-outbox.ts';
 import { createRedisReportStore } from './report/redis-report-store.ts';
 import { createRedisNeverCallList } from './phone/redis-never-call-list.ts';
 import { createRedisCallBackNumbers } from './owner/redis-callback-numbers.ts';
+import { createRedisNumberRecords } from './number-data/redis-number-records.ts';
 
 export interface OpenRedisOptions {
   /** Who this relay is (lock holders); a random id when not given. */
@@ -54,6 +55,7 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
     report: createRedisReportStore({ connection, ...(options.now && { now: options.now }) }),
     neverCall: createRedisNeverCallList(connection),
     callBackNumbers: createRedisCallBackNumbers(connection),
+    numberRecords: createRedisNumberRecords(connection),
     shared: createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) }),
     registry,
     close: () => connection.close(),

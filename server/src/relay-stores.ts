@@ -21,6 +21,8 @@ import type { ReportStore } from './report/report-store.ts';
 import { createMemoryReportStore } from './report/memory-report-store.ts';
 import { createMemoryNeverCallList, type NeverCallList } from './phone/never-call-list.ts';
 import { createMemoryCallBackNumbers, type CallBackNumbers } from './owner/callback-numbers.ts';
+import type { NumberRecords } from './number-data/number-records.ts';
+import { createMemoryNumberRecords } from './number-data/memory-number-records.ts';
 
 export interface RelayStores {
   /** Which kind, for logs and /readyz. */
@@ -36,6 +38,8 @@ export interface RelayStores {
   neverCall: NeverCallList;
   /** Missed and failed leads' numbers, for the owner's "call back now". */
   callBackNumbers: CallBackNumbers;
+  /** A number's records across the stores, found and erased on request (number-data/). */
+  numberRecords: NumberRecords;
   /** Wraps the relay's limiter (Redis: blocked clients answered from memory, refusal-cache.ts). */
   wrapLimiter?: (limiter: Limiter, now?: () => number) => Limiter;
   /** What several relays coordinate (polls, breaker); absent on the embedded store (one relay). */
@@ -66,6 +70,7 @@ export function openEmbeddedStores(config: Config, now?: () => number): RelaySto
     report: store.report,
     neverCall: store.neverCall,
     callBackNumbers: store.callBackNumbers,
+    numberRecords: store.numberRecords,
     // A client found blocked is refused from memory for a moment (never past its wait): a flood
     // from it then costs no look at the limit tables, as with Redis.
     wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
@@ -85,6 +90,7 @@ export function memoryStores(config: Config, now?: () => number): RelayStores {
     report: createMemoryReportStore(),
     neverCall: createMemoryNeverCallList(),
     callBackNumbers: createMemoryCallBackNumbers(),
+    numberRecords: createMemoryNumberRecords(),
     close: async () => {},
   };
 }

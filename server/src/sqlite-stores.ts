@@ -22,6 +22,8 @@ import type { NeverCallList } from './phone/never-call-list.ts';
 import { createSqliteNeverCallList } from './phone/sqlite-never-call-list.ts';
 import type { CallBackNumbers } from './owner/callback-numbers.ts';
 import { createSqliteCallBackNumbers } from './owner/sqlite-callback-numbers.ts';
+import type { NumberRecords } from './number-data/number-records.ts';
+import { createSqliteNumberRecords } from './number-data/sqlite-number-records.ts';
 
 export interface OpenStoreOptions {
   dataDir: string;
@@ -46,6 +48,7 @@ export interface EmbeddedStore {
   report: ReportStore;
   neverCall: NeverCallList;
   callBackNumbers: CallBackNumbers;
+  numberRecords: NumberRecords;
   purge: Purge;
   close(): Promise<void>;
 }
@@ -68,6 +71,7 @@ export function openEmbeddedStore(options: OpenStoreOptions): EmbeddedStore {
     report: createSqliteReportStore({ db, now }),
     neverCall: createSqliteNeverCallList(db),
     callBackNumbers: createSqliteCallBackNumbers(db),
+    numberRecords: createSqliteNumberRecords(db),
     purge,
     async close() {
       purge.stop();
