@@ -159,7 +159,6 @@ export const errorStatus = {
   voicemail_number_not_allowed: 400,
   office_number_not_allowed: 400,
   fallback_number_not_allowed: 400,
-  number_not_allowed: 400,
   consent_required: 400,
   captcha_required: 400,
   captcha_failed: 403,
@@ -173,7 +172,6 @@ export const errorStatus = {
   scheduled_outside_hours: 400,
   already_scheduled: 409,
   not_cancellable: 409,
-  not_callable: 409,
   cancel_not_allowed: 403,
   idempotency_in_progress: 409,
   idempotency_key_reused: 422,
@@ -189,6 +187,18 @@ export const errorStatus = {
   upstream_timeout: 504,
 } as const satisfies Record<string, number>;
 export type ErrorCode = keyof typeof errorStatus;
+
+/**
+ * Codes the widget has no sentence for yet (it shows its general error sentence): the owner
+ * view's API (not_callable), and the owner's never-call list (number_not_allowed), whose visitor
+ * sentence waits for room in the widget's budgets.
+ */
+export const serverOnlyErrorStatus = {
+  number_not_allowed: 400,
+  not_callable: 409,
+} as const satisfies Record<string, number>;
+/** Every code the relay can answer. */
+export type RelayErrorCode = ErrorCode | keyof typeof serverOnlyErrorStatus;
 
 export interface ErrorBody {
   error: {

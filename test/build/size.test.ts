@@ -28,6 +28,7 @@ describe('widget budgets (gzip)', () => {
       'Turnstile',
       'attribution',
       'names',
+      'opened',
       'opening',
       'progress',
       'schedule',

@@ -89,3 +89,16 @@ export function readAttribution(cookiesAtLoad: string, ...pageUrls: string[]): A
   if (clientId) result.clientId = clientId;
   return result;
 }
+
+// The report's open beacon (opened.ts), once per page view, when the dialog is first shown. Here
+// because this chunk is loaded with the dialog, before its first open, and only then: the entry and
+// the UI chunk, which every visitor pays for, carry none of it.
+addEventListener(
+  'dialback:open',
+  () =>
+    import('./opened.ts').then(
+      (m) => m.sendOpened(readAttribution(document.cookie, location.href)),
+      () => {},
+    ),
+  { once: true },
+);
