@@ -37,6 +37,8 @@ async function relayOnRedis(s: System): Promise<string> {
   const config: Config = { ...s.config, redis: { url: redis.server.url, prefix: PREFIX, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 } };
   const log = createLogger({ level: 'warn', write: () => {} });
   const stores = openRedisStores(config, log);
+  // Until its connection is up a relay refuses callbacks (503, fail closed): wait for it.
+  expect(await stores.connection.waitReady(5_000)).toBe(true);
   const relay = createRelay({ config, log, stores });
   const listening = await listen(relay.server);
   relays.push({ relay, stores, listening });
