@@ -20,6 +20,8 @@ import { createLeadAnnouncer, type LeadAnnouncer } from './webhooks/lead-events.
 import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.ts';
 import { announceLeads } from './lifecycle/lead-announcements.ts';
+import { recordLeadFacts } from './report/lead-facts.ts';
+import { keepCallBackNumbers } from './owner/keep-callback-numbers.ts';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
@@ -119,6 +121,8 @@ export function createAppContext(deps: AppDeps): AppContext {
     onListenerError: (err, event) => log.error('callback step not told', { err, callbackId: event.callbackId, from: event.from, to: event.to }),
   });
   lifecycle.on(announceLeads(leads));
+  lifecycle.on(recordLeadFacts(stores.report, log));
+  lifecycle.on(keepCallBackNumbers(stores.callBackNumbers, log));
   return {
     config,
     client,

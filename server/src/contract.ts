@@ -205,6 +205,18 @@ export const errorStatus = {
 } as const satisfies Record<string, number>;
 export type ErrorCode = keyof typeof errorStatus;
 
+/**
+ * Codes the widget has no sentence for yet (it shows its general error sentence): the owner
+ * view's API (not_callable), and the owner's never-call list (number_not_allowed), whose visitor
+ * sentence waits for room in the widget's budgets.
+ */
+export const serverOnlyErrorStatus = {
+  number_not_allowed: 400,
+  not_callable: 409,
+} as const satisfies Record<string, number>;
+/** Every code the relay can answer. */
+export type RelayErrorCode = ErrorCode | keyof typeof serverOnlyErrorStatus;
+
 export interface ErrorBody {
   error: {
     code: ErrorCode;

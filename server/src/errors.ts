@@ -2,7 +2,7 @@
 // (http/reply.ts) turns them into `{"error": {code, message, field?}}` with the status that
 // contract.ts fixes for the code. Anything that is not a RelayError becomes `internal_error`
 // with a generic message, so internal details never reach a visitor.
-import { errorStatus, type ErrorCode, type ErrorBody } from './contract.ts';
+import { errorStatus, serverOnlyErrorStatus, type ErrorCode, type ErrorBody, type RelayErrorCode } from './contract.ts';
 
 export interface RelayErrorOptions {
   field?: string;
@@ -17,10 +17,10 @@ export interface RelayErrorOptions {
 export class RelayError extends Error {
   override readonly name = 'RelayError';
   readonly status: number;
-  readonly code: ErrorCode;
+  readonly code: RelayErrorCode;
   readonly options: RelayErrorOptions;
 
-  constructor(code: ErrorCode, message: string, options: RelayErrorOptions = {}) {
+  constructor(code: RelayErrorCode, message: string, options: RelayErrorOptions = {}) {
     // No stack: a RelayError is an answer to the visitor, never logged with one (a failure of our
     // own is logged before it becomes one, with its stack in `cause`), and the errors of a flood
     // (a 404, a foreign origin, a bad body, a refusal) are made thousands of times a second:
@@ -31,14 +31,15 @@ export class RelayError extends Error {
     Error.stackTraceLimit = stackLimit;
     this.code = code;
     this.options = options;
-    this.status = errorStatus[code];
+    this.status = code in serverOnlyErrorStatus ? serverOnlyErrorStatus[code as keyof typeof serverOnlyErrorStatus] : errorStatus[code as ErrorCode];
   }
 
   toBody(): ErrorBody {
     const { field, retryAfter, nextOpenAt } = this.options;
     return {
       error: {
-        code: this.code,
+        // A server-only code is one the widget does not know: it shows its general sentence (api.ts isKnownCode).
+        code: this.code as ErrorCode,
         message: this.message,
         ...(field !== undefined && { field }),
         ...(retryAfter !== undefined && { retryAfter }),

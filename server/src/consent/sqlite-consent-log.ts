@@ -22,7 +22,7 @@ interface Row {
 
 const COLUMNS = 'at_ms, callback_id, origin, consented, text_sha256, privacy_url, number_hmac';
 
-const toRecord = (r: Row): ConsentRecord => ({
+export const toRecord = (r: Row): ConsentRecord => ({
   at: new Date(r.at_ms).toISOString(),
   callbackId: r.callback_id,
   origin: r.origin,

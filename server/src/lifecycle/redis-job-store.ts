@@ -53,7 +53,7 @@ function progressFields(p: JobProgress): Record<string, string | number> {
   };
 }
 
-function toJob(stored: Record<string, string>): CallbackJob {
+export function toJob(stored: Record<string, string>): CallbackJob {
   // A hash written before stages existed is read as the migration rewrites it.
   const h = stored.stage === undefined ? { ...stored, ...legacyJobFields(stored) } : stored;
   const stage = h.stage as Stage;

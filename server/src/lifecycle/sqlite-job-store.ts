@@ -36,7 +36,7 @@ interface Row {
   updated_ms: number;
 }
 
-function toJob(row: Row): CallbackJob {
+export function toJob(row: Row): CallbackJob {
   return {
     callbackId: row.callback_id,
     requestedAs: row.requested_as,

@@ -42,6 +42,7 @@ export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCach
     },
     surging: (site) => limiter.surging(site),
     chargeStrike: (clientIp) => limiter.chargeStrike(clientIp),
+    numberHolds: (digits) => limiter.numberHolds(digits),
     async blockedClient(clientIp) {
       const key = clientKey(clientIp);
       const network = narrowestNetwork(clientIp);

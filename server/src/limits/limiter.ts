@@ -41,6 +41,8 @@ export interface Limiter {
    * when the client or a network of it is at its strike limit; `refund` when the check passed.
    */
   chargeStrike(clientIp: string): Promise<{ refund(): Promise<void> }>;
+  /** Read-only: what the number's own limits (cooldown, daily) would refuse now; [] when nothing. For a visitor's data on request. */
+  numberHolds(digits: string): Promise<Refusal[]>;
 }
 
 export interface LimiterDeps {
@@ -126,6 +128,8 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       if (!holdsNumber) return new CountsOnly(store, decision.receipt);
       return forgettingOnRefund(new NumberAdmission(store, numberKey, decision.receipt), () => refusedNumbers.forget(numberKey));
     },
+
+    numberHolds: (digits) => store.peek(plan.numberCheck(digits), now()),
 
     async blockedClient(clientIp) {
       const k = plan.keysOf(clientIp);

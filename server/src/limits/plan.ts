@@ -74,6 +74,8 @@ export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
 
   return {
     numberKey: (digits: string) => keys.one('number', digits),
+    /** The number's own counts (cooldown, daily), as admitChecks counts them. */
+    numberCheck: (digits: string): LimitCheck => ({ table: 'number', key: keys.one('number', digits), counts: numberCounts }),
     /** Kept for the last few thousand addresses: a request asks twice (before and after its body). */
     keysOf(clientIp: string): ClientKeys {
       let k = recentKeys.get(clientIp);

@@ -12,6 +12,7 @@ import { demoRoutes } from './demo.ts';
 import { healthRoutes } from './health.ts';
 import { metricsRoutes } from './metrics.ts';
 import { ownerRoutes } from './owner.ts';
+import { openedRoutes } from './opened.ts';
 import { readyzRoutes } from './readyz.ts';
 import { routeWebhookRoutes } from './route-webhook.ts';
 import { statusRoutes } from './status.ts';
@@ -28,6 +29,7 @@ export type RouteModule = (app: AppContext, files: RelayFiles) => Route[];
 const modules: readonly RouteModule[] = [
   callbackRoutes,
   callbackByIdRoutes,
+  openedRoutes,
   statusRoutes,
   assetRoutes,
   healthRoutes,

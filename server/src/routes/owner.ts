@@ -10,7 +10,8 @@ import type { IncomingMessage } from 'node:http';
 import { createOwnerAccess } from '../owner/owner-access.ts';
 import { createOwnerCalls } from '../owner/owner-calls.ts';
 import type { RouteModule } from './index.ts';
-import { ownerLeads } from '../owner/owner-leads.ts';
+import { ownerReportRoutes } from './owner-report.ts';
+import { ownerActionRoutes } from './owner-actions.ts';
 import { cancelCallback } from '../callback/cancel-callback.ts';
 
 /** The page runs only its own script and talks only to this relay; nobody may frame it. */
@@ -67,7 +68,8 @@ export const ownerRoutes: RouteModule = (app, relayFiles) => {
     { path: /^\/owner\/(?<file>owner\.(?:js|css))$/, origin: 'none', access: resource, methods: { GET: (rc) => file(rc.params.file!, { 'cache-control': 'no-store' })(rc) } },
     { path: '/owner/api/agents', origin: 'none', access: resource, methods: { GET: agents } },
     { path: '/owner/api/calls', origin: 'none', access: resource, methods: { GET: async () => json(200, await calls.get(), API_HEADERS) } },
-    { path: '/owner/api/leads', origin: 'none', access: resource, methods: { GET: async () => json(200, await ownerLeads(app), API_HEADERS) } },
+    ...ownerReportRoutes(app, resource, API_HEADERS),
+    ...ownerActionRoutes(app, resource, API_HEADERS),
     // The owner cancels a held call without the visitor's token: the owner view's own access
     // (a header, or the SameSite=Strict cookie no other site's form can send) authorises it.
     {

@@ -74,7 +74,7 @@ redis.call('PEXPIRE', k, tonumber(ARGV[8]))
 return 1
 `);
 
-function toEntry(h: Record<string, string>): OutboxEntry {
+export function toEntry(h: Record<string, string>): OutboxEntry {
   return {
     eventId: h.id!,
     type: h.type as LeadEventType,

@@ -19,7 +19,7 @@ interface Row {
   finished_ms: number | null;
 }
 
-const toEntry = (r: Row): OutboxEntry => ({
+export const toEntry = (r: Row): OutboxEntry => ({
   eventId: r.event_id,
   type: r.type,
   callbackId: r.callback_id,

@@ -1,0 +1,74 @@
+// NumberRecords in Redis. No index leads from a number to its records (a finished job is found by
+// id only), so finding them scans each group's keys and compares the keyed hash: a rare task an
+// owner asks for, bounded by what DATA_RETENTION_DAYS keeps. Erasure deletes each record with its
+// index entries, and the shared call-log snapshot (it holds every recent call's number; the next
+// poll fetches it again).
+import type { ConsentRecord } from '../consent/consent-log.ts';
+import { toJob } from '../lifecycle/redis-job-store.ts';
+import type { RedisConnection } from '../storage/redis/connection.ts';
+import { toEntry } from '../webhooks/redis-outbox.ts';
+import type { NumberRecords } from './number-records.ts';
+
+type Client = RedisConnection['client'];
+
+async function scanHashes(c: Client, match: string, hashField: string, hash: string): Promise<Array<{ key: string; fields: Record<string, string> }>> {
+  const found: Array<{ key: string; fields: Record<string, string> }> = [];
+  for await (const keys of c.scanIterator({ MATCH: match, COUNT: 500, TYPE: 'hash' })) {
+    for (const key of keys) {
+      if ((await c.hGet(key, hashField)) !== hash) continue;
+      found.push({ key, fields: (await c.hGetAll(key)) as Record<string, string> });
+    }
+  }
+  return found;
+}
+
+async function scanConsent(c: Client, space: string, hash: string): Promise<Array<{ key: string; record: ConsentRecord }>> {
+  const found: Array<{ key: string; record: ConsentRecord }> = [];
+  for await (const keys of c.scanIterator({ MATCH: `${space}*`, COUNT: 500, TYPE: 'string' })) {
+    for (const key of keys) {
+      const value = await c.get(key);
+      const record = value ? (JSON.parse(value) as ConsentRecord) : null;
+      if (record?.numberHmac === hash) found.push({ key, record });
+    }
+  }
+  return found;
+}
+
+export function createRedisNumberRecords(connection: RedisConnection): NumberRecords {
+  const jobs = connection.keyspace('jobs');
+  const consent = connection.keyspace('consent');
+  const outbox = connection.keyspace('outbox');
+  const shared = connection.keyspace('shared');
+  const all = (c: Client, hash: string) =>
+    Promise.all([scanHashes(c, `${jobs}job:*`, 'numberHash', hash), scanConsent(c, consent, hash), scanHashes(c, `${outbox}ev:*`, 'numberHash', hash)]);
+  return {
+    async find(hash) {
+      const [j, k, o] = await connection.run('number-data.find', (c) => all(c, hash));
+      return {
+        jobs: j.map((h) => toJob(h.fields)).sort((a, b) => a.createdAt - b.createdAt),
+        consent: k.map((r) => r.record),
+        outbox: o.map((h) => toEntry(h.fields)).sort((a, b) => a.createdAt - b.createdAt),
+      };
+    },
+    async erase(hash) {
+      return connection.run('number-data.erase', async (c) => {
+        const [j, k, o] = await all(c, hash);
+        const multi = c.multi();
+        for (const { key, fields } of j) {
+          multi.del(key);
+          for (const index of ['ready', 'pending', 'failed']) multi.zRem(`${jobs}${index}`, fields.id!);
+        }
+        // The pending booking's slot of the number (numberHash → id).
+        if (j.length > 0) multi.hDel(`${jobs}numbers`, hash);
+        for (const { key } of k) multi.del(key);
+        for (const { key, fields } of o) {
+          multi.del(key);
+          multi.zRem(`${outbox}due`, fields.id!);
+        }
+        multi.del(`${shared}poll:calllog`);
+        await multi.exec();
+        return { jobs: j.length, consent: k.length, outbox: o.length };
+      });
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// Two relays sharing one Redis (a real redis-server): the owner's never-call list set on one is
+// obeyed by the other, the lead report counts what either took, and a number's data shown and
+// erased on one is gone from Redis: every key and value of the relays' prefix, read back with SCAN,
+// holds none of its digits (the never-call list keeps its keyed hash only).
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../../server/src/config/index.ts';
+import { createLogger } from '../../../server/src/log/index.ts';
+import type { NumberData } from '../../../server/src/number-data/number-data.ts';
+import { openRedisStores } from '../../../server/src/redis-stores.ts';
+import { createRelay, type Relay } from '../../../server/src/relay.ts';
+import type { RelayStores } from '../../../server/src/relay-stores.ts';
+import type { LeadReport } from '../../../server/src/report/lead-report.ts';
+import { listen, type Listening } from '../../support/listen.ts';
+import { ORIGIN, postCallback } from '../../support/post-callback.ts';
+import { redisForTests } from '../../support/redis-test-connection.ts';
+import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
+
+const redis = redisForTests();
+const PREFIX = 'owner-redis:';
+const ERASED = '+380501234577';
+const FORMS = ['+380501234577', '380501234577', '0501234577', '050 123 45 77', '501234577'];
+
+let system: System | undefined;
+const relays: Array<{ relay: Relay; stores: RelayStores; listening: Listening }> = [];
+afterEach(async () => {
+  for (const r of relays.splice(0)) {
+    await r.listening.close();
+    await r.relay.close();
+    await r.stores.close();
+  }
+  await system?.close();
+  await redis.fresh().client.flushAll();
+  system = undefined;
+});
+
+async function relayOnRedis(s: System): Promise<string> {
+  const config: Config = { ...s.config, redis: { url: redis.server.url, prefix: PREFIX, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 } };
+  const log = createLogger({ level: 'warn', write: () => {} });
+  const stores = openRedisStores(config, log);
+  // Until its connection is up a relay refuses callbacks (503, fail closed): wait for it.
+  expect(await stores.connection.waitReady(5_000)).toBe(true);
+  const relay = createRelay({ config, log, stores });
+  const listening = await listen(relay.server);
+  relays.push({ relay, stores, listening });
+  return listening.url;
+}
+
+/** Every key of the relays' prefix with its value, as text. */
+async function everything(): Promise<string[]> {
+  const c = redis.fresh().client;
+  const out: string[] = [];
+  for await (const keys of c.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) {
+    for (const key of keys) {
+      const type = await c.type(key);
+      const value =
+        type === 'string'
+          ? await c.get(key)
+          : type === 'hash'
+            ? await c.hGetAll(key)
+            : type === 'zset'
+              ? await c.zRangeWithScores(key, 0, -1)
+              : type === 'set'
+                ? await c.sMembers(key)
+                : type === 'list'
+                  ? await c.lRange(key, 0, -1)
+                  : type;
+      out.push(`${key} ${JSON.stringify(value)}`);
+    }
+  }
+  return out;
+}
+const holding = (lines: string[]) => lines.filter((line) => FORMS.some((form) => line.includes(form)));
+
+describe('owner actions and a visitor’s data on two relays sharing Redis', () => {
+  it('never-call set on one relay holds on the other; the report counts both; erasure leaves no digit in Redis', async () => {
+    const s = (system = await startSystem(
+      { ALLOWED_ORIGINS: ORIGIN, HASH_SECRET: 'owner-redis-secret-0123456789', REQUIRE_CONSENT: 'true' },
+      { simulator: { timing: QUICK_CALLS }, store: 'memory' },
+    ));
+    const a = await relayOnRedis(s);
+    const b = await relayOnRedis(s);
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const body = { consent: true, consentText: 'Call me.', attribution: { utmSource: 'google' }, scheduledFor: at };
+    const booked = await postCallback(a, { phone: ERASED, ...body });
+    expect(booked.json.status).toBe('scheduled');
+    const other = await postCallback(b, { phone: '+380671112244', ...body, attribution: { utmSource: 'bing' } });
+    expect(other.json.status).toBe('scheduled');
+
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: s.config.service.timeZone }).format(new Date());
+    const report = (await (await fetch(`${a}/owner/api/report?from=${today}&to=${today}`)).json()) as LeadReport;
+    expect(report.groups.map((g) => [g.key, g.requested])).toEqual([
+      ['bing', 1],
+      ['google', 1],
+    ]);
+
+    expect((await fetch(`${b}/owner/api/leads/${booked.json.requestId}/never-call`, { method: 'POST' })).status).toBe(200);
+    const refused = await postCallback(a, { phone: '050 123 45 77', consent: true });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error?.code).toBe('number_not_allowed');
+
+    const shown = (await (await fetch(`${a}/owner/api/numbers/${encodeURIComponent(ERASED)}`)).json()) as NumberData;
+    expect(shown.calls).toEqual([expect.objectContaining({ callbackId: booked.json.requestId, stage: 'scheduled', numberKept: true })]);
+    expect(shown.consent).toHaveLength(1);
+    expect(shown.neverCall.listed).toBe(true);
+    expect(holding(await everything()).length).toBeGreaterThan(0);
+
+    const erased = await fetch(`${b}/owner/api/numbers/${encodeURIComponent(ERASED)}`, { method: 'DELETE' });
+    expect(await erased.json()).toMatchObject({ erased: { calls: 1, consent: 1 }, kept: { neverCall: true } });
+    expect(holding(await everything())).toEqual([]);
+    const after = (await (await fetch(`${a}/owner/api/numbers/${encodeURIComponent(ERASED)}`)).json()) as NumberData;
+    expect(after).toMatchObject({ calls: [], consent: [], outbox: [], callBack: [], neverCall: { listed: true } });
+    // The other visitor's booking is still there, and still pending.
+    expect(((await (await fetch(`${b}/owner/api/numbers/%2B380671112244`)).json()) as NumberData).calls).toEqual([expect.objectContaining({ stage: 'scheduled' })]);
+  });
+});
