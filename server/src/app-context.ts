@@ -19,6 +19,8 @@ import { createLeadAnnouncer, type LeadAnnouncer } from './webhooks/lead-events.
 import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.ts';
 import { announceLeads } from './lifecycle/lead-announcements.ts';
+import { notifyLeads } from './lifecycle/lead-notifications.ts';
+import { createNotifier, type Notifier } from './webhooks/notify/notifier.ts';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
@@ -51,6 +53,8 @@ export interface AppContext extends Protection {
   lifecycle: Lifecycle;
   /** The lead webhook's delivery worker; null without LEAD_WEBHOOK_URL. Started by Relay.start(). */
   delivery: WebhookDelivery | null;
+  /** Notifications to people (email, Telegram, the daily digest); null when no channel is configured. Started by Relay.start(). */
+  notifier: Notifier | null;
   accepted: AcceptedCalls;
   /** What became of each placed call (SIP status, then the call log), one per relay. */
   progress: ProgressTracker;
@@ -113,6 +117,19 @@ export function createAppContext(deps: AppDeps): AppContext {
     onListenerError: (err, event) => log.error('callback step not told', { err, callbackId: event.callbackId, from: event.from, to: event.to }),
   });
   lifecycle.on(announceLeads(leads));
+  const notifier = createNotifier({
+    settings: config.notify,
+    timeZone: config.service.timeZone,
+    publicUrl: config.http.publicUrl,
+    outbox: stores.outbox,
+    tally: stores.leadTally,
+    owner: relayId,
+    now: nowOfApp,
+    timers,
+    log,
+    registry: metrics.registry,
+  });
+  if (notifier) lifecycle.on(notifyLeads(notifier));
   return {
     config,
     client,
@@ -124,6 +141,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     stores,
     relayId,
     delivery,
+    notifier,
     leads,
     lifecycle,
     accepted,

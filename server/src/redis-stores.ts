@@ -1,6 +1,6 @@
 // The relay's stores in Redis (REDIS_URL): every piece of shared state lives there, so N relays
 // behind a balancer act as one — limits, Idempotency-Keys, held calls (scheduled, queued, re-dials),
-// consent records, the lead-webhook outbox — plus what they coordinate without storing (the SIP
+// consent records, the outbox (lead webhook and notifications), the digest's lead tally — plus what they coordinate without storing (the SIP
 // status and call-log polls, the site breaker: shared-state.ts).
 //
 // The limit store is used behind the blocked-client cache (refusal-cache.ts): a client already
@@ -19,6 +19,7 @@ import { createRedisLimitStore } from './limits/redis/limit-store.ts';
 import { createRedisMetrics } from './storage/redis/metrics.ts';
 import { createRedisSharedState } from './shared-state/redis-shared-state.ts';
 import { createRedisWebhookOutbox } from './webhooks/redis-outbox.ts';
+import { createRedisLeadTally } from './webhooks/notify/redis-lead-tally.ts';
 
 export interface OpenRedisOptions {
   /** Who this relay is (lock holders); a random id when not given. */
@@ -48,6 +49,7 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
       ? createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath })
       : createRedisConsentLog({ connection, hashSecret: config.hash.secret, retentionDays }),
     outbox: createRedisWebhookOutbox({ connection, retentionDays }),
+    leadTally: createRedisLeadTally({ connection }),
     shared: createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) }),
     registry,
     close: () => connection.close(),

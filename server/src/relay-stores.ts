@@ -10,6 +10,7 @@ import type { SharedState } from './shared-state/shared-state.ts';
 import { createMemoryLimitStore } from './limits/memory/limit-store.ts';
 import type { WebhookOutbox } from './webhooks/outbox.ts';
 import { createMemoryWebhookOutbox } from './webhooks/memory-outbox.ts';
+import { createMemoryLeadTally, type LeadTally } from './webhooks/notify/lead-tally.ts';
 import type { CallbackJobStore } from './lifecycle/job-store.ts';
 import type { IdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createMemoryCallbackJobStore } from './lifecycle/memory-job-store.ts';
@@ -26,6 +27,8 @@ export interface RelayStores {
   jobs: CallbackJobStore;
   consent: ConsentLog;
   outbox: WebhookOutbox;
+  /** The leads the daily digest counts (notifications to people). */
+  leadTally: LeadTally;
   /** Wraps the relay's limiter (Redis: blocked clients answered from memory, refusal-cache.ts). */
   wrapLimiter?: (limiter: Limiter, now?: () => number) => Limiter;
   /** What several relays coordinate (polls, breaker); absent on the embedded store (one relay). */
@@ -53,6 +56,7 @@ export function openEmbeddedStores(config: Config, now?: () => number): RelaySto
     // CONSENT_LOG_PATH keeps its JSON-lines file (an operator may ship it elsewhere); otherwise the records live in the store.
     consent: config.consent.logPath ? createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath }) : store.consent,
     outbox: store.outbox,
+    leadTally: store.leadTally,
     // A client found blocked is refused from memory for a moment (never past its wait): a flood
     // from it then costs no look at the limit tables, as with Redis.
     wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
@@ -69,6 +73,7 @@ export function memoryStores(config: Config, now?: () => number): RelayStores {
     jobs: createMemoryCallbackJobStore(),
     consent: createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath }),
     outbox: createMemoryWebhookOutbox(),
+    leadTally: createMemoryLeadTally(),
     close: async () => {},
   };
 }

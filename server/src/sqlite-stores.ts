@@ -15,6 +15,8 @@ import { createSqliteIdempotencyStore } from './idempotency/sqlite-store.ts';
 import { createSqliteLimitStore, type SqliteLimitStore } from './limits/sqlite/limit-store.ts';
 import { createPurge, type Purge } from './storage/sqlite/purge.ts';
 import { createSqliteWebhookOutbox } from './webhooks/sqlite-outbox.ts';
+import type { LeadTally } from './webhooks/notify/lead-tally.ts';
+import { createSqliteLeadTally } from './webhooks/notify/sqlite-lead-tally.ts';
 import { DEFERRABLE_TABLES } from './limits/limit-store.ts';
 
 export interface OpenStoreOptions {
@@ -37,6 +39,7 @@ export interface EmbeddedStore {
   jobs: CallbackJobStore;
   consent: ConsentLog;
   outbox: WebhookOutbox;
+  leadTally: LeadTally;
   purge: Purge;
   close(): Promise<void>;
 }
@@ -56,6 +59,7 @@ export function openEmbeddedStore(options: OpenStoreOptions): EmbeddedStore {
     jobs: createSqliteCallbackJobStore({ db }),
     consent: createSqliteConsentLog({ db, hashSecret: options.hashSecret }),
     outbox: createSqliteWebhookOutbox({ db }),
+    leadTally: createSqliteLeadTally({ db }),
     purge,
     async close() {
       purge.stop();

@@ -9,6 +9,7 @@ import { type HeldSettings, readHeld } from './held.ts';
 import { type HttpSettings, readHttp } from './http.ts';
 import { type ProtectSettings, readProtect } from './limits.ts';
 import { type LogSettings, readLog } from './log.ts';
+import { type NotifySettings, readNotify } from './notify.ts';
 import { type OfficeSettings, readOffice } from './office.ts';
 import { type OutcomeSettings, readOutcome } from './outcome.ts';
 import { type OwnerSettings, readOwner } from './owner.ts';
@@ -22,7 +23,7 @@ import { readLeadWebhook, type WebhookSettings } from './webhooks.ts';
 export { ConfigError, type EnvRecord } from './env.ts';
 export { secretsOf } from './secrets.ts';
 export type { ConsentSettings, HashSettings, HeldSettings, HttpSettings, LogSettings, OfficeSettings, OutcomeSettings, OwnerSettings, PhoneSettings };
-export type { ProtectSettings, RedisSettings, RouteSettings, ServiceFallbacks, ServiceSettings, SimulatorDefaults, StoreSettings, WebhookSettings };
+export type { NotifySettings, ProtectSettings, RedisSettings, RouteSettings, ServiceFallbacks, ServiceSettings, SimulatorDefaults, StoreSettings, WebhookSettings };
 
 /** Every setting, by area. */
 export interface Config {
@@ -56,6 +57,8 @@ export interface Config {
   redis: RedisSettings | null;
   /** The owner's lead webhook; null: none. */
   leadWebhook: WebhookSettings | null;
+  /** Notifications to people (email, Telegram) and the daily digest. */
+  notify: NotifySettings;
 }
 
 /**
@@ -85,5 +88,6 @@ export function loadConfig(raw: EnvRecord, simulator?: SimulatorDefaults, fallba
     store: readStore(env),
     redis,
     leadWebhook: readLeadWebhook(env),
+    notify: readNotify(env),
   };
 }
