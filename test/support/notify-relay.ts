@@ -12,6 +12,8 @@ export interface NotifyRig {
   telegram: FakeTelegram;
   /** Runs both channels' deliveries once; resolves with how many entries were attempted. */
   deliver(): Promise<number>;
+  /** Stops the relay (a restart: the next start may open the same DATA_DIR); the receivers stay until the test ends. */
+  close(): Promise<void>;
 }
 
 export function notifyRelayPerTest(at: Date) {
@@ -33,7 +35,9 @@ export function notifyRelayPerTest(at: Date) {
         { ...HELD_ENV, WORKING_HOURS: 'Mon-Fri 09:00-18:00', TIMEZONE: 'Europe/Kyiv', ...notifyEnv(smtp, telegram), ...env },
         { simulator: { timing: QUICK_CALLS, now: clock.now }, now: clock.now, timers, runner: { timers } },
       );
-      open.push(s.close);
+      let closed: Promise<void> | undefined;
+      const close = () => (closed ??= s.close());
+      open.push(close);
       // The relay started its deliveries and digest; they wait for the test instead (runOnce), so
       // no pass of theirs runs behind its back while the test clock jumps past a lease.
       const { notifier } = s.relay.app;
@@ -43,7 +47,7 @@ export function notifyRelayPerTest(at: Date) {
         const counts = await Promise.all([...s.relay.app.notifier!.deliveries.values()].map((d) => d.runOnce()));
         return counts.reduce((a, b) => a + b, 0);
       };
-      return { s, smtp, telegram, deliver };
+      return { s, smtp, telegram, deliver, close };
     },
   };
 }
