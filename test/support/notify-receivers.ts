@@ -77,7 +77,7 @@ export interface FakeTelegram extends Listening {
   requests: SentMessage[];
   /** The ones answered 200. */
   delivered: SentMessage[];
-  /** The statuses of the next answers (200, 429, 500); 200 once they are used up. */
+  /** The statuses of the next answers (200, 429, 500, or 0: never answer); 200 once they are used up. */
   script: number[];
 }
 
@@ -92,6 +92,7 @@ export async function startFakeTelegram(retryAfterSeconds = 3): Promise<FakeTele
       const message = { path: req.url ?? '', body: JSON.parse(raw) as SentMessage['body'] };
       requests.push(message);
       const status = script.shift() ?? 200;
+      if (status === 0) return; // hangs: a relay killed while waiting for the answer
       const answer =
         status === 200
           ? { ok: true, result: { message_id: requests.length, chat: { id: Number(message.body.chat_id) }, text: message.body.text } }
