@@ -74,38 +74,43 @@ describe('kill -9 and notifications', () => {
   it.each([
     ['stored', 'before any delivery'],
     ['sending', "with the email delivered and Telegram's attempt under way"],
-  ] as const)('%s (%s): every message arrives after a restart, the delivered one never twice', async (step, _what) => {
-    const smtp = await startSmtp();
-    const telegram = await startFakeTelegram();
-    cleanup.push(smtp.close, telegram.close);
-    const dataDir = mkdtempSync(join(tmpdir(), 'dialback-notify-'));
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    if (step === 'sending') telegram.script.push(0);
+  ] as const)(
+    '%s (%s): every message arrives after a restart, the delivered one never twice',
+    async (step, _what) => {
+      const smtp = await startSmtp();
+      const telegram = await startFakeTelegram();
+      cleanup.push(smtp.close, telegram.close);
+      const dataDir = mkdtempSync(join(tmpdir(), 'dialback-notify-'));
+      cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+      if (step === 'sending') telegram.script.push(0);
 
-    const log = await runChildAndKill([dataDir, smtp.url, telegram.url, step, String(T0)], telegram, step === 'sending');
-    expect(log).not.toContain(CHILD_PHONE.slice(1));
-    expect(log).not.toContain(BOT_TOKEN);
-    expect(log).not.toContain(SMTP_PASSWORD);
-    expect(smtp.mails).toHaveLength(step === 'sending' ? 1 : 0);
-    expect(telegram.delivered).toHaveLength(0);
+      const log = await runChildAndKill([dataDir, smtp.url, telegram.url, step, String(T0)], telegram, step === 'sending');
+      expect(log).not.toContain(CHILD_PHONE.slice(1));
+      expect(log).not.toContain(BOT_TOKEN);
+      expect(log).not.toContain(SMTP_PASSWORD);
+      expect(smtp.mails).toHaveLength(step === 'sending' ? 1 : 0);
+      expect(telegram.delivered).toHaveLength(0);
 
-    const { run } = await restartOn(dataDir, notifyEnv(smtp, telegram));
-    if (step === 'sending') {
-      // The dead relay's lease still holds Telegram's message; its delivered email is not sent again.
-      clock.set(T0 + LEASE_MS - 1);
-      expect(await run('email')).toBe(0);
-      expect(await run('telegram')).toBe(0);
-    }
-    clock.set(T0 + LEASE_MS);
-    expect(await run('email')).toBe(step === 'sending' ? 0 : 1);
-    expect(await run('telegram')).toBe(1);
-    await until(() => smtp.mails.length === 1 && telegram.delivered.length === 1, 'one email and one Telegram message');
-    expect(smtp.mails[0]!.parsed.subject).toBe(`Call booked: ${CHILD_PHONE}`);
-    expect(telegram.delivered[0]!.body.text).toContain(`<b>Call booked: ${CHILD_PHONE}</b>`);
-    // Nothing more, ever.
-    clock.set(T0 + 10 * LEASE_MS);
-    expect((await run('email')) + (await run('telegram'))).toBe(0);
-    expect(smtp.mails).toHaveLength(1);
-    expect(telegram.requests).toHaveLength(step === 'sending' ? 2 : 1);
-  });
+      const { run } = await restartOn(dataDir, notifyEnv(smtp, telegram));
+      if (step === 'sending') {
+        // The dead relay's lease still holds Telegram's message; its delivered email is not sent again.
+        clock.set(T0 + LEASE_MS - 1);
+        expect(await run('email')).toBe(0);
+        expect(await run('telegram')).toBe(0);
+      }
+      clock.set(T0 + LEASE_MS);
+      expect(await run('email')).toBe(step === 'sending' ? 0 : 1);
+      expect(await run('telegram')).toBe(1);
+      await until(() => smtp.mails.length === 1 && telegram.delivered.length === 1, 'one email and one Telegram message');
+      expect(smtp.mails[0]!.parsed.subject).toBe(`Call booked: ${CHILD_PHONE}`);
+      expect(telegram.delivered[0]!.body.text).toContain(`<b>Call booked: ${CHILD_PHONE}</b>`);
+      // Nothing more, ever.
+      clock.set(T0 + 10 * LEASE_MS);
+      expect((await run('email')) + (await run('telegram'))).toBe(0);
+      expect(smtp.mails).toHaveLength(1);
+      expect(telegram.requests).toHaveLength(step === 'sending' ? 2 : 1);
+      // A child relay starts in a few seconds, in tens on a machine busy with other test runs.
+    },
+    90_000,
+  );
 });

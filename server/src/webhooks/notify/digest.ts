@@ -30,7 +30,7 @@ export interface DigestOptions {
 }
 
 export interface Digest {
-  /** Enqueues the latest due digest unless it is in the outbox already; the day it covered when it did. */
+  /** Enqueues the latest due digest unless it is in the outbox already; the day it covers when this relay enqueued it. */
   runOnce(): Promise<string | null>;
   start(): void;
   stop(): Promise<void>;
@@ -64,6 +64,7 @@ export function createDigest(o: DigestOptions): Digest {
     const day = localDay(new Date(slot - 1), o.timeZone);
     const missing: OutboxChannel[] = [];
     for (const channel of o.channels) if (!(await o.outbox.get(digestId(day, channel)))) missing.push(channel);
+    let sent = 0;
     if (missing.length > 0) {
       const window = { from: latestDigestAt(slot - 1, o.at, o.timeZone), to: slot };
       const message = o.render(await o.tally.count(window.from, window.to), window);
@@ -73,11 +74,15 @@ export function createDigest(o: DigestOptions): Digest {
           { id: digestId(day, channel), channel, type: 'digest', callbackId: `digest:${day}`, numberHash: '', maskedNumber: '', body: o.bodyFor(channel, message) },
           now,
         );
-        if (fresh) o.enqueued(channel);
+        // Another relay may have enqueued it since the look above: then this one sends nothing.
+        if (fresh) {
+          sent++;
+          o.enqueued(channel);
+        }
       }
     }
     done = slot;
-    return missing.length > 0 ? day : null;
+    return sent > 0 ? day : null;
   }
 
   const worker = createBackgroundWorker({
