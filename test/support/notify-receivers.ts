@@ -117,3 +117,11 @@ export const notifyEnv = (smtp: SmtpReceiver, telegram: FakeTelegram, more: Reco
   PUBLIC_URL: 'https://calls.shop.example',
   ...more,
 });
+
+/** A service nobody listens at: for relays in these tests that only tell and never place a call. */
+export const NO_SERVICE_ENV = {
+  CALLTRACKING_BASE_URL: 'http://127.0.0.1:9',
+  CALLTRACKING_AUTH_KEY: 'sim-auth-key-0123456789',
+  CALLTRACKING_PROJECT_ID: '100500',
+  CALLBACK_CALLER: '380441112233',
+};

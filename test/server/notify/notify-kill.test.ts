@@ -3,7 +3,6 @@
 // under way. A relay restarted on the same DATA_DIR delivers what was not: each message arrives,
 // the delivered email never twice, Telegram's interrupted one once its lease has run out (at least
 // once). The receivers live in this process, so they remember what the dead relay sent.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,8 @@ import { createLogger } from '../../../server/src/log/index.ts';
 import { createRelay } from '../../../server/src/relay.ts';
 import { openEmbeddedStores } from '../../../server/src/relay-stores.ts';
 import { CHILD_PHONE, HELD_ENV, testClock, until } from '../../support/held-calls.ts';
-import { BOT_TOKEN, notifyEnv, SMTP_PASSWORD, startFakeTelegram, startSmtp, type FakeTelegram } from '../../support/notify-receivers.ts';
+import { BOT_TOKEN, NO_SERVICE_ENV, notifyEnv, SMTP_PASSWORD, startFakeTelegram, startSmtp, type FakeTelegram } from '../../support/notify-receivers.ts';
+import { spawnUntilReady } from '../../support/crash.ts';
 
 const T0 = Date.parse('2026-11-23T08:00:00Z');
 /** The notifications' lease: their 10 s timeout and 30 s more. */
@@ -30,35 +30,14 @@ afterEach(async () => {
 
 /** Runs the child to `step`, waits for Telegram's hung request when there is one, and kills it with SIGKILL; its log. */
 async function runChildAndKill(args: string[], telegram: FakeTelegram, hung: boolean): Promise<string> {
-  const child = spawn(process.execPath, [childScript, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('ready')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`child exited (${code}) before it was ready: ${err}`)));
-  });
+  const child = await spawnUntilReady(childScript, args);
   if (hung) await until(() => telegram.requests.length === 1, "Telegram's hung request");
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-  child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
-  return err;
+  await child.kill();
+  return child.err;
 }
 
 async function restartOn(dataDir: string, env: Record<string, string>) {
-  const config = loadConfig({
-    ...HELD_ENV,
-    PORT: '0',
-    DATA_DIR: dataDir,
-    CALLTRACKING_BASE_URL: 'http://127.0.0.1:9',
-    CALLTRACKING_AUTH_KEY: 'sim-auth-key-0123456789',
-    CALLTRACKING_PROJECT_ID: '100500',
-    CALLBACK_CALLER: '380441112233',
-    ...env,
-  });
+  const config = loadConfig({ ...HELD_ENV, ...NO_SERVICE_ENV, PORT: '0', DATA_DIR: dataDir, ...env });
   const stores = openEmbeddedStores(config, () => clock.ms);
   const relay = createRelay({ config, log: createLogger({ level: 'silent' }), stores, now: clock.now, timers: { setTimeout: () => null, clearTimeout: () => {} } });
   cleanup.push(async () => {

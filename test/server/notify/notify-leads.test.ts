@@ -53,19 +53,24 @@ describe('notifications to people', () => {
     expect(mail.envelope).toEqual({ from: 'calls@shop.example', to: ['owner@shop.example', 'sales@shop.example'] });
     expect(mail.parsed.subject).toBe(`Пропущений лід: ${NO_ANSWER}`);
     const time = `${new Intl.DateTimeFormat('uk-UA', { timeZone: 'Europe/Kyiv', dateStyle: 'medium', timeStyle: 'short' }).format(missedAt)} (Europe/Kyiv)`;
+    const SAY = 'Ніхто не відповів відвідувачу, навіть після повторних дзвінків. Передзвоніть, будь ласка.';
+    /** The fields, with the visitor's campaign and page as each channel writes them. */
+    const fields = (campaign: string, page: string) => [
+      `Номер: ${NO_ANSWER}`,
+      'Стан: пропущено (немає відповіді)',
+      `Час: ${time}`,
+      'Джерело: google',
+      'Канал: cpc',
+      `Кампанія: ${campaign}`,
+      `Сторінка: ${page}`,
+    ];
     expect(mail.parsed.text).toBe(
       [
         `Пропущений лід: ${NO_ANSWER}`,
         '',
-        'Ніхто не відповів відвідувачу, навіть після повторних дзвінків. Передзвоніть, будь ласка.',
+        SAY,
         '',
-        `Номер: ${NO_ANSWER}`,
-        'Стан: пропущено (немає відповіді)',
-        `Час: ${time}`,
-        'Джерело: google',
-        'Канал: cpc',
-        'Кампанія: sofa <b>&"sale"</b>',
-        `Сторінка: ${PAGE}`,
+        ...fields('sofa <b>&"sale"</b>', PAGE),
         '',
         `Відкрити в кабінеті власника: https://calls.shop.example/owner#lead=${id}`,
         '',
@@ -85,15 +90,9 @@ describe('notifications to people', () => {
     expect(chat.body).toMatchObject({ chat_id: CHAT_ID, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
     expect(chat.body.text.split('\n')).toEqual([
       `<b>Пропущений лід: ${NO_ANSWER}</b>`,
-      'Ніхто не відповів відвідувачу, навіть після повторних дзвінків. Передзвоніть, будь ласка.',
+      SAY,
       '',
-      `Номер: ${NO_ANSWER}`,
-      'Стан: пропущено (немає відповіді)',
-      `Час: ${time}`,
-      'Джерело: google',
-      'Канал: cpc',
-      'Кампанія: sofa &lt;b&gt;&amp;&quot;sale&quot;&lt;/b&gt;',
-      'Сторінка: https://shop.example/sofa?size=&lt;xl&gt;&amp;color=&quot;red&quot;',
+      ...fields('sofa &lt;b&gt;&amp;&quot;sale&quot;&lt;/b&gt;', 'https://shop.example/sofa?size=&lt;xl&gt;&amp;color=&quot;red&quot;'),
       '',
       `<a href="https://calls.shop.example/owner#lead=${id}">Відкрити в кабінеті власника</a>`,
     ]);

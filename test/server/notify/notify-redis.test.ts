@@ -10,7 +10,7 @@ import { createRelay, type Relay } from '../../../server/src/relay.ts';
 import type { RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { noticeId } from '../../../server/src/webhooks/notify/notifier.ts';
 import { heldJobFor, HELD_ENV, testClock, until } from '../../support/held-calls.ts';
-import { notifyEnv, startFakeTelegram, startSmtp } from '../../support/notify-receivers.ts';
+import { NO_SERVICE_ENV, notifyEnv, startFakeTelegram, startSmtp } from '../../support/notify-receivers.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
 
 const redis = redisForTests();
@@ -31,10 +31,7 @@ async function twoRelays() {
     NOTIFY_DIGEST_AT: '18:00',
     PORT: '0',
     REDIS_URL: redis.server.url,
-    CALLTRACKING_BASE_URL: 'http://127.0.0.1:9',
-    CALLTRACKING_AUTH_KEY: 'sim-auth-key-0123456789',
-    CALLTRACKING_PROJECT_ID: '100500',
-    CALLBACK_CALLER: '380441112233',
+    ...NO_SERVICE_ENV,
   });
   const log = createLogger({ level: 'silent' });
   const relays: Relay[] = ['a', 'b'].map((name) =>
