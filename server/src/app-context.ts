@@ -22,6 +22,8 @@ import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.ts';
 import { announceLeads } from './lifecycle/lead-announcements.ts';
 import { recordLeadFacts } from './report/lead-facts.ts';
 import { keepCallBackNumbers } from './owner/keep-callback-numbers.ts';
+import { notifyLeads } from './lifecycle/lead-notifications.ts';
+import { createNotifier, type Notifier } from './webhooks/notify/notifier.ts';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
@@ -54,6 +56,8 @@ export interface AppContext extends Protection {
   lifecycle: Lifecycle;
   /** The lead webhook's delivery worker; null without LEAD_WEBHOOK_URL. Started by Relay.start(). */
   delivery: WebhookDelivery | null;
+  /** Notifications to people (email, Telegram, the daily digest); null when no channel is configured. Started by Relay.start(). */
+  notifier: Notifier | null;
   accepted: AcceptedCalls;
   /** What became of each placed call (SIP status, then the call log), one per relay. */
   progress: ProgressTracker;
@@ -123,6 +127,19 @@ export function createAppContext(deps: AppDeps): AppContext {
   lifecycle.on(announceLeads(leads));
   lifecycle.on(recordLeadFacts(stores.report, log));
   lifecycle.on(keepCallBackNumbers(stores.callBackNumbers, log));
+  const notifier = createNotifier({
+    settings: config.notify,
+    timeZone: config.service.timeZone,
+    publicUrl: config.http.publicUrl,
+    outbox: stores.outbox,
+    tally: stores.leadTally,
+    owner: relayId,
+    now: nowOfApp,
+    timers,
+    log,
+    registry: metrics.registry,
+  });
+  if (notifier) lifecycle.on(notifyLeads(notifier));
   return {
     config,
     client,
@@ -134,6 +151,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     stores,
     relayId,
     delivery,
+    notifier,
     leads,
     lifecycle,
     accepted,

@@ -1,6 +1,6 @@
 // The relay's stores in Redis (REDIS_URL): every piece of shared state lives there, so N relays
 // behind a balancer act as one — limits, Idempotency-Keys, held calls (scheduled, queued, re-dials),
-// consent records, the lead-webhook outbox — plus what they coordinate without storing (the SIP
+// consent records, the outbox (lead webhook and notifications), the digest's lead tally — plus what they coordinate without storing (the SIP
 // status and call-log polls, the site breaker: shared-state.ts).
 //
 // The limit store is used behind the blocked-client cache (refusal-cache.ts): a client already
@@ -23,6 +23,7 @@ import { createRedisReportStore } from './report/redis-report-store.ts';
 import { createRedisNeverCallList } from './phone/redis-never-call-list.ts';
 import { createRedisCallBackNumbers } from './owner/redis-callback-numbers.ts';
 import { createRedisNumberRecords } from './number-data/redis-number-records.ts';
+import { createRedisLeadTally } from './webhooks/notify/redis-lead-tally.ts';
 
 export interface OpenRedisOptions {
   /** Who this relay is (lock holders); a random id when not given. */
@@ -56,6 +57,7 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
     neverCall: createRedisNeverCallList(connection),
     callBackNumbers: createRedisCallBackNumbers(connection),
     numberRecords: createRedisNumberRecords(connection),
+    leadTally: createRedisLeadTally({ connection }),
     shared: createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) }),
     registry,
     close: () => connection.close(),

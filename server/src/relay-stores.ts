@@ -10,6 +10,7 @@ import type { SharedState } from './shared-state/shared-state.ts';
 import { createMemoryLimitStore } from './limits/memory/limit-store.ts';
 import type { WebhookOutbox } from './webhooks/outbox.ts';
 import { createMemoryWebhookOutbox } from './webhooks/memory-outbox.ts';
+import { createMemoryLeadTally, type LeadTally } from './webhooks/notify/lead-tally.ts';
 import type { CallbackJobStore } from './lifecycle/job-store.ts';
 import type { IdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createMemoryCallbackJobStore } from './lifecycle/memory-job-store.ts';
@@ -40,6 +41,8 @@ export interface RelayStores {
   callBackNumbers: CallBackNumbers;
   /** A number's records across the stores, found and erased on request (number-data/). */
   numberRecords: NumberRecords;
+  /** The leads the daily digest counts (notifications to people). */
+  leadTally: LeadTally;
   /** Wraps the relay's limiter (Redis: blocked clients answered from memory, refusal-cache.ts). */
   wrapLimiter?: (limiter: Limiter, now?: () => number) => Limiter;
   /** What several relays coordinate (polls, breaker); absent on the embedded store (one relay). */
@@ -71,6 +74,7 @@ export function openEmbeddedStores(config: Config, now?: () => number): RelaySto
     neverCall: store.neverCall,
     callBackNumbers: store.callBackNumbers,
     numberRecords: store.numberRecords,
+    leadTally: store.leadTally,
     // A client found blocked is refused from memory for a moment (never past its wait): a flood
     // from it then costs no look at the limit tables, as with Redis.
     wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
@@ -91,6 +95,7 @@ export function memoryStores(config: Config, now?: () => number): RelayStores {
     neverCall: createMemoryNeverCallList(),
     callBackNumbers: createMemoryCallBackNumbers(),
     numberRecords: createMemoryNumberRecords(),
+    leadTally: createMemoryLeadTally(),
     close: async () => {},
   };
 }

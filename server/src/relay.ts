@@ -24,7 +24,7 @@ export interface Relay {
   app: AppContext;
   /** Places held calls (scheduled, queued, re-dials) and follows placed ones: callback/job-runner.ts. */
   runner: JobRunner;
-  /** Starts the background work: the lead webhook's delivery (and the held calls' runner). main.ts calls it once listening. */
+  /** Starts the background work: the lead webhook's delivery, the notifications (and the held calls' runner). main.ts calls it once listening. */
   start(): void;
   /** Stops accepting, lets in-flight requests finish, then releases the service connections. */
   close(): Promise<void>;
@@ -96,6 +96,7 @@ export function createRelay(deps: RelayDeps): Relay {
     runner,
     start() {
       app.delivery?.start();
+      app.notifier?.start();
       runner.start();
     },
     close() {
@@ -113,6 +114,7 @@ export function createRelay(deps: RelayDeps): Relay {
     // The calls in hand are placed (or left to their lease) before the service client closes.
     await runner.stop();
     await app.delivery?.stop();
+    await app.notifier?.stop();
     await closed;
     await app.client.close();
   }

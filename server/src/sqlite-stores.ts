@@ -15,6 +15,8 @@ import { createSqliteIdempotencyStore } from './idempotency/sqlite-store.ts';
 import { createSqliteLimitStore, type SqliteLimitStore } from './limits/sqlite/limit-store.ts';
 import { createPurge, type Purge } from './storage/sqlite/purge.ts';
 import { createSqliteWebhookOutbox } from './webhooks/sqlite-outbox.ts';
+import type { LeadTally } from './webhooks/notify/lead-tally.ts';
+import { createSqliteLeadTally } from './webhooks/notify/sqlite-lead-tally.ts';
 import { DEFERRABLE_TABLES } from './limits/limit-store.ts';
 import type { ReportStore } from './report/report-store.ts';
 import { createSqliteReportStore } from './report/sqlite-report-store.ts';
@@ -49,6 +51,7 @@ export interface EmbeddedStore {
   neverCall: NeverCallList;
   callBackNumbers: CallBackNumbers;
   numberRecords: NumberRecords;
+  leadTally: LeadTally;
   purge: Purge;
   close(): Promise<void>;
 }
@@ -72,6 +75,7 @@ export function openEmbeddedStore(options: OpenStoreOptions): EmbeddedStore {
     neverCall: createSqliteNeverCallList(db),
     callBackNumbers: createSqliteCallBackNumbers(db),
     numberRecords: createSqliteNumberRecords(db),
+    leadTally: createSqliteLeadTally({ db }),
     purge,
     async close() {
       purge.stop();

@@ -32,8 +32,16 @@ export async function runAndKill(scenario: string, dataDir: string): Promise<str
   return (await killWhenReady(childScript, [scenario, dataDir])).out;
 }
 
-/** Runs the node script `script` with `args`, and once it prints "ready", kills it with SIGKILL. What it wrote. */
-export async function killWhenReady(script: string, args: string[]): Promise<{ out: string; err: string }> {
+/** A child node process that has printed "ready": what it wrote so far, and its SIGKILL. */
+export interface ReadyChild {
+  readonly out: string;
+  readonly err: string;
+  /** Kills it with SIGKILL and waits until it is gone; throws if something else ended it. */
+  kill(): Promise<void>;
+}
+
+/** Runs the node script `script` with `args` until it prints "ready". */
+export async function spawnUntilReady(script: string, args: string[]): Promise<ReadyChild> {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -45,9 +53,25 @@ export async function killWhenReady(script: string, args: string[]): Promise<{ o
     });
     child.once('exit', (code) => reject(new Error(`child exited (${code}) before it was ready: ${err}`)));
   });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-  child.kill('SIGKILL');
-  const signal = await exited;
-  if (signal !== 'SIGKILL') throw new Error(`child ended by ${signal}, not SIGKILL`);
-  return { out, err };
+  return {
+    get out() {
+      return out;
+    },
+    get err() {
+      return err;
+    },
+    async kill() {
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      child.kill('SIGKILL');
+      const signal = await exited;
+      if (signal !== 'SIGKILL') throw new Error(`child ended by ${signal}, not SIGKILL`);
+    },
+  };
+}
+
+/** Runs the node script `script` with `args`, and once it prints "ready", kills it with SIGKILL. What it wrote. */
+export async function killWhenReady(script: string, args: string[]): Promise<{ out: string; err: string }> {
+  const child = await spawnUntilReady(script, args);
+  await child.kill();
+  return { out: child.out, err: child.err };
 }

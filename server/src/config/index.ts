@@ -11,6 +11,7 @@ import { type HeldSettings, readHeld } from './held.ts';
 import { type HttpSettings, readHttp } from './http.ts';
 import { type ProtectSettings, readProtect } from './limits.ts';
 import { type LogSettings, readLog } from './log.ts';
+import { type NotifySettings, readNotify } from './notify.ts';
 import { type OfficeSettings, readOffice } from './office.ts';
 import { type OutcomeSettings, readOutcome } from './outcome.ts';
 import { type OwnerSettings, readOwner } from './owner.ts';
@@ -25,7 +26,7 @@ import { readLeadWebhook, type WebhookSettings } from './webhooks.ts';
 export { ConfigError, type EnvRecord } from './env.ts';
 export { secretsOf } from './secrets.ts';
 export type { ConsentSettings, HashSettings, HeldSettings, HttpSettings, LogSettings, OfficeSettings, OutcomeSettings, OwnerSettings, PhoneSettings };
-export type { ProtectSettings, RedisSettings, ReportSettings, RouteSettings, ServiceFallbacks, ServiceSettings, SimulatorDefaults, StoreSettings, WebhookSettings };
+export type { NotifySettings, ProtectSettings, RedisSettings, ReportSettings, RouteSettings, ServiceFallbacks, ServiceSettings, SimulatorDefaults, StoreSettings, WebhookSettings };
 
 /** Every setting, by area. */
 export interface Config {
@@ -63,6 +64,8 @@ export interface Config {
   leadWebhook: WebhookSettings | null;
   /** The lead report in the owner view. */
   report: ReportSettings;
+  /** Notifications to people (email, Telegram) and the daily digest. */
+  notify: NotifySettings;
 }
 
 /**
@@ -95,5 +98,6 @@ export function loadConfig(raw: EnvRecord, simulator?: SimulatorDefaults, fallba
     redis,
     leadWebhook: readLeadWebhook(env),
     report: readReport(env),
+    notify: readNotify(env),
   };
 }

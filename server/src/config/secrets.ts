@@ -1,5 +1,6 @@
 // Every configured value that must never be printed: the logger replaces each with `[secret]`.
 import type { Config } from './index.ts';
+import { notifySecrets } from './notify.ts';
 import { redisSecrets } from './redis.ts';
 
 export function secretsOf(config: Config): string[] {
@@ -12,5 +13,6 @@ export function secretsOf(config: Config): string[] {
     config.protect.turnstile?.secret,
     config.leadWebhook?.secret,
     ...redisSecrets(config.redis),
+    ...notifySecrets(config.notify),
   ].filter((s): s is string => !!s);
 }

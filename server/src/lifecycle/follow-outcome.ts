@@ -18,8 +18,9 @@ import { NO_PROGRESS, type CallbackJob, type JobProgress, type JobStep, type New
 import { digitsOf, rowsOf, waitStep, type HeldContext, type LogRows } from './held-context.ts';
 import { heldTiming, openAtOrAfter } from './held-timing.ts';
 
-/** Whether a placed call is worth following: its missed outcome would be told to a lead webhook, or re-dialled. */
-export const followWanted = (app: AppContext, progress: JobProgress): boolean => app.delivery !== null || progress.redials < app.config.held.redialAttempts;
+/** Whether a placed call is worth following: its missed outcome would be told to a lead webhook or a person, counted in the digest, or re-dialled. */
+export const followWanted = (app: AppContext, progress: JobProgress): boolean =>
+  app.delivery !== null || app.notifier?.followsOutcomes === true || progress.redials < app.config.held.redialAttempts;
 
 /** What a call the service just took at `at` remembers: only what following and re-dialling need. */
 export const placedProgress = (progress: JobProgress, at: number): JobProgress => ({

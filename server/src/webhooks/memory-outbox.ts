@@ -1,5 +1,5 @@
 // WebhookOutbox in memory, for tests and benchmarks (the relay's default is the SQLite outbox).
-import type { OutboxEntry, WebhookOutbox } from './outbox.ts';
+import { WEBHOOK_CHANNEL, type OutboxEntry, type WebhookOutbox } from './outbox.ts';
 
 interface Held {
   entry: OutboxEntry;
@@ -24,6 +24,7 @@ export function createMemoryWebhookOutbox(): WebhookOutbox {
         entry: {
           eventId: event.id,
           type: event.type,
+          channel: event.channel ?? WEBHOOK_CHANNEL,
           callbackId: event.callbackId,
           maskedNumber: event.maskedNumber,
           body: event.body,
@@ -39,9 +40,9 @@ export function createMemoryWebhookOutbox(): WebhookOutbox {
       });
       return true;
     },
-    async claimDue(owner, nowMs, leaseMs, limit) {
+    async claimDue(owner, nowMs, leaseMs, limit, channel = WEBHOOK_CHANNEL) {
       const due = [...entries.values()]
-        .filter((h) => h.entry.state === 'pending' && h.entry.nextAttemptAt <= nowMs && (h.leaseOwner === null || h.leaseExpiresAt <= nowMs))
+        .filter((h) => h.entry.state === 'pending' && h.entry.channel === channel && h.entry.nextAttemptAt <= nowMs && (h.leaseOwner === null || h.leaseExpiresAt <= nowMs))
         .sort((a, b) => a.entry.nextAttemptAt - b.entry.nextAttemptAt)
         .slice(0, limit);
       for (const h of due) {
@@ -76,14 +77,19 @@ export function createMemoryWebhookOutbox(): WebhookOutbox {
       const h = entries.get(eventId);
       return h && { ...h.entry };
     },
-    async nextDueAt() {
+    async nextDueAt(channel = WEBHOOK_CHANNEL) {
       let next: number | null = null;
       for (const h of entries.values()) {
-        if (h.entry.state !== 'pending') continue;
+        if (h.entry.state !== 'pending' || h.entry.channel !== channel) continue;
         const at = Math.max(h.entry.nextAttemptAt, h.leaseExpiresAt);
         if (next === null || at < next) next = at;
       }
       return next;
+    },
+    async pendingCount(channel) {
+      let count = 0;
+      for (const h of entries.values()) if (h.entry.state === 'pending' && h.entry.channel === channel) count++;
+      return count;
     },
   };
 }

@@ -6,11 +6,15 @@
 // Keys, under the keyspace for the group "outbox" (one hash tag, one Cluster slot):
 //   <prefix>{<prefix>outbox}:ev:<eventId>   hash: the entry (body while it may still be delivered)
 //   <prefix>{<prefix>outbox}:due            sorted set eventId → when it may be claimed (its next
-//                                            attempt, or its lease's end while leased); pending only
+//                                            attempt, or its lease's end while leased); pending only;
+//                                            the lead webhook's entries
+//   <prefix>{<prefix>outbox}:due:<channel>  the same for the people's channels (email, telegram):
+//                                            each channel is claimed on its own
+// An entry names its due set (field `dueset`; the webhook's entries written before channels had
+// none, and are the webhook's).
 // A pending entry has no TTL; a delivered or given-up one loses its body (it holds the full number)
 // and expires DATA_RETENTION_DAYS after it finished.
-import type { LeadEventType } from './events.ts';
-import type { OutboxEntry, OutboxState, WebhookOutbox } from './outbox.ts';
+import { WEBHOOK_CHANNEL, type OutboxChannel, type OutboxEntry, type OutboxState, type WebhookOutbox } from './outbox.ts';
 import { lua, type RedisConnection } from '../storage/redis/connection.ts';
 
 const DAY_MS = 86_400_000;
@@ -18,7 +22,7 @@ const CLAIM_SCAN = 1000;
 
 const COMMON = `
 local space = ARGV[1]
-local due = space .. 'due'
+local due = KEYS[1]
 local function evKey(id) return space .. 'ev:' .. id end
 local function held(k, owner) return redis.call('HGET', k, 'state') == 'pending' and redis.call('HGET', k, 'owner') == owner end
 `;
@@ -60,6 +64,7 @@ const SETTLE = lua(`${COMMON}
 local id, owner, action, now = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 local k = evKey(id)
 if not held(k, owner) then return 0 end
+due = space .. (redis.call('HGET', k, 'dueset') or 'due')
 redis.call('HSET', k, 'owner', '', 'lease', '')
 if action == 'retry' then
   redis.call('HSET', k, 'next', ARGV[6], 'error', ARGV[7])
@@ -77,7 +82,8 @@ return 1
 export function toEntry(h: Record<string, string>): OutboxEntry {
   return {
     eventId: h.id!,
-    type: h.type as LeadEventType,
+    type: h.type!,
+    channel: (h.channel as OutboxChannel | undefined) ?? WEBHOOK_CHANNEL,
     callbackId: h.callbackId!,
     maskedNumber: h.masked!,
     body: h.body ?? null,
@@ -94,7 +100,10 @@ export function createRedisWebhookOutbox(options: { connection: RedisConnection;
   const { connection } = options;
   const space = connection.keyspace('outbox');
   const retentionMs = options.retentionDays * DAY_MS;
-  const run = (operation: string, script: ReturnType<typeof lua>, args: (string | number)[]) => connection.evalScript(operation, script, [`${space}due`], [space, ...args]);
+  // The webhook keeps the due set it had before channels existed.
+  const dueSet = (channel: OutboxChannel) => (channel === WEBHOOK_CHANNEL ? 'due' : `due:${channel}`);
+  const run = (operation: string, script: ReturnType<typeof lua>, args: (string | number)[], channel: OutboxChannel = WEBHOOK_CHANNEL) =>
+    connection.evalScript(operation, script, [`${space}${dueSet(channel)}`], [space, ...args]);
 
   async function read(ids: readonly string[]): Promise<OutboxEntry[]> {
     if (ids.length === 0) return [];
@@ -108,9 +117,12 @@ export function createRedisWebhookOutbox(options: { connection: RedisConnection;
 
   return {
     async enqueue(event, nowMs) {
+      const channel = event.channel ?? WEBHOOK_CHANNEL;
       const fields = {
         id: event.id,
         type: event.type,
+        channel,
+        dueset: dueSet(channel),
         callbackId: event.callbackId,
         numberHash: event.numberHash,
         masked: event.maskedNumber,
@@ -122,10 +134,10 @@ export function createRedisWebhookOutbox(options: { connection: RedisConnection;
         owner: '',
         lease: '',
       };
-      return (await run('outbox.enqueue', ENQUEUE, [event.id, nowMs, ...Object.entries(fields).flat()])) === 1;
+      return (await run('outbox.enqueue', ENQUEUE, [event.id, nowMs, ...Object.entries(fields).flat()], channel)) === 1;
     },
-    async claimDue(owner, nowMs, leaseMs, limit) {
-      const ids = (await run('outbox.claim', CLAIM, [owner, nowMs, leaseMs, limit, Math.max(CLAIM_SCAN, limit)])) as string[];
+    async claimDue(owner, nowMs, leaseMs, limit, channel = WEBHOOK_CHANNEL) {
+      const ids = (await run('outbox.claim', CLAIM, [owner, nowMs, leaseMs, limit, Math.max(CLAIM_SCAN, limit)], channel)) as string[];
       return (await read(ids)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
     },
     async delivered(eventId, owner, nowMs) {
@@ -141,9 +153,12 @@ export function createRedisWebhookOutbox(options: { connection: RedisConnection;
       const [entry] = await read([eventId]);
       return entry;
     },
-    async nextDueAt() {
-      const first = await connection.run('outbox.next', (c) => c.zRangeWithScores(`${space}due`, 0, 0));
+    async nextDueAt(channel = WEBHOOK_CHANNEL) {
+      const first = await connection.run('outbox.next', (c) => c.zRangeWithScores(`${space}${dueSet(channel)}`, 0, 0));
       return first.length > 0 ? first[0]!.score : null;
+    },
+    async pendingCount(channel) {
+      return connection.run('outbox.pending', (c) => c.zCard(`${space}${dueSet(channel)}`));
     },
   };
 }

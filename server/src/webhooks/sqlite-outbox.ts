@@ -2,12 +2,12 @@
 // holds the full number) stays only while the event may still be delivered: purge.ts empties it once
 // the entry is delivered or given up.
 import type { DatabaseSync } from 'node:sqlite';
-import type { LeadEventType } from './events.ts';
-import type { OutboxEntry, OutboxState, WebhookOutbox } from './outbox.ts';
+import { WEBHOOK_CHANNEL, type OutboxChannel, type OutboxEntry, type OutboxState, type WebhookOutbox } from './outbox.ts';
 
 interface Row {
   event_id: string;
-  type: LeadEventType;
+  type: string;
+  channel: OutboxChannel;
   callback_id: string;
   masked_number: string;
   body: string | null;
@@ -22,6 +22,7 @@ interface Row {
 export const toEntry = (r: Row): OutboxEntry => ({
   eventId: r.event_id,
   type: r.type,
+  channel: r.channel,
   callbackId: r.callback_id,
   maskedNumber: r.masked_number,
   body: r.body,
@@ -36,11 +37,11 @@ export const toEntry = (r: Row): OutboxEntry => ({
 export function createSqliteWebhookOutbox(options: { db: DatabaseSync }): WebhookOutbox {
   const { db } = options;
   const sql = {
-    insert: db.prepare(`INSERT OR IGNORE INTO webhook_outbox (event_id, type, callback_id, number_hash, masked_number, body, state, created_ms, next_attempt_ms)
-      VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`),
+    insert: db.prepare(`INSERT OR IGNORE INTO webhook_outbox (event_id, type, channel, callback_id, number_hash, masked_number, body, state, created_ms, next_attempt_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`),
     claim: db.prepare(`UPDATE webhook_outbox SET lease_owner = ?, lease_expires_ms = ?, attempts = attempts + 1
       WHERE event_id IN (SELECT event_id FROM webhook_outbox
-        WHERE state = 'pending' AND next_attempt_ms <= ? AND (lease_owner IS NULL OR lease_expires_ms <= ?) ORDER BY next_attempt_ms LIMIT ?)
+        WHERE state = 'pending' AND channel = ? AND next_attempt_ms <= ? AND (lease_owner IS NULL OR lease_expires_ms <= ?) ORDER BY next_attempt_ms LIMIT ?)
       RETURNING *`),
     delivered: db.prepare(
       "UPDATE webhook_outbox SET state = 'delivered', lease_owner = NULL, lease_expires_ms = NULL, finished_ms = ? WHERE event_id = ? AND state = 'pending' AND lease_owner = ?",
@@ -52,14 +53,15 @@ export function createSqliteWebhookOutbox(options: { db: DatabaseSync }): Webhoo
       "UPDATE webhook_outbox SET state = 'gave_up', last_error = ?, lease_owner = NULL, lease_expires_ms = NULL, finished_ms = ? WHERE event_id = ? AND state = 'pending' AND lease_owner = ?",
     ),
     get: db.prepare('SELECT * FROM webhook_outbox WHERE event_id = ?'),
-    nextDue: db.prepare("SELECT MIN(MAX(next_attempt_ms, COALESCE(lease_expires_ms, 0))) AS at FROM webhook_outbox WHERE state = 'pending'"),
+    nextDue: db.prepare("SELECT MIN(MAX(next_attempt_ms, COALESCE(lease_expires_ms, 0))) AS at FROM webhook_outbox WHERE state = 'pending' AND channel = ?"),
+    pending: db.prepare("SELECT COUNT(*) AS n FROM webhook_outbox WHERE state = 'pending' AND channel = ?"),
   };
   return {
     async enqueue(event, nowMs) {
-      return sql.insert.run(event.id, event.type, event.callbackId, event.numberHash, event.maskedNumber, event.body, nowMs, nowMs).changes === 1;
+      return sql.insert.run(event.id, event.type, event.channel ?? WEBHOOK_CHANNEL, event.callbackId, event.numberHash, event.maskedNumber, event.body, nowMs, nowMs).changes === 1;
     },
-    async claimDue(owner, nowMs, leaseMs, limit) {
-      const rows = sql.claim.all(owner, nowMs + leaseMs, nowMs, nowMs, limit) as unknown as Row[];
+    async claimDue(owner, nowMs, leaseMs, limit, channel = WEBHOOK_CHANNEL) {
+      const rows = sql.claim.all(owner, nowMs + leaseMs, channel, nowMs, nowMs, limit) as unknown as Row[];
       return rows.map(toEntry).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
     },
     async delivered(eventId, owner, nowMs) {
@@ -75,9 +77,12 @@ export function createSqliteWebhookOutbox(options: { db: DatabaseSync }): Webhoo
       const row = sql.get.get(eventId) as Row | undefined;
       return row && toEntry(row);
     },
-    async nextDueAt() {
-      const { at } = sql.nextDue.get() as { at: number | null };
+    async nextDueAt(channel = WEBHOOK_CHANNEL) {
+      const { at } = sql.nextDue.get(channel) as { at: number | null };
       return at;
+    },
+    async pendingCount(channel) {
+      return (sql.pending.get(channel) as { n: number }).n;
     },
   };
 }

@@ -1,19 +1,8 @@
 // The service-interface settings: routing webhook, owner token, call outcomes, project time zone.
 // A bad value stops startup with one line naming the variable.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../server/src/config/index.ts';
-
-const sim = { baseUrl: 'http://127.0.0.1:9999', authKey: 'sim-key-123456', projectId: '100500', caller: '380441112233' };
-
-function errorOf(env: Record<string, string>): string {
-  try {
-    loadConfig(env, sim);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { loadConfig } from '../../../server/src/config/index.ts';
+import { configErrorOf as errorOf, testSimulator as sim } from '../../support/config-error.ts';
 
 describe('service-interface settings', () => {
   it('defaults: no webhook, no owner token, JSON reply in `destination`, Kyiv project time', () => {

@@ -32,6 +32,7 @@ describe.each(factories)('webhook outbox contract: %s', (_name, make) => {
     expect(await outbox.get(event.id)).toEqual({
       eventId: event.id,
       type: 'callback.placed',
+      channel: 'webhook',
       callbackId: 'cb-1',
       maskedNumber: event.maskedNumber,
       body: event.body,
@@ -75,5 +76,25 @@ describe.each(factories)('webhook outbox contract: %s', (_name, make) => {
     expect(await outbox.claimDue('a', T0 + 4999, LEASE, 10)).toEqual([]);
     expect((await outbox.claimDue('a', T0 + 5000, LEASE, 10)).map((e) => e.eventId)).toEqual([first.id]);
     expect(await outbox.retry(second.id, 'a', T0, 'x', T0 + 5000)).toBe(false);
+  });
+
+  it('claims each channel on its own: a backlog on one never holds another back', async () => {
+    const outbox = make();
+    const hook = await leadEventFor('cb-1', T0);
+    const mail = { ...hook, id: 'ntf-mail', channel: 'email' as const, type: 'missed' };
+    const chat = { ...hook, id: 'ntf-chat', channel: 'telegram' as const, type: 'missed' };
+    for (const m of [hook, mail, chat]) await outbox.enqueue(m, T0);
+    expect(await outbox.pendingCount('telegram')).toBe(1);
+    // Telegram's entry is leased and failing; email's and the webhook's are claimed regardless.
+    expect((await outbox.claimDue('a', T0, LEASE, 10, 'telegram')).map((e) => [e.eventId, e.channel])).toEqual([['ntf-chat', 'telegram']]);
+    expect(await outbox.retry('ntf-chat', 'a', T0 + 60_000, 'HTTP 500', T0)).toBe(true);
+    expect(await outbox.nextDueAt('telegram')).toBe(T0 + 60_000);
+    expect(await outbox.nextDueAt('email')).toBe(T0);
+    expect((await outbox.claimDue('a', T0, LEASE, 10, 'email')).map((e) => [e.eventId, e.type, e.channel])).toEqual([['ntf-mail', 'missed', 'email']]);
+    expect((await outbox.claimDue('a', T0, LEASE, 10)).map((e) => e.eventId)).toEqual([hook.id]);
+    expect(await outbox.delivered('ntf-mail', 'a', T0 + 1)).toBe(true);
+    expect(await outbox.pendingCount('email')).toBe(0);
+    expect(await outbox.pendingCount('telegram')).toBe(1);
+    expect(await outbox.pendingCount('webhook')).toBe(1);
   });
 });

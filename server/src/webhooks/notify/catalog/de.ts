@@ -1,0 +1,42 @@
+import type { NotifyTexts } from './types.ts';
+
+export const de: NotifyTexts = {
+  locale: 'de-DE',
+  title: { missed: 'Verpasster Lead', failed: 'Fehlgeschlagener Lead', scheduled: 'Anruf gebucht', queued: 'Lead zurückgehalten' },
+  lead: {
+    missed: 'Niemand hat diesen Besucher erreicht, auch nicht bei den Wiederholungen. Bitte zurückrufen.',
+    failed: 'Dieser Rückruf konnte nicht ausgelöst werden. Bitte von Hand zurückrufen.',
+    scheduled: 'Ein Besucher hat einen Anruf für später gebucht; das Relay löst ihn zu dieser Zeit aus.',
+    queued: 'Der Call-Tracking-Dienst war nicht erreichbar; das Relay hält diesen Lead und ruft an, sobald der Dienst antwortet.',
+  },
+  state: { missed: 'verpasst (keine Antwort)', failed: 'fehlgeschlagen', scheduled: 'gebucht', queued: 'zurückgehalten (Dienst nicht erreichbar)' },
+  labels: {
+    number: 'Nummer',
+    department: 'Abteilung',
+    state: 'Status',
+    time: 'Zeit',
+    bookedFor: 'Gebucht für',
+    reason: 'Grund',
+    source: 'Quelle',
+    medium: 'Medium',
+    campaign: 'Kampagne',
+    page: 'Seite',
+  },
+  open: 'In der Inhaberansicht öffnen',
+  none: '—',
+  digest: {
+    title: 'Leads vom {day}',
+    period: '{from} – {to}',
+    source: 'Quelle',
+    leads: 'Leads',
+    answered: 'Angenommen',
+    missed: 'Verpasst',
+    failed: 'Fehlgeschlagen',
+    pending: 'Offen',
+    other: 'Sonstige',
+    total: 'Gesamt',
+    direct: '(ohne Quelle)',
+    empty: 'Keine Leads in diesen 24 Stunden.',
+    open: 'Inhaberansicht',
+  },
+};

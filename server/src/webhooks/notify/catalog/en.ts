@@ -1,0 +1,42 @@
+import type { NotifyTexts } from './types.ts';
+
+export const en: NotifyTexts = {
+  locale: 'en-GB',
+  title: { missed: 'Missed lead', failed: 'Failed lead', scheduled: 'Call booked', queued: 'Lead held' },
+  lead: {
+    missed: 'Nobody answered this visitor, re-dials included. Please call back.',
+    failed: 'This callback could not be placed. Please call back by hand.',
+    scheduled: 'A visitor booked a call for later; the relay will place it at that time.',
+    queued: 'The call-tracking service was unreachable; the relay holds this lead and will place it as soon as the service answers.',
+  },
+  state: { missed: 'missed (no answer)', failed: 'failed', scheduled: 'booked', queued: 'held (service unreachable)' },
+  labels: {
+    number: 'Number',
+    department: 'Department',
+    state: 'State',
+    time: 'Time',
+    bookedFor: 'Booked for',
+    reason: 'Reason',
+    source: 'Source',
+    medium: 'Medium',
+    campaign: 'Campaign',
+    page: 'Page',
+  },
+  open: 'Open in the owner view',
+  none: '—',
+  digest: {
+    title: 'Leads of {day}',
+    period: '{from} – {to}',
+    source: 'Source',
+    leads: 'Leads',
+    answered: 'Answered',
+    missed: 'Missed',
+    failed: 'Failed',
+    pending: 'Pending',
+    other: 'Other',
+    total: 'Total',
+    direct: '(no source)',
+    empty: 'No leads in these 24 hours.',
+    open: 'Owner view',
+  },
+};

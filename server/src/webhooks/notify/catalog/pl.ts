@@ -1,0 +1,42 @@
+import type { NotifyTexts } from './types.ts';
+
+export const pl: NotifyTexts = {
+  locale: 'pl-PL',
+  title: { missed: 'Nieodebrany lead', failed: 'Nieudany lead', scheduled: 'Zaplanowano rozmowę', queued: 'Lead wstrzymany' },
+  lead: {
+    missed: 'Nikt nie odebrał od tego odwiedzającego, także przy ponownych próbach. Prosimy oddzwonić.',
+    failed: 'Nie udało się zrealizować tego oddzwonienia. Prosimy oddzwonić ręcznie.',
+    scheduled: 'Odwiedzający zaplanował rozmowę na później; przekaźnik zadzwoni o tej porze.',
+    queued: 'Usługa call trackingu była niedostępna; przekaźnik przechowuje ten lead i zadzwoni, gdy tylko usługa odpowie.',
+  },
+  state: { missed: 'nieodebrany (brak odpowiedzi)', failed: 'nieudany', scheduled: 'zaplanowany', queued: 'wstrzymany (usługa niedostępna)' },
+  labels: {
+    number: 'Numer',
+    department: 'Dział',
+    state: 'Stan',
+    time: 'Czas',
+    bookedFor: 'Zaplanowano na',
+    reason: 'Powód',
+    source: 'Źródło',
+    medium: 'Medium',
+    campaign: 'Kampania',
+    page: 'Strona',
+  },
+  open: 'Otwórz w panelu właściciela',
+  none: '—',
+  digest: {
+    title: 'Leady z dnia {day}',
+    period: '{from} – {to}',
+    source: 'Źródło',
+    leads: 'Leady',
+    answered: 'Odebrane',
+    missed: 'Nieodebrane',
+    failed: 'Nieudane',
+    pending: 'Oczekujące',
+    other: 'Inne',
+    total: 'Razem',
+    direct: '(bez źródła)',
+    empty: 'Brak leadów w tych 24 godzinach.',
+    open: 'Panel właściciela',
+  },
+};

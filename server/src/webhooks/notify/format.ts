@@ -1,0 +1,31 @@
+// Formatting shared by the messages: times in the project's zone, HTML escaping, the owner link.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** `25 Nov 2026, 18:05 (Europe/Kyiv)`, in the catalog's locale; the zone is named so nobody has to guess. */
+export function formatTime(ms: number, locale: string, timeZone: string): string {
+  const key = `${locale}\0${timeZone}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' })));
+  return `${f.format(ms)} (${timeZone})`;
+}
+
+// Telegram's HTML mode knows these four named entities and any numeric one.
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML element content and double-quoted attributes (email HTML, Telegram's HTML mode). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+/** A visitor-supplied value cut to a length any channel takes (Telegram: 4096 characters a message). */
+export function clip(value: string, max = 300): string {
+  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
+
+/** The owner view, opened at one lead. */
+export function ownerLink(publicUrl: string, callbackId: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/owner#lead=${encodeURIComponent(callbackId)}`;
+}
+
+export const fill = (template: string, values: Record<string, string>): string => template.replace(/\{(\w+)\}/g, (m, name: string) => values[name] ?? m);
