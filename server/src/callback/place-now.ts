@@ -80,7 +80,7 @@ export async function placeNow(app: AppContext, input: CallbackInput, destinatio
  */
 async function reportLead(app: AppContext, job: NewCallbackJob, what: 'placed' | 'failed'): Promise<void> {
   try {
-    await app.stores.report.addLead(newLeadFact(job, job.dueAt));
+    await app.stores.report.addLead(newLeadFact(job, job.dueAt, job.request.department));
     if (what === 'placed') await app.stores.report.markPlaced(job.callbackId);
     else await app.stores.report.finish(job.callbackId, 'failed', null);
   } catch (err) {

@@ -26,7 +26,7 @@ function answerSeconds(job: CallbackJob, talkStartedAt: number): number {
 
 async function record(report: ReportStore, event: LifecycleEvent): Promise<void> {
   const { job, to, step } = event;
-  if (event.from === null) await report.addLead(newLeadFact(job, job.createdAt));
+  if (event.from === null) await report.addLead(newLeadFact(job, job.createdAt, job.request.department));
   if (to === 'following') await report.markPlaced(job.callbackId);
   if (to === 'answered' || to === 'missed' || to === 'ended' || to === 'failed' || to === 'cancelled') {
     const call = 'call' in step && step.call ? { answerSeconds: answerSeconds(job, step.call.talkStartedAt), talkSeconds: step.call.talkSeconds } : null;
