@@ -1,0 +1,122 @@
+// The report period's leads, newest first, with their state and the owner's actions. A lead named
+// in the address (#lead=<id>, how notifications link here) is scrolled to, highlighted and focused;
+// if it is not in the period shown, the page asks for a longer one once, then says so.
+import { useEffect, useState } from 'preact/hooks';
+import type { Formats } from '../format.ts';
+import { pagePath } from '../format.ts';
+import type { Period } from '../report/period.ts';
+import { ListTable } from '../TableWrap.tsx';
+import type { OwnerLead } from '../types.ts';
+import { usePoll } from '../use-poll.ts';
+import { ConfirmNeverCall } from './ConfirmNeverCall.tsx';
+import { leadRowId, linkedLead } from './lead-link.ts';
+import { canCallBack, stageWords } from './stage-words.ts';
+import { useLeadActions } from './use-lead-actions.ts';
+
+type LeadsAnswer = { leads: OwnerLead[] } | { pending: OwnerLead[]; failed: OwnerLead[] } | OwnerLead[];
+
+/** The leads of an answer, whichever list shape it has. */
+function leadsOf(answer: LeadsAnswer): OwnerLead[] {
+  if (Array.isArray(answer)) return answer;
+  if ('leads' in answer) return answer.leads;
+  return [...answer.pending, ...answer.failed];
+}
+
+export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period; formats: Formats; onLeadOutside: () => void }) {
+  const { data, error, refresh } = usePoll<LeadsAnswer>(`/owner/api/leads?from=${period.from}&to=${period.to}`, 15_000);
+  const leads = data ? leadsOf(data) : null;
+  const actions = useLeadActions(refresh);
+  const [confirming, setConfirming] = useState<OwnerLead | null>(null);
+  const [linked, setLinked] = useState(linkedLead);
+  const [outside, setOutside] = useState(false);
+
+  useEffect(() => {
+    const onHash = () => setLinked(linkedLead());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  // Go to the linked lead once its row is there (each time the link changes, not at each poll).
+  const linkedShown = linked !== null && leads?.some((l) => l.callbackId === linked);
+  useEffect(() => {
+    if (!linked || !leads) return;
+    if (!linkedShown) {
+      setOutside(true);
+      onLeadOutside();
+      return;
+    }
+    setOutside(false);
+    const row = document.getElementById(leadRowId(linked));
+    row?.scrollIntoView({ block: 'center' });
+    row?.focus({ preventScroll: true });
+  }, [linked, linkedShown, leads === null]);
+
+  const answer = async (sure: boolean) => {
+    const lead = confirming!;
+    setConfirming(null);
+    if (sure) await actions.neverCall(lead);
+    else document.getElementById(`never-${lead.callbackId}`)?.focus();
+  };
+
+  return (
+    <section class="card wide" aria-labelledby="period-leads-title" id="period-leads">
+      <h2 id="period-leads-title">Leads in this period</h2>
+      <p class="summary" id="period-leads-summary">
+        {leads ? `${leads.length} leads, ${formats.day(period.from)} – ${formats.day(period.to)}.` : (error ?? 'Loading…')}
+      </p>
+      {leads && error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {outside && linked ? (
+        <p class="note" id="linked-outside">
+          The linked lead is not among this period's leads: choose a longer period.
+        </p>
+      ) : null}
+      <ListTable
+        id="period-leads-table"
+        label="Leads in this period"
+        columns={['Asked at', 'Number', 'State', 'Source / medium / campaign', 'Page', { hidden: 'Actions' }]}
+        rows={
+          leads?.map((lead) => (
+            <tr
+              key={lead.callbackId}
+              id={leadRowId(lead.callbackId)}
+              tabIndex={-1}
+              class={lead.callbackId === linked ? 'linked' : ''}
+              aria-current={lead.callbackId === linked ? 'true' : undefined}
+              data-callback={lead.callbackId}
+              data-stage={lead.stage}
+            >
+              <td>{formats.time(lead.requestedAt)}</td>
+              <td class="number">{lead.number}</td>
+              <td class={`state ${lead.stage}`}>
+                {stageWords(lead.stage)}
+                {lead.reason && lead.stage === 'failed' ? ` (${lead.reason})` : ''}
+              </td>
+              <td>
+                {lead.utmSource || '—'} / {lead.utmMedium || '—'} / {lead.utmCampaign || '—'}
+              </td>
+              <td class="page">{pagePath(lead.pageUrl)}</td>
+              <td class="actions">
+                {canCallBack(lead.stage) ? (
+                  <button type="button" class="button" disabled={actions.busy === lead.callbackId} onClick={() => actions.callBack(lead)}>
+                    Call back now<span class="visually-hidden"> {lead.number}</span>
+                  </button>
+                ) : null}
+                <button type="button" class="button danger" id={`never-${lead.callbackId}`} disabled={actions.busy === lead.callbackId} onClick={() => setConfirming(lead)}>
+                  Never call<span class="visually-hidden"> {lead.number}</span>
+                </button>
+              </td>
+            </tr>
+          )) ?? null
+        }
+        empty="No leads in this period."
+      />
+      <p id="action-status" ref={actions.messageRef} tabIndex={-1} role="status" class={actions.message?.error ? 'message error' : 'message'}>
+        {actions.message?.text ?? ''}
+      </p>
+      {confirming ? <ConfirmNeverCall number={confirming.number} onAnswer={answer} /> : null}
+    </section>
+  );
+}
