@@ -19,6 +19,7 @@ import { createLeadAnnouncer, type LeadAnnouncer } from './webhooks/lead-events.
 import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.ts';
 import { announceLeads } from './lifecycle/lead-announcements.ts';
+import { recordLeadFacts } from './report/lead-facts.ts';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
@@ -113,6 +114,7 @@ export function createAppContext(deps: AppDeps): AppContext {
     onListenerError: (err, event) => log.error('callback step not told', { err, callbackId: event.callbackId, from: event.from, to: event.to }),
   });
   lifecycle.on(announceLeads(leads));
+  lifecycle.on(recordLeadFacts(stores.report, log));
   return {
     config,
     client,

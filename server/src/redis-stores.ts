@@ -19,6 +19,8 @@ import { createRedisLimitStore } from './limits/redis/limit-store.ts';
 import { createRedisMetrics } from './storage/redis/metrics.ts';
 import { createRedisSharedState } from './shared-state/redis-shared-state.ts';
 import { createRedisWebhookOutbox } from './webhooks/redis-outbox.ts';
+import { createRedisReportStore } from './report/redis-report-store.ts';
+import { createRedisNeverCallList } from './phone/redis-never-call-list.ts';
 
 export interface OpenRedisOptions {
   /** Who this relay is (lock holders); a random id when not given. */
@@ -48,6 +50,8 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
       ? createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath })
       : createRedisConsentLog({ connection, hashSecret: config.hash.secret, retentionDays }),
     outbox: createRedisWebhookOutbox({ connection, retentionDays }),
+    report: createRedisReportStore({ connection, ...(options.now && { now: options.now }) }),
+    neverCall: createRedisNeverCallList(connection),
     shared: createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) }),
     registry,
     close: () => connection.close(),

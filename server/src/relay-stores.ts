@@ -17,6 +17,9 @@ import { createMemoryIdempotencyStore } from './idempotency/memory-store.ts';
 import { createConsentLog } from './consent/consent-log.ts';
 import { openEmbeddedStore } from './sqlite-stores.ts';
 import { cacheBlockedClients } from './limits/blocked-clients.ts';
+import type { ReportStore } from './report/report-store.ts';
+import { createMemoryReportStore } from './report/memory-report-store.ts';
+import { createMemoryNeverCallList, type NeverCallList } from './phone/never-call-list.ts';
 
 export interface RelayStores {
   /** Which kind, for logs and /readyz. */
@@ -26,6 +29,10 @@ export interface RelayStores {
   jobs: CallbackJobStore;
   consent: ConsentLog;
   outbox: WebhookOutbox;
+  /** The lead report's facts and dialog opens (no numbers). */
+  report: ReportStore;
+  /** The owner's never-call list (keyed hashes). */
+  neverCall: NeverCallList;
   /** Wraps the relay's limiter (Redis: blocked clients answered from memory, refusal-cache.ts). */
   wrapLimiter?: (limiter: Limiter, now?: () => number) => Limiter;
   /** What several relays coordinate (polls, breaker); absent on the embedded store (one relay). */
@@ -53,6 +60,8 @@ export function openEmbeddedStores(config: Config, now?: () => number): RelaySto
     // CONSENT_LOG_PATH keeps its JSON-lines file (an operator may ship it elsewhere); otherwise the records live in the store.
     consent: config.consent.logPath ? createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath }) : store.consent,
     outbox: store.outbox,
+    report: store.report,
+    neverCall: store.neverCall,
     // A client found blocked is refused from memory for a moment (never past its wait): a flood
     // from it then costs no look at the limit tables, as with Redis.
     wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
@@ -69,6 +78,8 @@ export function memoryStores(config: Config, now?: () => number): RelayStores {
     jobs: createMemoryCallbackJobStore(),
     consent: createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath }),
     outbox: createMemoryWebhookOutbox(),
+    report: createMemoryReportStore(),
+    neverCall: createMemoryNeverCallList(),
     close: async () => {},
   };
 }

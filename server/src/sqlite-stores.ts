@@ -16,6 +16,10 @@ import { createSqliteLimitStore, type SqliteLimitStore } from './limits/sqlite/l
 import { createPurge, type Purge } from './storage/sqlite/purge.ts';
 import { createSqliteWebhookOutbox } from './webhooks/sqlite-outbox.ts';
 import { DEFERRABLE_TABLES } from './limits/limit-store.ts';
+import type { ReportStore } from './report/report-store.ts';
+import { createSqliteReportStore } from './report/sqlite-report-store.ts';
+import type { NeverCallList } from './phone/never-call-list.ts';
+import { createSqliteNeverCallList } from './phone/sqlite-never-call-list.ts';
 
 export interface OpenStoreOptions {
   dataDir: string;
@@ -37,6 +41,8 @@ export interface EmbeddedStore {
   jobs: CallbackJobStore;
   consent: ConsentLog;
   outbox: WebhookOutbox;
+  report: ReportStore;
+  neverCall: NeverCallList;
   purge: Purge;
   close(): Promise<void>;
 }
@@ -56,6 +62,8 @@ export function openEmbeddedStore(options: OpenStoreOptions): EmbeddedStore {
     jobs: createSqliteCallbackJobStore({ db }),
     consent: createSqliteConsentLog({ db, hashSecret: options.hashSecret }),
     outbox: createSqliteWebhookOutbox({ db }),
+    report: createSqliteReportStore({ db, now }),
+    neverCall: createSqliteNeverCallList(db),
     purge,
     async close() {
       purge.stop();

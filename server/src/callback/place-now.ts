@@ -16,9 +16,11 @@ import { keepConsentRecord } from '../consent/keep-record.ts';
 import { callbackParams } from '../lifecycle/callback-params.ts';
 import { followPlacedCall } from '../lifecycle/follow-outcome.ts';
 import { heldJob } from './held-job.ts';
+import type { NewCallbackJob } from '../lifecycle/job-store.ts';
 import { metricOutcome, type CallbackOutcome } from './outcome.ts';
 import { placeCallback } from '../lifecycle/place-callback.ts';
 import type { CallbackInput } from './request-callback.ts';
+import { newLeadFact } from '../report/lead-facts.ts';
 
 /** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */
 const ESTIMATE_SECONDS = 30;
@@ -55,15 +57,35 @@ export async function placeNow(app: AppContext, input: CallbackInput, destinatio
   if (held) return held;
   // The visitor may simply try again (with the same Idempotency-Key too: it is freed).
   if (placed.failure?.neverSent) throw placed.failure.error;
-  if (placed.failure) return { kind: 'failed', error: placed.failure.error, reachedService: true };
+  const lead = heldJob(app, input, destination, callbackId, 'now', app.now().getTime()).job;
+  if (placed.failure) {
+    await reportLead(app, lead, 'failed');
+    return { kind: 'failed', error: placed.failure.error, reachedService: true };
+  }
+  await reportLead(app, lead, 'placed');
 
   // Followed to its end, so a call nobody answered is re-dialled and the owner hears of it.
   const placedAt = app.now().getTime();
-  await followPlacedCall(app, heldJob(app, input, destination, callbackId, 'now', placedAt).job, placedAt);
+  await followPlacedCall(app, lead, placedAt);
   return {
     kind: 'accepted',
     accepted: { status: 'accepted', requestId: callbackId, phoneMasked: maskInternational(destination.international), estimateSeconds: ESTIMATE_SECONDS },
   };
+}
+
+/**
+ * The lead report's fact of a call placed at once (with no job, nothing else would tell it): the
+ * service took it, or refused it. A following job tells the rest. Never throws: a lost count is no
+ * reason to fail the visitor's answer.
+ */
+async function reportLead(app: AppContext, job: NewCallbackJob, what: 'placed' | 'failed'): Promise<void> {
+  try {
+    await app.stores.report.addLead(newLeadFact(job, job.dueAt));
+    if (what === 'placed') await app.stores.report.markPlaced(job.callbackId);
+    else await app.stores.report.finish(job.callbackId, 'failed', null);
+  } catch (err) {
+    app.log.warn('lead report: fact not recorded', { err, callbackId: job.callbackId });
+  }
 }
 
 /** The service is unreachable: the call is kept as a 'queued' job, due now; the job runner retries it with backoff. */

@@ -14,6 +14,7 @@ import { type OutcomeSettings, readOutcome } from './outcome.ts';
 import { type OwnerSettings, readOwner } from './owner.ts';
 import { type PhoneSettings, readPhone } from './phone.ts';
 import { type RedisSettings, readRedis } from './redis.ts';
+import { type ReportSettings, readReport } from './report.ts';
 import { type RouteSettings, readRoute } from './route.ts';
 import { readService, type ServiceFallbacks, type ServiceSettings, type SimulatorDefaults } from './service.ts';
 import { readStore, type StoreSettings } from './store.ts';
@@ -22,7 +23,7 @@ import { readLeadWebhook, type WebhookSettings } from './webhooks.ts';
 export { ConfigError, type EnvRecord } from './env.ts';
 export { secretsOf } from './secrets.ts';
 export type { ConsentSettings, HashSettings, HeldSettings, HttpSettings, LogSettings, OfficeSettings, OutcomeSettings, OwnerSettings, PhoneSettings };
-export type { ProtectSettings, RedisSettings, RouteSettings, ServiceFallbacks, ServiceSettings, SimulatorDefaults, StoreSettings, WebhookSettings };
+export type { ProtectSettings, RedisSettings, ReportSettings, RouteSettings, ServiceFallbacks, ServiceSettings, SimulatorDefaults, StoreSettings, WebhookSettings };
 
 /** Every setting, by area. */
 export interface Config {
@@ -56,6 +57,8 @@ export interface Config {
   redis: RedisSettings | null;
   /** The owner's lead webhook; null: none. */
   leadWebhook: WebhookSettings | null;
+  /** The lead report in the owner view. */
+  report: ReportSettings;
 }
 
 /**
@@ -85,5 +88,6 @@ export function loadConfig(raw: EnvRecord, simulator?: SimulatorDefaults, fallba
     store: readStore(env),
     redis,
     leadWebhook: readLeadWebhook(env),
+    report: readReport(env),
   };
 }

@@ -55,7 +55,9 @@ export function followStep(ctx: HeldContext, job: CallbackJob, progress: JobProg
   const final = row ? outcomeOfRow(row) : null;
   if (final === 'completed') {
     count('answered');
-    return { stage: 'answered', outcome: 'answered' };
+    // When talk began and how long it lasted: the lead report's answer time and conversations.
+    const call = { talkStartedAt: row!.calldate.getTime() + Math.max(0, row!.duration - row!.billsec) * 1000, talkSeconds: row!.billsec };
+    return { stage: 'answered', outcome: 'answered', call };
   }
   if (final === 'missed') {
     if (progress.redials < app.config.held.redialAttempts) {

@@ -97,7 +97,13 @@ export interface CallbackJob {
 }
 
 /** One step of a job's life, as `advance` writes it: the next stage, and for a waiting one when it is due and what it remembers. */
-export type JobStep = { stage: WaitingStage; dueAt: number; progress: JobProgress } | { stage: Exclude<Stage, WaitingStage>; outcome: string };
+/** What the call log said of an answered call: when talk began (ms) and how long it lasted (billsec). Told to listeners (the lead report), not stored with the job. */
+export interface AnsweredCall {
+  talkStartedAt: number;
+  talkSeconds: number;
+}
+
+export type JobStep = { stage: WaitingStage; dueAt: number; progress: JobProgress } | { stage: Exclude<Stage, WaitingStage>; outcome: string; call?: AnsweredCall };
 
 export type AddJobResult = { ok: true } | { ok: false; reason: 'number_already_scheduled' | 'duplicate_callback_id' };
 /** `placed`: it is being followed, its call was placed: nothing to cancel. */

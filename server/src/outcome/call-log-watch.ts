@@ -11,7 +11,8 @@ import type { CallRecord } from '../calltracking/call-fields.ts';
 import type { Logger } from '../log/index.ts';
 import type { SharedState } from '../shared-state/shared-state.ts';
 
-export const WATCH_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'connected_with', 'uniqueid'] as const;
+// duration: with billsec, when talk began (calldate + duration − billsec), for the lead report.
+export const WATCH_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'duration', 'connected_with', 'uniqueid'] as const;
 export type WatchedRow = CallRecord<(typeof WATCH_FIELDS)[number]>;
 
 export interface LogSnapshot {

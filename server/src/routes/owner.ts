@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import { createOwnerAccess } from '../owner/owner-access.ts';
 import { createOwnerCalls } from '../owner/owner-calls.ts';
 import type { RouteModule } from './index.ts';
-import { ownerLeads } from '../owner/owner-leads.ts';
+import { ownerReportRoutes } from './owner-report.ts';
 import { cancelCallback } from '../callback/cancel-callback.ts';
 import { loadStaticSet, type StaticSet } from '../http/static-files.ts';
 import { localDay } from '../schedule/zoned.ts';
@@ -85,7 +85,7 @@ export const ownerRoutes: RouteModule = (app) => {
     { path: '/owner/api/view', origin: 'none', access: resource, methods: { GET: view } },
     { path: '/owner/api/agents', origin: 'none', access: resource, methods: { GET: agents } },
     { path: '/owner/api/calls', origin: 'none', access: resource, methods: { GET: async () => json(200, await calls.get(), API_HEADERS) } },
-    { path: '/owner/api/leads', origin: 'none', access: resource, methods: { GET: async () => json(200, await ownerLeads(app), API_HEADERS) } },
+    ...ownerReportRoutes(app, resource, API_HEADERS),
     // The owner cancels a held call without the visitor's token: the owner view's own access
     // (a header, or the SameSite=Strict cookie no other site's form can send) authorises it.
     {

@@ -183,4 +183,41 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE consent ADD COLUMN privacy_url TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'the lead report (one fact per lead, dialog opens per day and group) and the owner never-call list',
+    // Nothing here holds a number: the report's facts carry attribution and outcomes only ('' for a
+    // value the visitor's page did not have, so the open counters' key has no NULLs), and the
+    // never-call list keeps each number as its keyed hash (HMAC with HASH_SECRET).
+    sql: `
+      CREATE TABLE lead_facts (
+        callback_id TEXT PRIMARY KEY,
+        at_ms INTEGER NOT NULL,
+        requested_as TEXT NOT NULL,
+        source TEXT NOT NULL,
+        medium TEXT NOT NULL,
+        campaign TEXT NOT NULL,
+        department TEXT NOT NULL,
+        page TEXT NOT NULL,
+        placed INTEGER NOT NULL DEFAULT 0,
+        outcome TEXT,
+        answer_seconds REAL,
+        talk_seconds INTEGER
+      ) STRICT;
+      CREATE INDEX lead_facts_by_time ON lead_facts (at_ms);
+
+      CREATE TABLE dialog_opens (
+        day TEXT NOT NULL,
+        source TEXT NOT NULL,
+        medium TEXT NOT NULL,
+        campaign TEXT NOT NULL,
+        department TEXT NOT NULL,
+        page TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (day, source, medium, campaign, department, page)
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE never_call (number_hash TEXT PRIMARY KEY, at_ms INTEGER NOT NULL) STRICT;
+    `,
+  },
 ];

@@ -1,0 +1,66 @@
+// The owner view's leads of a period (`/owner/api/leads?from=…&to=…`): every lead the report
+// knows of in those project-local days, newest first, with its state. The report's fact gives how
+// it came and ended; the job, while it is kept, its stage and masked number. Masked numbers only.
+import type { AppContext } from '../app-context.ts';
+import type { CallbackJob } from '../lifecycle/job-store.ts';
+import { canMove } from '../lifecycle/stages.ts';
+import type { Period } from '../report/report-query.ts';
+import type { LeadFact } from '../report/report-store.ts';
+
+const SHOWN = 1000;
+
+export interface PeriodLead {
+  callbackId: string;
+  requestedAs: LeadFact['requestedAs'];
+  requestedAt: string;
+  /** The job's stage while the job is kept; else how the lead ended ('placed' when the service took it and nothing more is known). */
+  stage: string;
+  state: 'pending' | 'completed' | 'failed' | 'cancelled';
+  number: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  department: string | null;
+  page: string | null;
+  placed: boolean;
+  outcome: LeadFact['outcome'];
+  talkSeconds: number | null;
+  answerSeconds: number | null;
+  cancellable: boolean;
+  /** "Call back now" applies: the lead was missed or failed, and its number is still known. */
+  canCallBack: boolean;
+}
+
+const orNull = (v: string) => (v === '' ? null : v);
+
+function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
+  const stage = job?.stage ?? f.outcome ?? (f.placed ? 'placed' : 'requested');
+  const state = job?.state ?? (f.outcome === 'failed' || f.outcome === 'cancelled' ? f.outcome : f.outcome ? 'completed' : 'pending');
+  const ended = f.outcome ?? job?.stage;
+  return {
+    callbackId: f.callbackId,
+    requestedAs: f.requestedAs,
+    requestedAt: new Date(f.at).toISOString(),
+    stage,
+    state,
+    number: job?.maskedNumber ?? null,
+    utmSource: orNull(f.source),
+    utmMedium: orNull(f.medium),
+    utmCampaign: orNull(f.campaign),
+    department: orNull(f.department),
+    page: orNull(f.page),
+    placed: f.placed,
+    outcome: f.outcome,
+    talkSeconds: f.talkSeconds,
+    answerSeconds: f.answerSeconds,
+    cancellable: job !== undefined && job.state === 'pending' && canMove(job.stage, 'cancelled'),
+    canCallBack: (ended === 'missed' || ended === 'failed') && job !== undefined,
+  };
+}
+
+export async function periodLeads(app: AppContext, period: Period): Promise<{ leads: PeriodLead[]; truncated: boolean }> {
+  const facts = (await app.stores.report.leads(period.fromMs, period.toMs)).sort((a, b) => b.at - a.at);
+  const shown = facts.slice(0, SHOWN);
+  const jobs = await Promise.all(shown.map((f) => app.stores.jobs.get(f.callbackId)));
+  return { leads: shown.map((f, i) => periodLead(f, jobs[i])), truncated: facts.length > SHOWN };
+}

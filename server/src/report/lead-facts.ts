@@ -1,0 +1,46 @@
+// How the lead report learns of leads: from the lifecycle's events (every held, booked and followed
+// call), and from the request path for a call placed at once that is not followed (no job: see
+// callback/place-now.ts). Each event writes one small fact; a fact told twice (at least once) is
+// written once.
+import type { CallbackJob } from '../lifecycle/job-store.ts';
+import type { LifecycleEvent, LifecycleListener } from '../lifecycle/lifecycle.ts';
+import type { Logger } from '../log/index.ts';
+import { groupValues, pagePath, type LeadSource, type NewLeadFact, type ReportStore } from './report-store.ts';
+
+/** The fact a new lead starts as: its attribution, page and department, no number. */
+export function newLeadFact(job: Pick<CallbackJob, 'callbackId' | 'request'> & { requestedAs: LeadSource }, at: number, department?: string | null): NewLeadFact {
+  const a = job.request.attribution;
+  return {
+    callbackId: job.callbackId,
+    at,
+    requestedAs: job.requestedAs,
+    ...groupValues({ source: a.utmSource, medium: a.utmMedium, campaign: a.utmCampaign, department: department ?? null, page: pagePath(job.request.pageUrl) }),
+  };
+}
+
+/** Seconds from the request (a booking: its booked time, when that is later) to the start of talk. */
+function answerSeconds(job: CallbackJob, talkStartedAt: number): number {
+  const from = Math.max(job.createdAt, job.progress.scheduledFor ?? 0);
+  return Math.max(0, Math.round((talkStartedAt - from) / 100) / 10);
+}
+
+async function record(report: ReportStore, event: LifecycleEvent): Promise<void> {
+  const { job, to, step } = event;
+  if (event.from === null) await report.addLead(newLeadFact(job, job.createdAt));
+  if (to === 'following') await report.markPlaced(job.callbackId);
+  if (to === 'answered' || to === 'missed' || to === 'ended' || to === 'failed' || to === 'cancelled') {
+    const call = 'call' in step && step.call ? { answerSeconds: answerSeconds(job, step.call.talkStartedAt), talkSeconds: step.call.talkSeconds } : null;
+    await report.finish(job.callbackId, to, call);
+  }
+}
+
+/** The lifecycle listener that keeps the report's facts. A store failure costs a count, never a step. */
+export function recordLeadFacts(report: ReportStore, log: Logger): LifecycleListener {
+  return async (event) => {
+    try {
+      await record(report, event);
+    } catch (err) {
+      log.warn('lead report: fact not recorded', { err, callbackId: event.callbackId, to: event.to });
+    }
+  };
+}

@@ -1,0 +1,86 @@
+// What the lead report counts, kept apart from the callback jobs: the jobs hold a visitor's number
+// and are deleted DATA_RETENTION_DAYS after they end, while the report needs a year of counts and
+// nothing personal. So each lead leaves one fact (when it came, how, its attribution, whether the
+// service took its call, how it ended, when talk began and how long it lasted) under its callback
+// id, and each dialog open a per-day counter of its group. No number, no address, no cookie.
+import type { RequestedAs } from '../lifecycle/stages.ts';
+
+/** How a lead came in: the visitor's request, or the owner's "call back now". */
+export type LeadSource = RequestedAs | 'owner';
+
+/** The attribution a lead or an open is grouped by; '' when the visitor's page had none. */
+export interface ReportGroupValues {
+  source: string;
+  medium: string;
+  campaign: string;
+  department: string;
+  /** The page's path (no query: it may carry anything). */
+  page: string;
+}
+
+export const REPORT_DIMENSIONS = ['source', 'medium', 'campaign', 'department', 'page'] as const satisfies readonly (keyof ReportGroupValues)[];
+
+/** How a lead ended, as far as the report tells it; null while it is still going on. */
+export type LeadEnd = 'answered' | 'missed' | 'ended' | 'failed' | 'cancelled';
+
+export interface LeadFact extends ReportGroupValues {
+  callbackId: string;
+  /** When it was requested, ms. */
+  at: number;
+  requestedAs: LeadSource;
+  /** The service took its call (at least once). */
+  placed: boolean;
+  outcome: LeadEnd | null;
+  /** Seconds from the request (a booking: its booked time) to the start of talk; answered calls only. */
+  answerSeconds: number | null;
+  /** The call log's billsec of the answered call. */
+  talkSeconds: number | null;
+}
+
+export interface NewLeadFact extends ReportGroupValues {
+  callbackId: string;
+  at: number;
+  requestedAs: LeadSource;
+}
+
+export interface OpenCount extends ReportGroupValues {
+  /** YYYY-MM-DD in the project's time zone. */
+  day: string;
+  count: number;
+}
+
+export interface ReportStore {
+  /** Records a new lead; a second call for the same id changes nothing. */
+  addLead(fact: NewLeadFact): Promise<void>;
+  markPlaced(callbackId: string): Promise<void>;
+  /** Its end, once: a lead that already ended keeps its first end. */
+  finish(callbackId: string, outcome: LeadEnd, call: { answerSeconds: number; talkSeconds: number } | null): Promise<void>;
+  /** Leads requested in [fromMs, toMs). */
+  leads(fromMs: number, toMs: number): Promise<LeadFact[]>;
+  /** One dialog open on `day` in this group. */
+  countOpen(day: string, group: ReportGroupValues): Promise<void>;
+  /** Open counts of the days from `fromDay` to `toDay`, both included. */
+  opens(fromDay: string, toDay: string): Promise<OpenCount[]>;
+}
+
+/** Facts and counts hold nothing personal; they are kept this long for year-on-year reports. */
+export const REPORT_RETENTION_DAYS = 400;
+/** Groups counted per day beyond which new ones are counted as one "(other)": hostile variety cannot grow the store. */
+export const MAX_OPEN_GROUPS_PER_DAY = 5_000;
+export const OTHER_GROUP: ReportGroupValues = { source: '(other)', medium: '(other)', campaign: '(other)', department: '(other)', page: '(other)' };
+
+/** A lead's values as the store keeps them: trimmed, bounded. */
+export function groupValues(values: Partial<Record<keyof ReportGroupValues, string | null | undefined>>): ReportGroupValues {
+  const clean = (v: string | null | undefined) => (v ?? '').trim().slice(0, 200);
+  return { source: clean(values.source), medium: clean(values.medium), campaign: clean(values.campaign), department: clean(values.department), page: clean(values.page) };
+}
+
+/** The path of a page URL (never its query or fragment), '' when there is none or it is not a URL. */
+export function pagePath(url: string | null | undefined): string {
+  if (!url) return '';
+  try {
+    return new URL(url, 'http://x').pathname.slice(0, 200);
+  } catch {
+    return '';
+  }
+}
