@@ -1,7 +1,10 @@
-// What the owner API answers. The relay's own types where they exist; the report's shape as the
-// relay's /owner/api/report documents it (docs/operations.md, "Owner view").
+// What the owner API answers: the relay's own types (type-only imports: no server code is bundled).
+import type { ReportDimension } from '../../server/src/report/report-query.ts';
+
 export type { OwnerCalls, OwnerCall } from '../../server/src/owner/owner-calls.ts';
 export type { OwnerLead } from '../../server/src/owner/owner-leads.ts';
+export type { PeriodLead } from '../../server/src/owner/period-leads.ts';
+export type { LeadReport, ReportGroup } from '../../server/src/report/lead-report.ts';
 
 export interface OwnerAgents {
   agents: Array<{ login: string; online: boolean; speaking: boolean; free: boolean }>;
@@ -18,31 +21,7 @@ export interface OwnerViewFacts {
   today: string;
 }
 
-export const REPORT_BY = ['source', 'medium', 'campaign', 'department', 'page'] as const;
-export type ReportBy = (typeof REPORT_BY)[number];
-
-export interface FunnelCounts {
-  opened: number;
-  requested: number;
-  placed: number;
-  answered: number;
-  talked: number;
-  missed: number;
-  failed: number;
-}
-
-export interface ReportGroup extends FunnelCounts {
-  key: string;
-  medianAnswerSeconds: number | null;
-}
-
-export interface LeadReport {
-  from: string;
-  to: string;
-  by: ReportBy;
-  timeZone: string;
-  talkSeconds: number;
-  groups: ReportGroup[];
-  totals: Omit<ReportGroup, 'key'> & { key?: string };
-  days: Array<FunnelCounts & { date: string }>;
-}
+// The groupings the relay's report takes (report/report-query.ts); a value list of its own here, so
+// that no server module is bundled into the page.
+export const REPORT_BY = ['source', 'medium', 'campaign', 'department', 'page'] as const satisfies readonly ReportDimension[];
+export type ReportBy = ReportDimension;

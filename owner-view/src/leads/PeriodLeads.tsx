@@ -3,30 +3,23 @@
 // if it is not in the period shown, the page asks for a longer one once, then says so.
 import { useEffect, useState } from 'preact/hooks';
 import type { Formats } from '../format.ts';
-import { pagePath } from '../format.ts';
 import type { Period } from '../report/period.ts';
 import { ListTable } from '../TableWrap.tsx';
-import type { OwnerLead } from '../types.ts';
+import type { PeriodLead } from '../types.ts';
 import { usePoll } from '../use-poll.ts';
 import { ConfirmNeverCall } from './ConfirmNeverCall.tsx';
 import { leadRowId, linkedLead } from './lead-link.ts';
-import { canCallBack, stageWords } from './stage-words.ts';
+import { leadName, stageWords } from './stage-words.ts';
 import { useLeadActions } from './use-lead-actions.ts';
 
-type LeadsAnswer = { leads: OwnerLead[] } | { pending: OwnerLead[]; failed: OwnerLead[] } | OwnerLead[];
-
-/** The leads of an answer, whichever list shape it has. */
-function leadsOf(answer: LeadsAnswer): OwnerLead[] {
-  if (Array.isArray(answer)) return answer;
-  if ('leads' in answer) return answer.leads;
-  return [...answer.pending, ...answer.failed];
-}
+/** /owner/api/leads with a period: its leads, newest first (and more than shown: truncated). */
+type LeadsAnswer = { leads: PeriodLead[]; truncated: boolean };
 
 export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period; formats: Formats; onLeadOutside: () => void }) {
   const { data, error, refresh } = usePoll<LeadsAnswer>(`/owner/api/leads?from=${period.from}&to=${period.to}`, 15_000);
-  const leads = data ? leadsOf(data) : null;
+  const leads = data?.leads ?? null;
   const actions = useLeadActions(refresh);
-  const [confirming, setConfirming] = useState<OwnerLead | null>(null);
+  const [confirming, setConfirming] = useState<PeriodLead | null>(null);
   const [linked, setLinked] = useState(linkedLead);
   const [outside, setOutside] = useState(false);
 
@@ -61,7 +54,7 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
     <section class="card wide" aria-labelledby="period-leads-title" id="period-leads">
       <h2 id="period-leads-title">Leads in this period</h2>
       <p class="summary" id="period-leads-summary">
-        {leads ? `${leads.length} leads, ${formats.day(period.from)} – ${formats.day(period.to)}.` : (error ?? 'Loading…')}
+        {data ? `${data.leads.length}${data.truncated ? ' latest' : ''} leads, ${formats.day(period.from)} – ${formats.day(period.to)}.` : (error ?? 'Loading…')}
       </p>
       {leads && error ? (
         <p class="error" role="alert">
@@ -76,7 +69,7 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
       <ListTable
         id="period-leads-table"
         label="Leads in this period"
-        columns={['Asked at', 'Number', 'State', 'Source / medium / campaign', 'Page', { hidden: 'Actions' }]}
+        columns={['Asked at', 'Number', 'State', 'Source / medium / campaign', 'Department', 'Page', { hidden: 'Actions' }]}
         rows={
           leads?.map((lead) => (
             <tr
@@ -89,24 +82,24 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
               data-stage={lead.stage}
             >
               <td>{formats.time(lead.requestedAt)}</td>
-              <td class="number">{lead.number}</td>
-              <td class={`state ${lead.stage}`}>
-                {stageWords(lead.stage)}
-                {lead.reason && lead.stage === 'failed' ? ` (${lead.reason})` : ''}
-              </td>
+              <td class="number">{lead.number ?? '—'}</td>
+              <td class={`state ${lead.stage}`}>{stageWords(lead.stage)}</td>
               <td>
                 {lead.utmSource || '—'} / {lead.utmMedium || '—'} / {lead.utmCampaign || '—'}
               </td>
-              <td class="page">{pagePath(lead.pageUrl)}</td>
+              <td>{lead.department ?? '—'}</td>
+              <td class="page">{lead.page ?? '—'}</td>
               <td class="actions">
-                {canCallBack(lead.stage) ? (
+                {lead.canCallBack ? (
                   <button type="button" class="button" disabled={actions.busy === lead.callbackId} onClick={() => actions.callBack(lead)}>
                     Call back now<span class="visually-hidden"> {lead.number}</span>
                   </button>
                 ) : null}
-                <button type="button" class="button danger" id={`never-${lead.callbackId}`} disabled={actions.busy === lead.callbackId} onClick={() => setConfirming(lead)}>
-                  Never call<span class="visually-hidden"> {lead.number}</span>
-                </button>
+                {lead.number !== null ? (
+                  <button type="button" class="button danger" id={`never-${lead.callbackId}`} disabled={actions.busy === lead.callbackId} onClick={() => setConfirming(lead)}>
+                    Never call<span class="visually-hidden"> {lead.number}</span>
+                  </button>
+                ) : null}
               </td>
             </tr>
           )) ?? null
@@ -116,7 +109,7 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
       <p id="action-status" ref={actions.messageRef} tabIndex={-1} role="status" class={actions.message?.error ? 'message error' : 'message'}>
         {actions.message?.text ?? ''}
       </p>
-      {confirming ? <ConfirmNeverCall number={confirming.number} onAnswer={answer} /> : null}
+      {confirming ? <ConfirmNeverCall number={leadName(confirming)} onAnswer={answer} /> : null}
     </section>
   );
 }

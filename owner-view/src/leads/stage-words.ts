@@ -10,8 +10,11 @@ const WORDS: Record<string, string> = {
   ended: 'Placed: outcome unknown',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  // Leads whose job is no longer kept: how far the report saw them go.
+  placed: 'Placed',
+  requested: 'Asked',
 };
 export const stageWords = (stage: string) => WORDS[stage] ?? stage;
 
-/** Leads the owner may call back now: nobody answered, or the call could not be placed. */
-export const canCallBack = (stage: string) => stage === 'missed' || stage === 'failed';
+/** How a lead is named in messages: its masked number, while the relay still keeps it. */
+export const leadName = (lead: { number: string | null }) => lead.number ?? 'this lead';

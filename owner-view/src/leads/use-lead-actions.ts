@@ -4,7 +4,8 @@
 //   never call        POST …/never-call: 200, after a confirm.
 import { useRef, useState } from 'preact/hooks';
 import { ApiError, postJson } from '../api.ts';
-import type { OwnerLead } from '../types.ts';
+import type { PeriodLead } from '../types.ts';
+import { leadName } from './stage-words.ts';
 
 export interface ActionMessage {
   callbackId: string;
@@ -17,7 +18,7 @@ export function useLeadActions(refresh: () => Promise<void>) {
   const [busy, setBusy] = useState<string | null>(null);
   const messageRef = useRef<HTMLParagraphElement>(null);
 
-  async function run(lead: OwnerLead, path: string, done: string, refused: (err: ApiError) => string) {
+  async function run(lead: PeriodLead, path: string, done: string, refused: (err: ApiError) => string) {
     setBusy(lead.callbackId);
     try {
       await postJson(`/owner/api/leads/${lead.callbackId}/${path}`);
@@ -35,16 +36,16 @@ export function useLeadActions(refresh: () => Promise<void>) {
     message,
     busy,
     messageRef,
-    callBack: (lead: OwnerLead) =>
-      run(lead, 'call-back', `Calling ${lead.number} back now: the call is being placed.`, (err) =>
-        err.status === 409 ? `${lead.number} cannot be called back now: ${err.message}` : `Calling ${lead.number} back failed: ${err.message}`,
+    callBack: (lead: PeriodLead) =>
+      run(lead, 'call-back', `Calling ${leadName(lead)} back now: the call is being placed.`, (err) =>
+        err.status === 409 ? `${leadName(lead)} cannot be called back now: ${err.message}` : `Calling ${leadName(lead)} back failed: ${err.message}`,
       ),
-    neverCall: (lead: OwnerLead) =>
+    neverCall: (lead: PeriodLead) =>
       run(
         lead,
         'never-call',
-        `${lead.number} is on the never-call list: it will not be called again.`,
-        (err) => `${lead.number} could not be put on the never-call list: ${err.message}`,
+        `${leadName(lead)} is on the never-call list: it will not be called again.`,
+        (err) => `${leadName(lead)} could not be put on the never-call list: ${err.message}`,
       ),
   };
 }
