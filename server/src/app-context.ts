@@ -20,6 +20,7 @@ import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery
 import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.ts';
 import { announceLeads } from './lifecycle/lead-announcements.ts';
 import { recordLeadFacts } from './report/lead-facts.ts';
+import { keepCallBackNumbers } from './owner/keep-callback-numbers.ts';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
@@ -115,6 +116,7 @@ export function createAppContext(deps: AppDeps): AppContext {
   });
   lifecycle.on(announceLeads(leads));
   lifecycle.on(recordLeadFacts(stores.report, log));
+  lifecycle.on(keepCallBackNumbers(stores.callBackNumbers, log));
   return {
     config,
     client,

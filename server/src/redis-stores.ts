@@ -21,6 +21,7 @@ import { createRedisSharedState } from './shared-state/redis-shared-state.ts';
 import { createRedisWebhookOutbox } from './webhooks/redis-outbox.ts';
 import { createRedisReportStore } from './report/redis-report-store.ts';
 import { createRedisNeverCallList } from './phone/redis-never-call-list.ts';
+import { createRedisCallBackNumbers } from './owner/redis-callback-numbers.ts';
 
 export interface OpenRedisOptions {
   /** Who this relay is (lock holders); a random id when not given. */
@@ -52,6 +53,7 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
     outbox: createRedisWebhookOutbox({ connection, retentionDays }),
     report: createRedisReportStore({ connection, ...(options.now && { now: options.now }) }),
     neverCall: createRedisNeverCallList(connection),
+    callBackNumbers: createRedisCallBackNumbers(connection),
     shared: createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) }),
     registry,
     close: () => connection.close(),

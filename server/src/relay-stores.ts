@@ -20,6 +20,7 @@ import { cacheBlockedClients } from './limits/blocked-clients.ts';
 import type { ReportStore } from './report/report-store.ts';
 import { createMemoryReportStore } from './report/memory-report-store.ts';
 import { createMemoryNeverCallList, type NeverCallList } from './phone/never-call-list.ts';
+import { createMemoryCallBackNumbers, type CallBackNumbers } from './owner/callback-numbers.ts';
 
 export interface RelayStores {
   /** Which kind, for logs and /readyz. */
@@ -33,6 +34,8 @@ export interface RelayStores {
   report: ReportStore;
   /** The owner's never-call list (keyed hashes). */
   neverCall: NeverCallList;
+  /** Missed and failed leads' numbers, for the owner's "call back now". */
+  callBackNumbers: CallBackNumbers;
   /** Wraps the relay's limiter (Redis: blocked clients answered from memory, refusal-cache.ts). */
   wrapLimiter?: (limiter: Limiter, now?: () => number) => Limiter;
   /** What several relays coordinate (polls, breaker); absent on the embedded store (one relay). */
@@ -62,6 +65,7 @@ export function openEmbeddedStores(config: Config, now?: () => number): RelaySto
     outbox: store.outbox,
     report: store.report,
     neverCall: store.neverCall,
+    callBackNumbers: store.callBackNumbers,
     // A client found blocked is refused from memory for a moment (never past its wait): a flood
     // from it then costs no look at the limit tables, as with Redis.
     wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
@@ -80,6 +84,7 @@ export function memoryStores(config: Config, now?: () => number): RelayStores {
     outbox: createMemoryWebhookOutbox(),
     report: createMemoryReportStore(),
     neverCall: createMemoryNeverCallList(),
+    callBackNumbers: createMemoryCallBackNumbers(),
     close: async () => {},
   };
 }

@@ -20,6 +20,8 @@ import type { ReportStore } from './report/report-store.ts';
 import { createSqliteReportStore } from './report/sqlite-report-store.ts';
 import type { NeverCallList } from './phone/never-call-list.ts';
 import { createSqliteNeverCallList } from './phone/sqlite-never-call-list.ts';
+import type { CallBackNumbers } from './owner/callback-numbers.ts';
+import { createSqliteCallBackNumbers } from './owner/sqlite-callback-numbers.ts';
 
 export interface OpenStoreOptions {
   dataDir: string;
@@ -43,6 +45,7 @@ export interface EmbeddedStore {
   outbox: WebhookOutbox;
   report: ReportStore;
   neverCall: NeverCallList;
+  callBackNumbers: CallBackNumbers;
   purge: Purge;
   close(): Promise<void>;
 }
@@ -64,6 +67,7 @@ export function openEmbeddedStore(options: OpenStoreOptions): EmbeddedStore {
     outbox: createSqliteWebhookOutbox({ db }),
     report: createSqliteReportStore({ db, now }),
     neverCall: createSqliteNeverCallList(db),
+    callBackNumbers: createSqliteCallBackNumbers(db),
     purge,
     async close() {
       purge.stop();

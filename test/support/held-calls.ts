@@ -217,11 +217,11 @@ export function heldRelayPerTest(at: Date) {
   });
   return {
     clock,
-    async start(env: Record<string, string> = {}, options: { webhook?: boolean; runner?: SystemOptions['runner'] } = {}): Promise<System> {
+    async start(env: Record<string, string> = {}, options: { webhook?: boolean; runner?: SystemOptions['runner']; simulator?: SystemOptions['simulator'] } = {}): Promise<System> {
       const crm = options.webhook === false ? undefined : await startCrm(clock);
       const s = await startSystem(
         { ...HELD_ENV, ...(crm && { LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET }), ...env },
-        { simulator: { timing: QUICK_CALLS, now: clock.now }, now: clock.now, runner: options.runner ?? { timers: manualTimers(clock) } },
+        { simulator: { timing: QUICK_CALLS, ...options.simulator, now: clock.now }, now: clock.now, runner: options.runner ?? { timers: manualTimers(clock) } },
       );
       current = { s, crm };
       return s;

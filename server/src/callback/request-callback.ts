@@ -26,6 +26,7 @@ import type { IdempotencyTicket } from '../idempotency/idempotency-store.ts';
 import { bookCall } from './book-call.ts';
 import { createAnswers, type CallbackOutcome } from './outcome.ts';
 import { placeNow } from './place-now.ts';
+import { numberHmac } from '../consent/consent-log.ts';
 
 export interface CallbackInput {
   request: CallbackRequest;
@@ -71,6 +72,10 @@ export function createCallbacks(app: AppContext): Callbacks {
       throw new RelayError('consent_required', 'Please agree to be called before we place the call.', { field: 'consent' });
     }
     const destination = destinationOf(request.phone, request.country);
+    // The owner's never-call list (keyed hashes, shared by every relay): refused like the project's own lines.
+    if (await app.stores.neverCall.has(numberHmac(app.config.hash.secret, destination.e164))) {
+      throw new RelayError('number_not_allowed', 'We cannot call this number.', { field: 'phone' });
+    }
 
     let ticket: IdempotencyTicket | null = null;
     if (input.idempotencyKey !== undefined) {

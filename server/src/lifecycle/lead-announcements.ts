@@ -13,7 +13,8 @@ export function leadEventOf(event: LifecycleEvent): Omit<LeadEventInput, 'occurr
   if (job.request.e164 === null) return null;
   let type: LeadEventType;
   let extra: Pick<LeadEventInput, 'occurrence' | 'reason'> = {};
-  if (from === null && to === 'scheduled') type = 'callback.scheduled';
+  // The owner's own call-back is no booking a visitor made: the CRM hears of its placement and end.
+  if (from === null && to === 'scheduled' && job.requestedAs !== 'owner') type = 'callback.scheduled';
   else if (from === null && to === 'queued') type = 'callback.queued';
   else if (from !== null && from !== 'following' && to === 'following') {
     type = 'callback.placed';

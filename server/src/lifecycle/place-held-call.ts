@@ -93,6 +93,8 @@ async function place(ctx: HeldContext, job: CallbackJob, progress: JobProgress, 
   }
   if (progress.queuedAt !== null && now > progress.queuedAt + app.config.held.queueMaxWaitSec * 1000) return moves.fail('upstream_unavailable');
 
+  // Listed on the owner's never-call list since it was booked or held: never placed.
+  if (await app.stores.neverCall.has(job.numberHash)) return moves.fail('number_not_allowed');
   const digits = digitsOf(job);
   let admission: Admission | null = null;
   if (!counted) {

@@ -30,8 +30,8 @@ export type WaitingStage = (typeof WAITING_STAGES)[number];
 export type FinalStage = (typeof FINAL_STAGES)[number];
 export type Stage = WaitingStage | FinalStage;
 
-/** How the lead came in: what the visitor asked for. Only held calls (scheduled, queued) have a cancel token. */
-export type RequestedAs = 'now' | 'scheduled' | 'queued';
+/** How the lead came in: what the visitor asked for, or the owner's "call back now" (owner). Only held calls (scheduled, queued) have a cancel token. */
+export type RequestedAs = 'now' | 'scheduled' | 'queued' | 'owner';
 
 /** Where each stage may go next. A call being followed cannot be cancelled: it has been placed. */
 const NEXT: Record<Stage, readonly Stage[]> = {
@@ -48,7 +48,8 @@ const NEXT: Record<Stage, readonly Stage[]> = {
 };
 
 /** The stages a new job may start in: a booking, a held call, or a call the service took at once. */
-export const INITIAL_STAGES: Readonly<Record<RequestedAs, WaitingStage>> = { scheduled: 'scheduled', queued: 'queued', now: 'following' };
+// The owner's "call back now" is due at once and waits like a booking (office hours, the number's limits at placement).
+export const INITIAL_STAGES: Readonly<Record<RequestedAs, WaitingStage>> = { scheduled: 'scheduled', queued: 'queued', now: 'following', owner: 'scheduled' };
 
 export const isWaiting = (stage: Stage): stage is WaitingStage => (WAITING_STAGES as readonly Stage[]).includes(stage);
 

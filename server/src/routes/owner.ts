@@ -12,6 +12,7 @@ import { createOwnerAccess } from '../owner/owner-access.ts';
 import { createOwnerCalls } from '../owner/owner-calls.ts';
 import type { RouteModule } from './index.ts';
 import { ownerReportRoutes } from './owner-report.ts';
+import { ownerActionRoutes } from './owner-actions.ts';
 import { cancelCallback } from '../callback/cancel-callback.ts';
 import { loadStaticSet, type StaticSet } from '../http/static-files.ts';
 import { localDay } from '../schedule/zoned.ts';
@@ -86,6 +87,7 @@ export const ownerRoutes: RouteModule = (app) => {
     { path: '/owner/api/agents', origin: 'none', access: resource, methods: { GET: agents } },
     { path: '/owner/api/calls', origin: 'none', access: resource, methods: { GET: async () => json(200, await calls.get(), API_HEADERS) } },
     ...ownerReportRoutes(app, resource, API_HEADERS),
+    ...ownerActionRoutes(app, resource, API_HEADERS),
     // The owner cancels a held call without the visitor's token: the owner view's own access
     // (a header, or the SameSite=Strict cookie no other site's form can send) authorises it.
     {

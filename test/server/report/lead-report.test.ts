@@ -1,37 +1,22 @@
 // The lead report end to end: a known mix of visits (calls now answered, one nobody answered, one
 // the service refused, a booking placed later), then the report's counts per group and per day,
 // checked against what the simulator's call log says happened; its CSV; and its validation.
-import { afterEach, describe, expect, it } from 'vitest';
-import { callsSettled, HELD_ENV, manualTimers, SECRET, startCrm, testClock, until, type Crm } from '../../support/held-calls.ts';
+import { describe, expect, it } from 'vitest';
+import { callsSettled, heldRelayPerTest, until } from '../../support/held-calls.ts';
 import { postCallback } from '../../support/post-callback.ts';
-import { startSystem, type System } from '../../support/system.ts';
+import type { System } from '../../support/system.ts';
 import type { LeadReport } from '../../../server/src/report/lead-report.ts';
 import { outcomeOfRow } from '../../../server/src/outcome/call-outcome.ts';
 
 // Wednesday 2026-11-25 12:00 in Kyiv.
 const NOON = new Date('2026-11-25T10:00:00Z');
-const clock = testClock(NOON);
-let sys: System | undefined;
-let crm: Crm | undefined;
-afterEach(async () => {
-  await sys?.close();
-  await crm?.close();
-  sys = crm = undefined;
-  clock.set(NOON);
-});
-
-async function start(env: Record<string, string> = {}): Promise<System> {
-  crm = await startCrm(clock);
-  sys = await startSystem(
-    { ...HELD_ENV, TIMEZONE: 'Europe/Kyiv', REDIAL_ATTEMPTS: '0', REPORT_TALK_SECONDS: '1', LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET, ...env },
-    {
-      simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 1100 }, now: clock.now, outboundBanPrefixes: ['38050777'] },
-      now: clock.now,
-      runner: { timers: manualTimers(clock) },
-    },
+const { clock, start: startRelay } = heldRelayPerTest(NOON);
+// Calls talk 1.1 s (billsec 1): each answered call is a conversation at REPORT_TALK_SECONDS=1.
+const start = (env: Record<string, string> = {}) =>
+  startRelay(
+    { TIMEZONE: 'Europe/Kyiv', REDIAL_ATTEMPTS: '0', REPORT_TALK_SECONDS: '1', ...env },
+    { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 1100 }, outboundBanPrefixes: ['38050777'] } },
   );
-  return sys;
-}
 
 const get = (s: System, path: string) => fetch(`${s.relayUrl}${path}`);
 const report = async (s: System, query: string) => (await (await get(s, `/owner/api/report?${query}`)).json()) as LeadReport;
