@@ -47,7 +47,8 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
     const lead = confirming!;
     setConfirming(null);
     if (sure) await actions.neverCall(lead);
-    else document.getElementById(`never-${lead.callbackId}`)?.focus();
+    // Back to the button, once the dialog has closed and left the page (it would take focus with it).
+    else setTimeout(() => document.getElementById(`never-${lead.callbackId}`)?.focus(), 0);
   };
 
   return (

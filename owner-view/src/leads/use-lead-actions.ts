@@ -37,7 +37,7 @@ export function useLeadActions(refresh: () => Promise<void>) {
     busy,
     messageRef,
     callBack: (lead: PeriodLead) =>
-      run(lead, 'call-back', `Calling ${leadName(lead)} back now: the call is being placed.`, (err) =>
+      run(lead, 'call-back', `Calling ${leadName(lead)} back: the call is placed now, within office hours and the number limits.`, (err) =>
         err.status === 409 ? `${leadName(lead)} cannot be called back now: ${err.message}` : `Calling ${leadName(lead)} back failed: ${err.message}`,
       ),
     neverCall: (lead: PeriodLead) =>
