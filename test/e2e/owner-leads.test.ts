@@ -3,34 +3,22 @@
 // lead is placed by the relay (and a second click while it waits is refused, said plainly);
 // "never call" asks first in a modal dialog (Esc keeps calling and gives focus back) and then the
 // number is refused to the widget. Every result is said in a status message that takes focus.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { axeViolations } from '../support/axe.ts';
-import { launchChromium } from '../support/browser.ts';
 import { callsTo } from '../support/held-calls.ts';
-import { type OwnerSystem, openOwner, startOwnerSystem } from '../support/owner-page.ts';
+import { openOwner, ownerSuite } from '../support/owner-page.ts';
 import { postCallback } from '../support/post-callback.ts';
 
-let owner: OwnerSystem;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-beforeAll(async () => {
-  owner = await startOwnerSystem();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await owner?.system.close();
-  await owner?.crm.close();
-});
+const suite = ownerSuite();
 
 const focusedId = (page: import('playwright-core').Page) => page.evaluate(() => document.activeElement?.id ?? null);
 
 test("a notification's link #lead=<id> scrolls to that lead, highlights it and focuses it, through the token's removal", async () => {
-  const id = owner.leads.missed;
-  const { page, problems } = await openOwner(browser, owner.system.relayUrl, { hash: `#lead=${id}`, width: 390 });
+  const id = suite.owner.leads.missed;
+  const { page, problems } = await openOwner(suite.browser, suite.owner.system.relayUrl, { hash: `#lead=${id}`, width: 390 });
   try {
     // The token leaves the address; the lead's link stays.
-    expect(page.url()).toBe(`${owner.system.relayUrl}/owner#lead=${id}`);
+    expect(page.url()).toBe(`${suite.owner.system.relayUrl}/owner#lead=${id}`);
     const row = page.locator(`#lead-${id}`);
     await row.waitFor();
     await expect.poll(() => focusedId(page)).toBe(`lead-${id}`);
@@ -40,7 +28,7 @@ test("a notification's link #lead=<id> scrolls to that lead, highlights it and f
     expect(await page.locator('tr.linked').count()).toBe(1);
 
     // Another link on the same page moves the highlight.
-    const other = owner.leads.answered[0]!;
+    const other = suite.owner.leads.answered[0]!;
     await page.evaluate((h) => (location.hash = h), `#lead=${other}`);
     await expect.poll(() => focusedId(page)).toBe(`lead-${other}`);
     expect(await page.locator('tr.linked').getAttribute('id')).toBe(`lead-${other}`);
@@ -51,10 +39,10 @@ test("a notification's link #lead=<id> scrolls to that lead, highlights it and f
 }, 60_000);
 
 test('call back now, from the keyboard: placed by the relay; a second while it waits is refused, said plainly', async () => {
-  const { system, clock, leads } = owner;
+  const { system, clock, leads } = suite.owner;
   // Past the number's cooldown after the missed call, so the relay's limits let it through.
   clock.advance(150_000);
-  const { page, problems } = await openOwner(browser, system.relayUrl);
+  const { page, problems } = await openOwner(suite.browser, system.relayUrl);
   try {
     const row = page.locator(`#lead-${leads.missed}`);
     const button = row.getByRole('button', { name: /^Call back now \+380 50 \*\*\* \*\*99$/ });
@@ -86,9 +74,9 @@ test('call back now, from the keyboard: placed by the relay; a second while it w
 }, 60_000);
 
 test('never call this number: asked first in a dialog (Esc keeps calling), then the widget refuses the number', async () => {
-  const { system, leads } = owner;
+  const { system, leads } = suite.owner;
   const id = leads.answered[1]!;
-  const { page, problems } = await openOwner(browser, system.relayUrl);
+  const { page, problems } = await openOwner(suite.browser, system.relayUrl);
   try {
     const button = page.locator(`#never-${id}`);
     await button.waitFor();

@@ -3,33 +3,21 @@
 // the funnel, the uPlot chart and the groups say what the relay's report says, the period and
 // grouping pickers work from the keyboard, every time is in the project's zone and every number
 // has one mask, the CSP is never violated, axe finds nothing, and a phone needs no sideways scroll.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { LeadReport } from '../../server/src/report/lead-report.ts';
 import { axeViolations } from '../support/axe.ts';
-import { launchChromium } from '../support/browser.ts';
-import { OWNER_TOKEN, type OwnerSystem, openOwner, startOwnerSystem } from '../support/owner-page.ts';
+import { OWNER_TOKEN, openOwner, ownerSuite } from '../support/owner-page.ts';
 
-let owner: OwnerSystem;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+const suite = ownerSuite();
 
-beforeAll(async () => {
-  owner = await startOwnerSystem();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.dispose();
-  await owner?.system.close();
-  await owner?.crm.close();
-});
-
-const api = async <T>(path: string) => (await (await fetch(`${owner.system.relayUrl}${path}`, { headers: { 'x-owner-token': OWNER_TOKEN } })).json()) as T;
+const api = async <T>(path: string) => (await (await fetch(`${suite.owner.system.relayUrl}${path}`, { headers: { 'x-owner-token': OWNER_TOKEN } })).json()) as T;
 /** A masked number in the one style the owner view uses, e.g. `+380 50 *** **01`. */
 const MASKED = /^\+\d{1,3} \d\d [* ]+\d\d$/;
 
 test('the funnel, the chart and the groups say what the report says, in one zone and one mask, under the CSP, with axe at 0', async () => {
-  const { page, problems } = await openOwner(browser, owner.system.relayUrl);
+  const { page, problems } = await openOwner(suite.browser, suite.owner.system.relayUrl);
   try {
-    expect(page.url()).toBe(`${owner.system.relayUrl}/owner`);
+    expect(page.url()).toBe(`${suite.owner.system.relayUrl}/owner`);
     await page.locator('#groups tbody tr[data-key="google"]').waitFor();
     await expect.poll(() => page.locator('#time-zone').textContent()).toBe('All times in Europe/Kyiv');
 
@@ -64,9 +52,9 @@ test('the funnel, the chart and the groups say what the report says, in one zone
     const numbers = await page.locator('#period-leads-table .number, #calls .number').allTextContents();
     expect(numbers.filter((n) => n === '—')).toHaveLength(1);
     for (const n of numbers.filter((n) => n !== '—')) expect(n).toMatch(MASKED);
-    expect(await page.locator(`#period-leads-table tr[data-callback="${owner.leads.missed}"] td`).first().textContent()).toBe('25 Nov, 12:00');
-    expect(await page.locator(`#period-leads-table tr[data-callback="${owner.leads.missed}"] .state`).textContent()).toBe('Missed');
-    expect(await page.locator(`#period-leads-table tr[data-callback="${owner.leads.answered[0]}"] .state`).textContent()).toBe('Answered');
+    expect(await page.locator(`#period-leads-table tr[data-callback="${suite.owner.leads.missed}"] td`).first().textContent()).toBe('25 Nov, 12:00');
+    expect(await page.locator(`#period-leads-table tr[data-callback="${suite.owner.leads.missed}"] .state`).textContent()).toBe('Missed');
+    expect(await page.locator(`#period-leads-table tr[data-callback="${suite.owner.leads.answered[0]}"] .state`).textContent()).toBe('Answered');
 
     expect(await axeViolations(page, [['body']])).toEqual([]);
     // The custom period's form and the confirm dialog are checked in their own states too.
@@ -80,7 +68,7 @@ test('the funnel, the chart and the groups say what the report says, in one zone
 }, 60_000);
 
 test('the period and the grouping are picked with the keyboard; a custom period is checked; the CSV is offered for the same query', async () => {
-  const { page, problems } = await openOwner(browser, owner.system.relayUrl);
+  const { page, problems } = await openOwner(suite.browser, suite.owner.system.relayUrl);
   try {
     await page.locator('#groups tbody tr[data-key="google"]').waitFor();
     // Arrow keys move between the period's choices, as in any radio group.
@@ -100,7 +88,7 @@ test('the period and the grouping are picked with the keyboard; a custom period 
     const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     expect(csv).toBe('/owner/api/report.csv?from=2026-10-27&to=2026-11-25&by=campaign');
     // The link works with the page's own session (its cookie), as a click would send it.
-    const download = await page.request.get(`${owner.system.relayUrl}${csv}`);
+    const download = await page.request.get(`${suite.owner.system.relayUrl}${csv}`);
     expect(download.status()).toBe(200);
     expect(await download.text()).toMatch(/^campaign,opened,requested/);
 
@@ -122,7 +110,7 @@ test('the period and the grouping are picked with the keyboard; a custom period 
 }, 60_000);
 
 test('on a phone (360 px wide) nothing needs a sideways scroll, and axe finds nothing', async () => {
-  const { page, problems } = await openOwner(browser, owner.system.relayUrl, { width: 360 });
+  const { page, problems } = await openOwner(suite.browser, suite.owner.system.relayUrl, { width: 360 });
   try {
     await page.locator('#groups tbody tr[data-key="google"]').waitFor();
     await page.locator('#period-leads-table tbody tr[data-callback]').first().waitFor();

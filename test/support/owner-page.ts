@@ -2,6 +2,8 @@
 // clock (a known mix of visits: answered, missed, refused), a page opened with the owner's token,
 // and what a page must never do under its CSP recorded (violations, console errors).
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from './browser.ts';
 import { callsSettled, type Crm, HELD_ENV, manualTimers, SECRET, startCrm, testClock, until } from './held-calls.ts';
 import { postCallback } from './post-callback.ts';
 import { startSystem, type System } from './system.ts';
@@ -84,6 +86,29 @@ export async function openOwner(browser: Browser, relayUrl: string, options: { h
     async problems() {
       const csp = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
       return [...csp, ...errors];
+    },
+  };
+}
+
+/** One owner system and one Chromium for a test file, started before its tests and closed after. */
+export function ownerSuite(): { readonly owner: OwnerSystem; readonly browser: Browser } {
+  let owner: OwnerSystem | undefined;
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  beforeAll(async () => {
+    owner = await startOwnerSystem();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.dispose();
+    await owner?.system.close();
+    await owner?.crm.close();
+  });
+  return {
+    get owner() {
+      return owner!;
+    },
+    get browser() {
+      return browser!;
     },
   };
 }
