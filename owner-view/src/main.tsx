@@ -6,4 +6,6 @@ import { takeTokenFromAddress } from './api.ts';
 import { App } from './App.tsx';
 
 takeTokenFromAddress();
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+root.replaceChildren(); // the page's "Loading…" line: render() would keep it next to the app
+render(<App />, root);

@@ -18,6 +18,9 @@ const SERIES = [
 ] as const;
 const HEIGHT = 240;
 
+const dayLabel = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
+const shortDay = (ts: number) => dayLabel.format(new Date(ts * 1000));
+
 /** A YYYY-MM-DD day as uPlot's x value: seconds at that day's midnight, read back in UTC. */
 const dayX = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
 
@@ -35,7 +38,8 @@ function options(width: number, days: number): uPlot.Options {
     cursor: { drag: { x: false, y: false } },
     scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
     axes: [
-      { stroke: '#6b7280', grid: { show: false }, space: 48 },
+      // Day labels as the page writes days (25 Nov), never a US month/day.
+      { stroke: '#6b7280', grid: { show: false }, space: 56, values: (_u, splits) => splits.map(shortDay) },
       { stroke: '#6b7280', grid: { stroke: '#8881', width: 1 }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] },
     ],
     series: [{}, ...SERIES.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, points: { show: days <= 31, size: 6, fill: s.stroke } }))],
