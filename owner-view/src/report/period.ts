@@ -8,7 +8,7 @@ export interface Period {
 }
 
 const DAY_MS = 86_400_000;
-export const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
@@ -25,11 +25,4 @@ export function customProblem(from: string, to: string): string | null {
   if (!DAY.test(from) || !DAY.test(to)) return 'Choose both days of the period.';
   if (from > to) return 'The first day must not be after the last.';
   return null;
-}
-
-/** Every day of the period, in order. */
-export function daysOf(period: Period): string[] {
-  const out: string[] = [];
-  for (let d = period.from; d <= period.to && out.length < 400; d = addDays(d, 1)) out.push(d);
-  return out;
 }
