@@ -24,7 +24,11 @@ test("a notification's link #lead=<id> scrolls to that lead, highlights it and f
     await expect.poll(() => focusedId(page)).toBe(`lead-${id}`);
     expect(await row.getAttribute('class')).toBe('linked');
     expect(await row.getAttribute('aria-current')).toBe('true');
-    expect(await row.evaluate((r) => r.getBoundingClientRect().top >= 0 && r.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
+    // Still in view once every section above it has loaded (each one pushes it down as it arrives).
+    await page.locator('#groups tbody tr[data-key="google"]').waitFor();
+    await page.locator('#agents [data-login]').first().waitFor();
+    const inView = () => row.evaluate((r) => r.getBoundingClientRect().top >= 0 && r.getBoundingClientRect().bottom <= window.innerHeight);
+    await expect.poll(inView).toBe(true);
     expect(await page.locator('tr.linked').count()).toBe(1);
 
     // Another link on the same page moves the highlight.

@@ -8,7 +8,7 @@ import { ListTable } from '../TableWrap.tsx';
 import type { PeriodLead } from '../types.ts';
 import { usePoll } from '../use-poll.ts';
 import { ConfirmNeverCall } from './ConfirmNeverCall.tsx';
-import { leadRowId, linkedLead } from './lead-link.ts';
+import { keepInView, leadRowId, linkedLead } from './lead-link.ts';
 import { leadName, stageWords } from './stage-words.ts';
 import { useLeadActions } from './use-lead-actions.ts';
 
@@ -39,8 +39,7 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
     }
     setOutside(false);
     const row = document.getElementById(leadRowId(linked));
-    row?.scrollIntoView({ block: 'center' });
-    row?.focus({ preventScroll: true });
+    return row ? keepInView(row) : undefined;
   }, [linked, linkedShown, leads === null]);
 
   const answer = async (sure: boolean) => {
