@@ -20,16 +20,20 @@ export function useLeadActions(refresh: () => Promise<void>) {
 
   async function run(lead: PeriodLead, path: string, done: string, refused: (err: ApiError) => string) {
     setBusy(lead.callbackId);
+    // Focus goes to the message with its text, before the list is asked again: the result is
+    // heard at once, and focus is never left on a button the refreshed list may have removed.
+    const say = (text: string, error: boolean) => {
+      setMessage({ callbackId: lead.callbackId, text, error });
+      messageRef.current?.focus();
+    };
     try {
       await postJson(`/owner/api/leads/${lead.callbackId}/${path}`);
-      setMessage({ callbackId: lead.callbackId, text: done, error: false });
+      say(done, false);
       await refresh();
     } catch (err) {
-      const text = err instanceof ApiError ? refused(err) : 'The relay could not be asked: try again.';
-      setMessage({ callbackId: lead.callbackId, text, error: true });
+      say(err instanceof ApiError ? refused(err) : 'The relay could not be asked: try again.', true);
     }
     setBusy(null);
-    messageRef.current?.focus();
   }
 
   return {
