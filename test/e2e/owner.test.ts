@@ -1,6 +1,6 @@
 // The owner view in real Chromium: agents update live, a call placed through the relay shows with
-// its utm source and client id and is marked as the widget's, the chart draws it, and the Auth-key
-// appears nowhere the browser can see.
+// its utm source and client id and is marked as the widget's, and the Auth-key appears nowhere the
+// browser can see. (The lead report, its chart and actions: owner-report.test.ts.)
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Response as PwResponse } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
@@ -20,7 +20,7 @@ afterAll(async () => {
   await system?.close();
 });
 
-test('the owner sees agents live, the widget call with its attribution, and the chart', async () => {
+test('the owner sees agents live and the widget call with its attribution', async () => {
   const now = Date.now();
   system.sim.seedCalls(12, { from: new Date(now - 4 * 86400_000), to: new Date(now - 2 * 3600_000), overrides: { utmSource: 'facebook' } });
   const placed = await postCallback(
@@ -69,15 +69,7 @@ test('the owner sees agents live, the widget call with its attribution, and the 
     expect(rowText).toContain('1907690628.1747750782');
     expect(rowText).toContain('Widget');
     expect(rowText).not.toContain('501234567');
-
-    // The chart: one bar segment per day and source, with the widget call's source today.
-    const today = page.locator('#chart svg g[data-day]').last();
-    await expect.poll(() => today.locator('rect[data-source="newsletter"]').count()).toBe(1);
-    expect(await page.locator('#chart svg rect[data-source="facebook"]').count()).toBeGreaterThan(0);
-    expect(await page.locator('#chart svg g[data-day]').count()).toBe(7);
-    expect(await page.locator('#legend li[data-source="newsletter"]').count()).toBe(1);
-    const label = await page.locator('#chart svg').getAttribute('aria-label');
-    expect(label).toMatch(/13 calls in 7 days/);
+    expect(rowText).toContain('+380 50 *** **67');
 
     // Nothing the browser received holds the Auth-key, nor does the page.
     await Promise.all(pending);

@@ -6,7 +6,7 @@ import type { CallTrackingClient } from '../calltracking/client.ts';
 import type { CallRecord } from '../calltracking/call-fields.ts';
 import { localDay, startOfLocalDay, startOfNextLocalDay } from '../schedule/zoned.ts';
 import type { Logger } from '../log/index.ts';
-import { maskPhone } from '../log/index.ts';
+import { maskForOwner } from './owner-mask.ts';
 import type { AcceptedCalls } from '../outcome/accepted-calls.ts';
 
 const OWNER_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'duration', 'call_type', 'utm_source', 'utm_medium', 'client_id', 'uniqueid'] as const;
@@ -127,7 +127,7 @@ export function createOwnerCalls(options: OwnerCallsOptions) {
           utmSource: r.utm_source,
           utmMedium: r.utm_medium,
           clientId: r.client_id,
-          number: maskPhone(outsideParty(r, options.accepted)),
+          number: maskForOwner(outsideParty(r, options.accepted)),
           widget: placedHere || r.call_type === 'callback',
           placedHere,
         };

@@ -1,7 +1,7 @@
 // GET / and GET /demo/<file>: the demo marketing page and its assets (demo mode only). The page
-// embeds the widget with a plain script tag, exactly as a customer's site would. The demo folder
-// also holds the owner view, which is served only under /owner with its own access rule and
-// headers: /demo/ serves no owner.* file, and no dotfile.
+// embeds the widget with a plain script tag, exactly as a customer's site would. /demo/ serves no
+// dotfile, and no owner.* file: the owner view (built to OWNER_DIR) is served only under /owner,
+// with its own access rule and headers, and a stray copy left in the demo folder must not leak.
 import { RelayError } from '../errors.ts';
 import type { Handler } from '../http/router.ts';
 import type { StaticSet } from '../http/static-files.ts';

@@ -20,7 +20,7 @@ import { statusRoutes } from './status.ts';
 export interface RelayFiles {
   /** The built widget (dist/widget). */
   widget: StaticSet;
-  /** The demo folder (demo pages and the owner view), read and compressed on first use only. */
+  /** The demo folder (the demo pages), read and compressed on first use only. */
   demo: () => StaticSet;
 }
 

@@ -1,6 +1,7 @@
-// The owner view: `/owner` (the page), `/owner/<asset>` (its script and styles), and the JSON it
-// polls: `/owner/api/agents` (who is online, speaking, free) and `/owner/api/calls` (latest calls and
-// calls per day by utm source). Served in demo mode or with OWNER_TOKEN; who may see what is
+// The owner view: `/owner` (the page), `/owner/owner.js` and `/owner/owner.css` (the Preact app
+// `npm run build` writes to OWNER_DIR, owner-view/ in the source), and the JSON it polls:
+// `/owner/api/view` (the project's time zone and today), `/owner/api/agents` (who is online,
+// speaking, free) and `/owner/api/calls` (latest calls and calls per day by utm source). Served in demo mode or with OWNER_TOKEN; who may see what is
 // owner/owner-access.ts, applied by the relay from each route's `access` before any handler. Nothing
 // here reads the Auth-key: the page gets agents' logins, masked numbers and attribution only.
 import { RelayError } from '../errors.ts';
@@ -13,8 +14,12 @@ import type { RouteModule } from './index.ts';
 import { ownerReportRoutes } from './owner-report.ts';
 import { ownerActionRoutes } from './owner-actions.ts';
 import { cancelCallback } from '../callback/cancel-callback.ts';
+import { loadStaticSet, type StaticSet } from '../http/static-files.ts';
+import { localDay } from '../schedule/zoned.ts';
 
-/** The page runs only its own script and talks only to this relay; nobody may frame it. */
+/** The page runs only its own script and styles (no inline script or style: uPlot sets its
+ * element styles through the DOM, which style-src 'self' allows) and talks only
+ * to this relay; nobody may frame it. */
 const PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -24,21 +29,32 @@ const PAGE_HEADERS = {
 };
 const API_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
-/** The owner view lives in the demo folder (owner.html and its script), loaded once and shared with the demo pages. */
-export const ownerRoutes: RouteModule = (app, relayFiles) => {
+/** The built owner view (OWNER_DIR), read and compressed on first use only. */
+export const ownerRoutes: RouteModule = (app) => {
   const access = createOwnerAccess(app.config);
   if (!access.enabled) return [];
-  const files = relayFiles.demo();
-  if (!files.paths.includes('owner.html')) app.log.warn('owner view: owner.html not found; /owner will answer 404', { demoDir: app.config.http.demoDir });
+  let built: StaticSet | undefined;
+  const files = () => {
+    if (built) return built;
+    built = loadStaticSet(app.config.owner.dir);
+    if (!built.paths.includes('index.html')) app.log.warn('owner view not built: /owner will answer 404 until `npm run build` has run', { ownerDir: app.config.owner.dir });
+    return built;
+  };
   const calls = createOwnerCalls({ client: app.client, accepted: app.accepted, timeZone: app.config.service.timeZone, log: app.log, now: app.now });
 
   const file =
     (name: string, headers: Record<string, string>): Handler =>
     (rc) => {
-      const reply = files.reply(rc.req, name, headers);
-      if (!reply) throw new RelayError('not_found', 'The owner view is not installed (demo/owner.html is missing).');
+      const reply = files().reply(rc.req, name, headers);
+      if (!reply) throw new RelayError('not_found', 'The owner view is not built (run `npm run build`).');
       return reply;
     };
+  // The page's fixed facts: every time it shows is in the project's zone, and its periods are
+  // counted from the project's today by the relay's clock, not the browser's.
+  const view: Handler = () => {
+    const timeZone = app.config.service.timeZone;
+    return json(200, { timeZone, today: localDay(app.now(), timeZone) }, API_HEADERS);
+  };
 
   const agents: Handler = async () => {
     const s = await app.agents.get();
@@ -64,8 +80,10 @@ export const ownerRoutes: RouteModule = (app, relayFiles) => {
   const page = (req: IncomingMessage, url: URL) => access.page(req, url);
   const resource = (req: IncomingMessage) => access.resource(req);
   return [
-    { path: '/owner', origin: 'none', access: page, methods: { GET: file('owner.html', pageHeaders) } },
-    { path: /^\/owner\/(?<file>owner\.(?:js|css))$/, origin: 'none', access: resource, methods: { GET: (rc) => file(rc.params.file!, { 'cache-control': 'no-store' })(rc) } },
+    { path: '/owner', origin: 'none', access: page, methods: { GET: file('index.html', pageHeaders) } },
+    // Revalidated with their ETags at each load: a new build shows at once, an unchanged one costs a 304.
+    { path: /^\/owner\/(?<file>owner\.(?:js|css))$/, origin: 'none', access: resource, methods: { GET: (rc) => file(rc.params.file!, { 'cache-control': 'no-cache' })(rc) } },
+    { path: '/owner/api/view', origin: 'none', access: resource, methods: { GET: view } },
     { path: '/owner/api/agents', origin: 'none', access: resource, methods: { GET: agents } },
     { path: '/owner/api/calls', origin: 'none', access: resource, methods: { GET: async () => json(200, await calls.get(), API_HEADERS) } },
     ...ownerReportRoutes(app, resource, API_HEADERS),

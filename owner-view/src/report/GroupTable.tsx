@@ -1,0 +1,74 @@
+// The report's groups (by utm source, medium, campaign, department or page), with the period's
+// totals in the footer.
+import type { Formats } from '../format.ts';
+import type { LeadReport, ReportGroup } from '../types.ts';
+import { TableWrap } from '../TableWrap.tsx';
+import { byLabel } from './PeriodPicker.tsx';
+
+const COLUMNS = ['opened', 'requested', 'placed', 'answered', 'talked', 'missed', 'failed'] as const;
+const HEAD: Record<(typeof COLUMNS)[number], string> = {
+  opened: 'Opened',
+  requested: 'Asked',
+  placed: 'Placed',
+  answered: 'Answered',
+  talked: 'Talked',
+  missed: 'Missed',
+  failed: 'Failed',
+};
+
+function Cells({ g, formats }: { g: Omit<ReportGroup, 'key'>; formats: Formats }) {
+  return (
+    <>
+      {COLUMNS.map((c) => (
+        <td key={c} class="n" data-col={c}>
+          {g[c]}
+        </td>
+      ))}
+      <td class="n">{formats.seconds(g.medianAnswerSeconds)}</td>
+    </>
+  );
+}
+
+export function GroupTable({ report, formats }: { report: LeadReport; formats: Formats }) {
+  return (
+    <TableWrap label={`By ${byLabel(report.by)}`}>
+      <table id="groups">
+        <caption class="visually-hidden">Leads by {byLabel(report.by)}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{byLabel(report.by)}</th>
+            {COLUMNS.map((c) => (
+              <th key={c} scope="col" class="n">
+                {HEAD[c]}
+              </th>
+            ))}
+            <th scope="col" class="n">
+              Median to answer
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.groups.map((g) => (
+            <tr key={g.key} data-key={g.key}>
+              <th scope="row">{g.key || '(not set)'}</th>
+              <Cells g={g} formats={formats} />
+            </tr>
+          ))}
+          {report.groups.length === 0 ? (
+            <tr>
+              <td colSpan={COLUMNS.length + 2} class="empty">
+                No leads in this period.
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+        <tfoot>
+          <tr data-key="total">
+            <th scope="row">Total</th>
+            <Cells g={report.totals} formats={formats} />
+          </tr>
+        </tfoot>
+      </table>
+    </TableWrap>
+  );
+}
