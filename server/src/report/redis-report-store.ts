@@ -52,6 +52,8 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
         await c.hSet(leadKey(f.callbackId), values);
         await c.pExpire(leadKey(f.callbackId), RETENTION_MS);
         await c.zAdd(`${space}leads`, { score: f.at, value: f.callbackId });
+        // The index expires with its newest lead: every key the relay writes to Redis expires.
+        await c.pExpire(`${space}leads`, RETENTION_MS);
         await c.zRemRangeByScore(`${space}leads`, '-inf', now() - RETENTION_MS);
       });
     },

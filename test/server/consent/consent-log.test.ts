@@ -117,7 +117,7 @@ describe('SQLite schema version 4', () => {
     old.close();
 
     const db = openDatabase({ dataDir: dir });
-    expect(schemaVersion(db)).toBe(4);
+    expect(schemaVersion(db)).toBe(migrations.length);
     const log = createSqliteConsentLog({ db, hashSecret: secret });
     expect(log.recent()).toEqual([{ ...expected[0]!, callbackId: 'req-old', privacyUrl: null }]);
     // A new row must say whether the box was ticked: the column takes 0 or 1 only.

@@ -26,6 +26,7 @@ import type { RedisSettings } from '../../config/redis.ts';
 import { type Client, createRedisClient, type Topology } from './client.ts';
 import { createRedisHealth, problemOfReply } from './health.ts';
 import { createReplicaWait } from './replica-wait.ts';
+import { onceEvictionPolicyChecked } from './eviction-policy.ts';
 import { classify, type LuaScript, withDeadline } from './commands.ts';
 
 export { lua, type LuaScript } from './commands.ts';
@@ -133,6 +134,8 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
   const healthKeys =
     topology === 'cluster' ? KEY_GROUPS.map((group) => `${settings.prefix}{${settings.prefix}${group}}:health`) : [`${settings.prefix}{${settings.prefix}health}:check`];
   let checking = false;
+  /** Error replies that named a problem so far: a write check only clears what came before it. */
+  let problemsSeen = 0;
   let topologyChecked = false;
   /** A node with cluster mode on, reached by a client without it: most keys answer MOVED. */
   let clusterNode = false;
@@ -140,6 +143,7 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
   async function checkWrites(): Promise<void> {
     if (closed || checking || !isReady()) return;
     checking = true;
+    const problemsBefore = problemsSeen;
     try {
       if (!topologyChecked) {
         // A cluster client is meant for cluster nodes (and INFO goes to one node of its choice).
@@ -155,6 +159,9 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
           }),
         ),
       );
+      // A command that failed while this check was under way saw Redis later than the check did
+      // (a replica paused after the check's WAIT was answered): it stands until the next check.
+      if (problemsSeen !== problemsBefore) return;
       health.set(clusterNode ? 'moved' : null, clusterNode ? new Error('cluster_enabled:1 on a client without REDIS_CLUSTER') : undefined);
     } catch (err) {
       // run() has recorded an error reply it names; a node that cannot be reached (a Cluster's
@@ -167,27 +174,7 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
   const checkTimer = setInterval(() => void checkWrites(), settings.checkIntervalMs ?? CHECK_INTERVAL_MS);
   checkTimer.unref();
 
-  let policyChecked = false;
-  /**
-   * Evicting keys under memory pressure would drop limits and Idempotency-Keys: the limits would
-   * fail open. With noeviction Redis refuses writes instead, and the stores fail closed. Managed
-   * services may forbid CONFIG: then nothing is said.
-   */
-  function checkEvictionPolicy(): void {
-    if (policyChecked) return;
-    policyChecked = true;
-    client
-      .configGet('maxmemory-policy')
-      .then((reply) => {
-        const policy = String((reply as Record<string, string>)['maxmemory-policy'] ?? '');
-        if (policy && policy !== 'noeviction') {
-          log.warn('redis maxmemory-policy is not noeviction: under memory pressure Redis may evict limit keys and the limits would fail open; set maxmemory-policy noeviction', {
-            policy,
-          });
-        }
-      })
-      .catch(() => {});
-  }
+  const checkEvictionPolicy = onceEvictionPolicyChecked(client, log);
   client.connect().catch(() => {
     // Only when closed while connecting: the reconnect strategy never gives up.
   });
@@ -238,7 +225,10 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
       done(reason === 'timeout' ? 'timeout' : reason === 'disconnected' ? 'offline' : 'error');
       if (reason === 'timeout') markSuspect(err);
       const problem = err instanceof ErrorReply ? problemOfReply(err.message) : null;
-      if (problem) health.set(problem, err);
+      if (problem) {
+        problemsSeen++;
+        health.set(problem, err);
+      }
       throw new StoreUnavailableError(operation, reason, err);
     }
   }
