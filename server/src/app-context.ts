@@ -12,7 +12,6 @@ import { createProgressTracker, type ProgressTracker } from './outcome/progress-
 import { createProtection, type Protection } from './protection.ts';
 import { realTimers, type Timers } from './lib/timers.ts';
 import { memoryStores, type RelayStores } from './relay-stores.ts';
-import { createOfficeHours, type OfficeHours } from './schedule/office-hours.ts';
 import { createDepartments, type Departments } from './departments/departments.ts';
 import { createRelayMetrics } from './metrics/relay-metrics.ts';
 import { observeUpstream } from './metrics/upstream.ts';
@@ -61,8 +60,6 @@ export interface AppContext extends Protection {
   accepted: AcceptedCalls;
   /** What became of each placed call (SIP status, then the call log), one per relay. */
   progress: ProgressTracker;
-  /** Whether the office is open now (WORKING_HOURS in TIMEZONE). */
-  office: OfficeHours;
   /** The departments (DEPARTMENTS_FILE) and their office hours; one implicit department without the file. */
   departments: Departments;
   now: () => Date;
@@ -155,7 +152,6 @@ export function createAppContext(deps: AppDeps): AppContext {
     leads,
     lifecycle,
     accepted,
-    office: createOfficeHours(config.office.hours, config.office.timeZone, config.held.scheduleMaxDays),
     departments: createDepartments(config.departments, config.held.scheduleMaxDays),
     now,
     timers,
