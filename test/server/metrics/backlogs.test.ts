@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { heldJobFor, heldRelayPerTest, manualTimers, SECRET, until } from '../../support/held-calls.ts';
 import { deadUrl } from '../../support/listen.ts';
+import { postCallback } from '../../support/post-callback.ts';
 import type { System } from '../../support/system.ts';
 
 // Monday 2026-11-23 10:00 in Kyiv: the office (Mon-Fri 09-18) is open.
@@ -31,20 +32,9 @@ describe('backlog gauges', () => {
 
   it('count lead-webhook attempts by outcome, so a CRM that hears of no lead shows', async () => {
     const s = await start({ ...OFFICE, LEAD_WEBHOOK_URL: await deadUrl(), LEAD_WEBHOOK_SECRET: SECRET }, { webhook: false, runner: { timers: manualTimers(clock) } });
-    const job = heldJobFor('+380501112204', 'scheduled', clock.ms);
-    await s.relay.app.leads.announce({
-      type: 'callback.failed',
-      callbackId: job.callbackId,
-      e164: job.request.e164,
-      maskedNumber: job.maskedNumber,
-      numberHash: job.numberHash,
-      attribution: job.request.attribution,
-      pageUrl: job.request.pageUrl,
-      origin: job.request.origin,
-      locale: job.request.locale,
-      requestedAt: clock.ms,
-      reason: 'upstream_rejected',
-    });
+    // A booking, as a visitor makes it: the lifecycle tells the CRM, which is down.
+    const booked = await postCallback(s, { phone: '+380501112204', scheduledFor: '2026-11-23T11:00:00+02:00' });
+    expect(booked.status).toBe(202);
     await until(async () => (await metric(s, 'dialback_webhook_deliveries_total{outcome="retry"}')) === 1, 'the first failed attempt');
     clock.advance(25 * 3_600_000); // past the retry period
     await s.relay.app.delivery!.runOnce();
