@@ -74,12 +74,17 @@ export function classicScriptEntry(): Plugin {
         if (chunk.type !== 'chunk') continue;
         // Nothing is ever preloaded (see 1.), so each `helper(() => import(x)…, deps)` can become
         // `import(x)…`, and the helper can go.
-        const helperName = /\b(?:const|let|var) (\w+)=e=>e\(\);/.exec(chunk.code)?.[1];
-        if (helperName) {
-          const unwrapped = unwrapPreloads(chunk.code, helperName);
+        // The helper is declared alone (`const h=e=>e();`) or in a list of declarations
+        // (`var a=…,h=e=>e(),b=…`), as the minifier chose.
+        const helper = /(\b(?:const|let|var) |,)([\w$]+)=e=>e\(\)([,;])/.exec(chunk.code);
+        if (helper) {
+          const [declaration, before, name, after] = helper as unknown as [string, string, string, string];
+          const unwrapped = unwrapPreloads(chunk.code, name);
           // The helper goes only when nothing calls it any more (a local of the same name in some
           // scope keeps it, which costs a few bytes and breaks nothing).
-          if (unwrapped) chunk.code = new RegExp(`[^\\w$.]${helperName}\\(`).test(unwrapped) ? unwrapped : unwrapped.replace(/\b(?:const|let|var) \w+=e=>e\(\);/, '');
+          const called = unwrapped?.includes(name + '(') && new RegExp(`[^\\w$.]${name.replace(/\$/g, '\\$')}\\(`).test(unwrapped);
+          // `var h=e=>e();` goes whole, `,h=e=>e()` loses itself, `var h=e=>e(),b` keeps `var b`.
+          if (unwrapped) chunk.code = called ? unwrapped : unwrapped.replace(declaration, before === ',' ? after : after === ',' ? before : '');
         }
         if (!chunk.isEntry) continue;
         const problems = [
@@ -92,7 +97,7 @@ export function classicScriptEntry(): Plugin {
           /\bimport\((["'`])(\.\/[^"'`]+)\1\)/g,
           (_m, quote: string, path: string) => `import(new URL(${quote}${path}${quote},__dialbackScriptUrl).href)`,
         );
-        const prologue = 'var __dialbackScriptUrl=document.currentScript&&document.currentScript.src||location.href;';
+        const prologue = 'var __dialbackScriptUrl=document.currentScript?.src||location.href;';
         chunk.code = `(function(){"use strict";${prologue}${code}\n})();\n`;
       }
     },
