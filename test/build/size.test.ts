@@ -8,6 +8,8 @@
 //    hours, the picker, the choice of department) and the largest of the language catalogs:    ≤ 25 KB
 //  - the "call me later" picker with what it imports beyond the UI,
 //    fetched only when the visitor may book a time:                 ≤ 4 KB
+//  - the invitation's first chunk, fetched at idle and only when the
+//    tag has data-invite (its bubble and words come when it shows):  ≤ 1.5 KB
 // It also checks that the entry can run as a classic script and that no zod and no phone metadata
 // reached the browser.
 import { readFileSync } from 'node:fs';
@@ -27,12 +29,15 @@ describe('widget budgets (gzip)', () => {
       'ConsentField',
       'Turnstile',
       'departments',
+      'invite',
       'names',
       'opening',
       'progress',
       'schedule',
       'send',
+      'show',
     ]);
+    expect(builtFiles().filter((f) => /^chunks\/invite-(en|uk|ru|pl|de)-/.test(f.file))).toHaveLength(5);
   });
 
   test(`entry widget.js ≤ ${budgets.entry / KB} KB (is ${sizes.entry.gzip} B)`, () => {
@@ -46,6 +51,11 @@ describe('widget budgets (gzip)', () => {
   test(`the "call me later" picker with what it imports beyond the UI ≤ ${budgets.schedule / KB} KB (is ${sizes.schedule.gzip} B)`, () => {
     expect(sizes.schedule.files.map((f) => f.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['opening', 'schedule']);
     expect(sizes.schedule.gzip).toBeLessThanOrEqual(budgets.schedule);
+  });
+
+  test(`the invitation's first chunk, fetched at idle when the tag has data-invite, ≤ ${budgets.invite / KB} KB (is ${sizes.invite.idle} B; with its bubble and words ${sizes.invite.total} B)`, () => {
+    expect(sizes.invite.idle).toBeGreaterThan(0);
+    expect(sizes.invite.idle).toBeLessThanOrEqual(budgets.invite);
   });
 
   test(`everything one visitor can ever load ≤ ${budgets.perVisitor / KB} KB (is ${sizes.perVisitor} B)`, () => {

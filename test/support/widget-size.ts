@@ -16,6 +16,8 @@ export const budgets = {
   perVisitor: 25 * 1024,
   /** The "call me later" picker with the chunks it imports beyond the UI's, fetched only when the visitor may book a time. */
   schedule: 4 * 1024,
+  /** The invitation's first chunk, fetched at idle only when the script tag has data-invite. */
+  invite: 1536,
 };
 
 export interface BuiltFile {
@@ -50,11 +52,13 @@ export interface WidgetSizes {
   /** The Preact UI chunk (mount-*.js) with the chunks it imports statically (the Preact runtime). */
   ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
-  /** Chunks fetched only when needed: consent, Turnstile, call progress, the request (send, with the attribution reader), opening hours, the picker. */
+  /** Chunks fetched only when needed: consent, Turnstile, call progress, the request (send, with the attribution reader), opening hours, the picker, the choice of department, the invitation and its bubble (not its words). */
   optional: BuiltFile[];
   /** The picker (schedule-*.js) with the chunks it imports statically that the UI has not loaded already (opening hours). */
   schedule: { files: string[]; gzip: number };
-  /** Everything one visitor can ever load: every file but the other languages' catalogs. */
+  /** The invitation: its first chunk (at idle, with data-invite), the bubble (when it is first shown) and the largest of its language chunks. */
+  invite: { idle: number; bubble: number; texts: number; total: number };
+  /** Everything one visitor can ever load: every file but the other languages' catalogs and invitation words. */
   perVisitor: number;
   /** Every file in dist/widget. */
   all: number;
@@ -67,6 +71,10 @@ export function widgetSizes(): WidgetSizes {
   if (!entry || !mount) throw new Error('dist/widget is incomplete: run `npm run build`');
   const uiFiles = [mount.file, ...staticImports(mount.file)];
   const catalogs = files.filter((f) => /^chunks\/(en|uk|ru|pl|de)-/.test(f.file));
+  const inviteTexts = files.filter((f) => /^chunks\/invite-(en|uk|ru|pl|de)-/.test(f.file));
+  const gzipOf = (prefix: string) => files.find((f) => f.file.startsWith(prefix) && !inviteTexts.includes(f))?.gzip ?? 0;
+  const largest = (list: BuiltFile[]) => Math.max(0, ...list.map((f) => f.gzip));
+  const invite = { idle: gzipOf('chunks/invite-'), bubble: gzipOf('chunks/show-'), texts: largest(inviteTexts) };
   const picker = files.find((f) => f.file.startsWith('chunks/schedule-'));
   const scheduleFiles = picker ? [picker.file, ...staticImports(picker.file)].filter((f) => !uiFiles.includes(f)) : [];
   const all = files.reduce((sum, f) => sum + f.gzip, 0);
@@ -74,9 +82,10 @@ export function widgetSizes(): WidgetSizes {
     entry,
     ui: { files: uiFiles, gzip: files.filter((f) => uiFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
     catalogs,
-    optional: files.filter((f) => f !== entry && !uiFiles.includes(f.file) && !catalogs.includes(f)),
+    optional: files.filter((f) => f !== entry && !uiFiles.includes(f.file) && !catalogs.includes(f) && !inviteTexts.includes(f)),
     schedule: { files: scheduleFiles, gzip: files.filter((f) => scheduleFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
-    perVisitor: all - catalogs.reduce((sum, c) => sum + c.gzip, 0) + Math.max(...catalogs.map((c) => c.gzip)),
+    invite: { ...invite, total: invite.idle + invite.bubble + invite.texts },
+    perVisitor: all - [...catalogs, ...inviteTexts].reduce((sum, c) => sum + c.gzip, 0) + largest(catalogs) + largest(inviteTexts),
     all,
   };
 }

@@ -130,7 +130,7 @@ describe('window.dialback', () => {
   });
 
   test('a dialog opened and closed again before it was drawn tells the page nothing', async () => {
-    const { createUi } = await import('../../widget/src/ui/mount.tsx');
+    const { start: createUi } = await import('../../widget/src/ui/mount.tsx');
     const events: string[] = [];
     const container = document.body.appendChild(document.createElement('div'));
     const ui = await createUi({

@@ -55,7 +55,6 @@ export function mountWidget(doc: Document, config: EntryConfig, [label, unavaila
   svg.setAttribute('aria-hidden', 'true');
   const path = doc.createElementNS(svgNs, 'path');
   path.setAttribute('d', phonePath);
-  path.setAttribute('fill', 'currentColor');
   svg.append(path);
   launcher.append(svg, el('span', 'label', label));
   launcher.hidden = !config.launcher;

@@ -21,7 +21,7 @@ const catalogs: Record<Lang, () => Promise<{ messages: Messages }>> = {
   de: () => import('./i18n/de.ts'),
 };
 
-export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
+export async function start(entry: WidgetContext): Promise<WidgetUi> {
   const config = { ...entry.config, ...readDialogConfig(entry.script) };
   // Only what the first view needs: the attribution reader comes with the request (send.ts).
   const [{ messages }, consent] = await Promise.all([catalogs[config.lang](), config.consentText ? import('./ConsentField.tsx') : null]);
