@@ -1,7 +1,7 @@
 // The only code that talks to the relay. Every function resolves to a result and never throws or
 // rejects: a broken network, a proxy's HTML error page or a relay from a newer version all become a
 // failure the UI can put into words.
-import type { CallbackAnswer, CallbackProgress, CallbackRequest, ErrorCode, StatusResponse } from '../../server/src/contract.ts';
+import type { ErrorCode, StatusResponse } from '../../server/src/contract.ts';
 
 export type FailureCode = ErrorCode | 'network_error' | 'bad_response';
 
@@ -15,10 +15,13 @@ export interface ApiFailure {
 export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
 
 export interface RelayApi {
-  requestCallback(body: CallbackRequest, idempotencyKey: string): Promise<ApiResult<CallbackAnswer>>;
   status(): Promise<ApiResult<StatusResponse>>;
-  /** `cancelToken`: cancels a scheduled or queued call (DELETE) instead of asking about it. */
-  progress(requestId: string, cancelToken?: string): Promise<ApiResult<CallbackProgress>>;
+  /**
+   * One request to the relay. `valid` names the member that proves the answer has the expected shape.
+   * The requests only a lazy chunk makes (the callback in send.ts, its progress in progress/track.ts)
+   * are built there, so their bytes are paid only by the visitors who get that far.
+   */
+  call<T>(path: string, valid: (body: T) => unknown, init?: RequestInit): Promise<ApiResult<T>>;
 }
 
 export interface ApiOptions {
@@ -30,7 +33,6 @@ export interface ApiOptions {
 const timeoutMs = 20_000;
 
 export function createApi(relay: string, { isKnownCode }: ApiOptions): RelayApi {
-  /** `valid` names the member that proves the answer has the expected shape. */
   async function call<T>(path: string, valid: (body: T) => unknown, init?: RequestInit): Promise<ApiResult<T>> {
     try {
       const response = await fetch(relay + path, { ...init, credentials: 'omit', cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) });
@@ -51,19 +53,7 @@ export function createApi(relay: string, { isKnownCode }: ApiOptions): RelayApi 
   }
 
   return {
-    requestCallback: (body, idempotencyKey) =>
-      call<CallbackAnswer>('/api/callback', (b) => b.requestId, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
-        body: JSON.stringify(body),
-      }),
     status: () => call<StatusResponse>('/api/status', (b) => typeof b.openNow === 'boolean'),
-    progress: (requestId, cancelToken) =>
-      call<CallbackProgress>(
-        '/api/callback/' + encodeURIComponent(requestId),
-        (b) => b.outcome,
-        // The header's name is CANCEL_TOKEN_HEADER of the contract.
-        cancelToken ? { method: 'DELETE', headers: { 'Cancel-Token': cancelToken } } : undefined,
-      ),
+    call,
   };
 }

@@ -1,7 +1,7 @@
 // The request of one submit: built from the form and the attribution, sent with its Idempotency-Key,
 // its answer turned into the next phase. A chunk of its own, fetched as the visitor submits: the
 // dialog's first chunk stays within its budget (design §7) and nobody who only looks pays for it.
-import type { CallbackRequest } from '../../../server/src/contract.ts';
+import type { CallbackAnswer, CallbackRequest } from '../../../server/src/contract.ts';
 import type { RelayApi } from '../api.ts';
 import { fieldOf, outcomeUnknown } from './fields.ts';
 import type { UiContext } from './ui-context.ts';
@@ -62,7 +62,11 @@ export async function send(
   attempt.current = { body: fingerprint, key };
 
   ctx.emit('submit', { country: body.country ?? '', lang: config.lang });
-  const result = await api.requestCallback(body, key);
+  const result = await api.call<CallbackAnswer>('/api/callback', (b) => b.requestId, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    body: JSON.stringify(body),
+  });
   if (result.ok) {
     attempt.current = null;
     const answer = result.data;
