@@ -5,7 +5,7 @@
 //    (the Preact runtime), fetched on the visitor's first intent:    ≤ 12 KB
 //  - everything one visitor can ever load: entry, UI, every optional
 //    chunk (attribution, consent, Turnstile, country names, call progress, the request, opening
-//    hours, the picker) and the largest of the language catalogs:    ≤ 25 KB
+//    hours, the picker, the messenger links) and the largest of the language catalogs:    ≤ 25 KB
 //  - the "call me later" picker with what it imports beyond the UI,
 //    fetched only when the visitor may book a time:                 ≤ 4 KB
 // It also checks that the entry can run as a classic script and that no zod and no phone metadata
@@ -25,6 +25,7 @@ describe('widget budgets (gzip)', () => {
     expect(sizes.catalogs.map((c) => c.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['de', 'en', 'pl', 'ru', 'uk']);
     expect(sizes.optional.map((f) => f.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual([
       'ConsentField',
+      'Messengers',
       'Turnstile',
       'attribution',
       'names',

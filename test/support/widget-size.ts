@@ -50,7 +50,7 @@ export interface WidgetSizes {
   /** The Preact UI chunk (mount-*.js) with the chunks it imports statically (the Preact runtime). */
   ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
-  /** Chunks fetched only when needed: attribution, consent, Turnstile, call progress, the request (send), opening hours, the picker. */
+  /** Chunks fetched only when needed: attribution, consent, Turnstile, call progress, the request (send), opening hours, the picker, the messenger links. */
   optional: BuiltFile[];
   /** The picker (schedule-*.js) with the chunks it imports statically that the UI has not loaded already (opening hours). */
   schedule: { files: string[]; gzip: number };

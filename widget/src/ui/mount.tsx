@@ -23,12 +23,13 @@ const catalogs: Record<Lang, () => Promise<{ messages: Messages }>> = {
 
 export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
   const config = { ...entry.config, ...readDialogConfig(entry.script) };
-  const [{ messages }, { readAttribution }, consent] = await Promise.all([
+  const [{ messages }, { readAttribution }, consent, messengers] = await Promise.all([
     catalogs[config.lang](),
     import('../attribution.ts'),
     config.consentText ? import('./ConsentField.tsx') : null,
+    entry.script?.matches('[data-telegram],[data-whatsapp],[data-viber]') && import('./messengers/Messengers.tsx'),
   ]);
-  const ctx: UiContext = { ...entry, config, messages, readAttribution, ConsentField: consent?.ConsentField ?? null };
+  const ctx: UiContext = { ...entry, config, messages, readAttribution, ConsentField: consent?.ConsentField ?? null, Messengers: messengers ? messengers.Messengers : undefined };
   ctx.adoptStyles(css);
   // The bottom sheet stays above the on-screen keyboard: where it covers the layout viewport (iOS
   // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).

@@ -6,6 +6,7 @@ import type { WidgetConfig } from '../config.ts';
 import type { WidgetContext } from '../context.ts';
 import type { Messages } from './i18n/types.ts';
 import type { ConsentField } from './ConsentField.tsx';
+import type { Messengers } from './messengers/Messengers.tsx';
 
 export interface UiContext extends WidgetContext {
   config: WidgetConfig;
@@ -13,4 +14,6 @@ export interface UiContext extends WidgetContext {
   readAttribution(cookiesAtLoad: string, ...pageUrls: string[]): Attribution;
   /** Loaded with the UI only when the site asks for consent (data-consent-text). */
   ConsentField: typeof ConsentField | null;
+  /** Loaded with the UI only when the script tag names a messenger (data-telegram, data-whatsapp, data-viber). */
+  Messengers?: typeof Messengers | undefined;
 }
