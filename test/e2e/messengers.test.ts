@@ -187,10 +187,7 @@ for (const name of engineNames) {
           await press(p, 'Escape', 'the dialog to close', (s) => !s.open);
           await press(p, 'Enter', 'the dialog', (s) => s.open);
           await waitForLinks(p, 'the links', () => true);
-          expect((await p.run(heard)).warnings).toEqual([
-            '[dialback] data-telegram ignored: not a username',
-            '[dialback] data-whatsapp ignored: not a number with its country code',
-          ]);
+          expect((await p.run(heard)).warnings).toEqual(['[dialback] ignored data-telegram: a b', '[dialback] ignored data-whatsapp: 050 123 45 67']);
         }),
       40_000,
     );

@@ -66,7 +66,7 @@ describe('messengerLinks', () => {
     const warnings: string[] = [];
     const links = messengerLinks(read({ telegram: 'ab', whatsapp: '050 123 45 67', viber: '+380501234567' }), (m) => warnings.push(m));
     expect(links.map((l) => l.channel)).toEqual(['viber']);
-    expect(warnings).toEqual(['[dialback] data-telegram ignored: not a username', '[dialback] data-whatsapp ignored: not a number with its country code']);
+    expect(warnings).toEqual(['[dialback] ignored data-telegram: ab', '[dialback] ignored data-whatsapp: 050 123 45 67']);
   });
 
   test('no attribute, no link and no warning', () => {

@@ -8,9 +8,11 @@ export type FailureCode = ErrorCode | 'network_error' | 'bad_response';
 export interface ApiFailure {
   ok: false;
   code: FailureCode;
-  field?: string | undefined;
-  retryAfter?: number | undefined;
-  nextOpenAt?: string | undefined;
+  /**
+   * The relay's `error` object as it came, unchecked: its other members (field, retryAfter,
+   * nextOpenAt) matter only to the callback request, which reads them in its own chunk (send.ts).
+   */
+  error?: Record<string, unknown>;
 }
 export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
 
@@ -39,14 +41,9 @@ export function createApi(relay: string, { isKnownCode }: ApiOptions): RelayApi 
       // An HTML error page from a proxy, or an empty body, is simply "no body".
       const body = (await response.json().catch(() => null)) as (T & { error?: Record<string, unknown> }) | null;
       if (response.ok) return body && valid(body) ? { ok: true, data: body } : { ok: false, code: 'bad_response' };
-      const { code, field, retryAfter, nextOpenAt } = Object(body?.error) as Record<string, unknown>;
-      return {
-        ok: false,
-        code: isKnownCode(String(code)) ? (code as ErrorCode) : response.status >= 500 ? 'internal_error' : 'invalid_request',
-        field: typeof field === 'string' ? field : undefined,
-        retryAfter: typeof retryAfter === 'number' ? retryAfter : undefined,
-        nextOpenAt: typeof nextOpenAt === 'string' ? nextOpenAt : undefined,
-      };
+      const error = Object(body?.error) as Record<string, unknown>;
+      const code = String(error.code);
+      return { ok: false, code: isKnownCode(code) ? code : response.status >= 500 ? 'internal_error' : 'invalid_request', error };
     } catch {
       return { ok: false, code: 'network_error' };
     }

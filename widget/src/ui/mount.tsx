@@ -31,6 +31,10 @@ export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
   ]);
   const ctx: UiContext = { ...entry, config, messages, readAttribution, ConsentField: consent?.ConsentField ?? null, Messengers: messengers ? messengers.Messengers : undefined };
   ctx.adoptStyles(css);
+  // Drawn light whatever the page's colour scheme: in a dark one the fields would draw white system
+  // text on their white background. Set here rather than in dialog.css, where the CSS minifier would
+  // add a light-dark() fallback of twice its size.
+  ctx.container.style.colorScheme = 'light';
   // The bottom sheet stays above the on-screen keyboard: where it covers the layout viewport (iOS
   // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).
   const vv = window.visualViewport;

@@ -88,6 +88,14 @@ export async function send(
   }
   if (!outcomeUnknown(result.code)) attempt.current = null;
   ctx.emit('error', { code: result.code });
-  const { code, retryAfter, nextOpenAt } = result;
-  setPhase({ name: 'form', error: { code, field: fieldOf(code, result.field), retryAfter, nextOpenAt } });
+  const { field, retryAfter, nextOpenAt } = result.error ?? {};
+  setPhase({
+    name: 'form',
+    error: {
+      code: result.code,
+      field: fieldOf(result.code, typeof field === 'string' ? field : undefined),
+      retryAfter: typeof retryAfter === 'number' ? retryAfter : undefined,
+      nextOpenAt: typeof nextOpenAt === 'string' ? nextOpenAt : undefined,
+    },
+  });
 }

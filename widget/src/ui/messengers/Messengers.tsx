@@ -43,11 +43,12 @@ export function Messengers({ ctx, status, known, phase, progress, children }: Me
   if (ended && /missed|failed/.test(progress.outcome)) missed = true;
   if (!links.length || (phase.name !== 'form' && !ended)) return <>{children}</>;
   const first = missed || unreachable || (phase.name === 'form' && phase.error?.code === 'network_error') || (!!known && known.source !== 'unknown' && !known.openNow);
+  // target=_blank: the site stays open behind the messenger (browsers imply rel=noopener for it).
   const block = (
     <div class="write">
       <p>{ctx.messages.writeToUs}</p>
       {links.map(({ channel, label, href }) => (
-        <a key={channel} href={href} target="_blank" rel="noopener" onClick={() => ctx.emit('messenger', { channel })}>
+        <a key={channel} href={href} target="_blank" onClick={() => ctx.emit('messenger', { channel })} rel="noopener">
           {label}
         </a>
       ))}

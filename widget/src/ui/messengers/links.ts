@@ -41,7 +41,7 @@ export function messengerLinks(read: (name: Channel) => string | null, warn: (me
     if (!value) continue;
     const checked = check(value);
     if (checked) links.push({ channel, label, href: prefix + checked });
-    else warn(`[dialback] data-${channel} ignored: not a ${channel === 'telegram' ? 'username' : 'number with its country code'}`);
+    else warn(`[dialback] ignored data-${channel}: ${value}`);
   }
   return links;
 }
