@@ -5,7 +5,7 @@
 //    (the Preact runtime), fetched on the visitor's first intent:    ≤ 12 KB
 //  - everything one visitor can ever load: entry, UI, every optional
 //    chunk (consent, Turnstile, country names, call progress, the request with the attribution reader, opening
-//    hours, the picker, the choice of department) and the largest of the language catalogs:    ≤ 25 KB
+//    hours, the picker, the choice of department, the messenger links) and the largest of the language catalogs:    ≤ 25 KB
 //  - the "call me later" picker with what it imports beyond the UI,
 //    fetched only when the visitor may book a time:                 ≤ 4 KB
 //  - the invitation's first chunk, fetched at idle and only when the
@@ -27,6 +27,7 @@ describe('widget budgets (gzip)', () => {
     expect(sizes.catalogs.map((c) => c.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['de', 'en', 'pl', 'ru', 'uk']);
     expect(sizes.optional.map((f) => f.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual([
       'ConsentField',
+      'Messengers',
       'Turnstile',
       'departments',
       'invite',

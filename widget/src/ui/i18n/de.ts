@@ -70,6 +70,7 @@ export const messages: Messages = {
   slow: 'Das dauert länger als erwartet.',
   tryAgain: 'Erneut versuchen',
   callUs: 'Rufen Sie uns an: {phone}',
+  writeToUs: 'Oder schreiben Sie uns',
   busy: 'Alle Mitarbeiter sind gerade im Gespräch. Hinterlassen Sie Ihre Nummer, wir rufen an, sobald jemand frei ist.',
   closedUntil: 'Wir haben gerade geschlossen. Wir öffnen {when}.',
   closedNow: 'Wir haben gerade geschlossen.',

@@ -70,6 +70,7 @@ export const messages: Messages = {
   slow: 'This is taking longer than expected.',
   tryAgain: 'Try again',
   callUs: 'Call us: {phone}',
+  writeToUs: 'Or write to us',
   busy: 'All our agents are busy right now. Leave your number and we will call you as soon as one is free.',
   closedUntil: 'We are closed now. We open {when}.',
   closedNow: 'We are closed now.',

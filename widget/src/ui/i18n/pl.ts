@@ -75,6 +75,7 @@ export const messages: Messages = {
   slow: 'Trwa to dłużej, niż się spodziewaliśmy.',
   tryAgain: 'Spróbuj ponownie',
   callUs: 'Zadzwoń do nas: {phone}',
+  writeToUs: 'Lub napisz do nas',
   busy: 'Wszyscy konsultanci są teraz zajęci. Zostaw numer, a zadzwonimy, gdy tylko ktoś będzie wolny.',
   closedUntil: 'Teraz jest nieczynne. Otwieramy {when}.',
   closedNow: 'Teraz jest nieczynne.',

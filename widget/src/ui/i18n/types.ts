@@ -53,6 +53,8 @@ export interface Messages {
   slow: string;
   tryAgain: string;
   callUs: string;
+  /** Above the site's messenger links (Telegram, WhatsApp, Viber). */
+  writeToUs: string;
   busy: string;
   /** `{when}`: a localized day and time in the visitor's time zone. */
   closedUntil: string;
