@@ -4,7 +4,7 @@
 //  - UI: the Preact UI chunk and the chunks it imports statically
 //    (the Preact runtime), fetched on the visitor's first intent:    ≤ 12 KB
 //  - everything one visitor can ever load: entry, UI, every optional
-//    chunk (consent, Turnstile, country names, call progress, the request with the attribution reader, opening
+//    chunk (consent, Turnstile, country names, the call (its request with the attribution reader, and its progress), opening
 //    hours, the picker, the choice of department, the messenger links) and the largest of the language catalogs:    ≤ 25 KB
 //  - the "call me later" picker with what it imports beyond the UI,
 //    fetched only when the visitor may book a time:                 ≤ 4 KB
@@ -35,7 +35,6 @@ describe('widget budgets (gzip)', () => {
       'opening',
       'progress',
       'schedule',
-      'send',
       'show',
     ]);
     expect(builtFiles().filter((f) => /^chunks\/invite-(en|uk|ru|pl|de)-/.test(f.file))).toHaveLength(5);

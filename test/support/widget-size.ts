@@ -52,7 +52,7 @@ export interface WidgetSizes {
   /** The Preact UI chunk (mount-*.js) with the chunks it imports statically (the Preact runtime). */
   ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
-  /** Chunks fetched only when needed: consent, Turnstile, call progress, the request (send, with the attribution reader), opening hours, the picker, the choice of department, the messenger links, the invitation and its bubble (not its words). */
+  /** Chunks fetched only when needed: consent, Turnstile, call progress, the call (the request with the attribution reader, and its progress), opening hours, the picker, the choice of department, the messenger links, the invitation and its bubble (not its words). */
   optional: BuiltFile[];
   /** The picker (schedule-*.js) with the chunks it imports statically that the UI has not loaded already (opening hours). */
   schedule: { files: string[]; gzip: number };

@@ -26,8 +26,8 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
 
   const config = readConfig(script, doc, win.navigator.languages);
   // Attribution as it stood at load: the page address (its utm_* parameters may be gone after an SPA
-  // navigation) and the raw cookie string (a consent tool may delete cookies later). Both are parsed,
-  // with js-cookie, only in the lazy chunk, which keeps the entry small. (document.cookie throws only
+  // navigation) and the raw cookie string (a consent tool may delete cookies later). Both are parsed
+  // only in the lazy chunk, which keeps the entry small. (document.cookie throws only
   // in an opaque-origin sandbox, where the relay would refuse the page's "null" origin anyway; the
   // loader catches it and the widget stays out of such a frame.)
   const pageAtLoad = win.location.href;

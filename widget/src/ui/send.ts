@@ -1,6 +1,6 @@
 // The request of one submit: built from the form and the attribution, sent with its Idempotency-Key,
-// its answer turned into the next phase. A chunk of its own, fetched as the visitor submits: the
-// dialog's first chunk stays within its budget (design §7) and nobody who only looks pays for it.
+// its answer turned into the next phase. In the call's chunk (progress/index.ts, with the view of the
+// call that follows), fetched as the visitor submits: nobody who only looks pays for it.
 import type { CallbackAnswer, CallbackRequest } from '../../../server/src/contract.ts';
 import type { RelayApi } from '../api.ts';
 // Part of this chunk, not of the dialog's: nothing before the submit needs the attribution.
