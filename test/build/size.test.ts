@@ -5,7 +5,7 @@
 //    (the Preact runtime), fetched on the visitor's first intent:    ≤ 12 KB
 //  - everything one visitor can ever load: entry, UI, every optional
 //    chunk (consent, Turnstile, country names, the call (its request with the attribution reader, and its progress), opening
-//    hours, the picker, the choice of department, the messenger links) and the largest of the language catalogs:    ≤ 25 KB
+//    hours, the picker, the choice of department, the messenger links, the open beacon with the attribution reader) and the largest of the language catalogs:    ≤ 25 KB
 //  - the "call me later" picker with what it imports beyond the UI,
 //    fetched only when the visitor may book a time:                 ≤ 4 KB
 //  - the invitation's first chunk, fetched at idle and only when the
@@ -32,6 +32,7 @@ describe('widget budgets (gzip)', () => {
       'departments',
       'invite',
       'names',
+      'opened',
       'opening',
       'progress',
       'schedule',

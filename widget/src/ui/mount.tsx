@@ -23,7 +23,7 @@ const catalogs: Record<Lang, () => Promise<{ messages: Messages }>> = {
 
 export async function start(entry: WidgetContext): Promise<WidgetUi> {
   const config = { ...entry.config, ...readDialogConfig(entry.script) };
-  // Only what the first view needs: the attribution reader comes with the request (send.ts).
+  // Only what the first view needs: the attribution reader comes with the open beacon (opened.ts).
   const [{ messages }, consent, messengers] = await Promise.all([
     catalogs[config.lang](),
     config.consentText ? import('./ConsentField.tsx') : null,
@@ -36,6 +36,8 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
   // text on their white background. Set here rather than in dialog.css, where the CSS minifier would
   // add a light-dark() fallback of twice its size.
   ctx.container.style.colorScheme = 'light';
+  // The lead report counts the first open of each page view (a beacon, its own chunk, after it).
+  addEventListener('dialback:open', () => import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report), { once: true });
   // The bottom sheet stays above the on-screen keyboard: where it covers the layout viewport (iOS
   // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).
   const vv = window.visualViewport;

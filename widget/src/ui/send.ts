@@ -3,8 +3,6 @@
 // call that follows), fetched as the visitor submits: nobody who only looks pays for it.
 import type { CallbackAnswer, CallbackRequest } from '../../../server/src/contract.ts';
 import type { RelayApi } from '../api.ts';
-// Part of this chunk, not of the dialog's: nothing before the submit needs the attribution.
-import { readAttribution } from '../attribution.ts';
 import { fieldOf, outcomeUnknown } from './fields.ts';
 import type { UiContext } from './ui-context.ts';
 import type { FormValues, Phase } from './useCallbackFlow.ts';
@@ -36,6 +34,8 @@ export async function send(
 ): Promise<void> {
   const { config } = ctx;
   // Read now, not at page load: the tracking script may have written its cookies after we ran.
+  // The reader is in the open beacon's chunk (opened.ts), fetched at the first open, so already here.
+  const { readAttribution } = await import('./opened.ts');
   const attribution = readAttribution(ctx.cookiesAtLoad, location.href, ctx.pageAtLoad);
   const body: CallbackRequest = {
     phone: phone.e164,
