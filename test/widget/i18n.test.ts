@@ -21,9 +21,20 @@ function strings(value: unknown, path = ''): Array<[string, string]> {
   return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => strings(v, path ? `${path}.${k}` : k));
 }
 
+/** The error codes grouped by the sentence they show, e.g. [['internal_error', 'bad_response', …], …]. */
+function sentenceGroups(m: Messages): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const [code, sentence] of Object.entries(m.errors)) groups.set(sentence, [...(groups.get(sentence) ?? []), code]);
+  return [...groups.values()].map((codes) => codes.sort()).sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
 describe.each(Object.entries(catalogs))('%s catalog', (lang, m) => {
   test('a sentence for every error code of the relay', () => {
     for (const code of Object.keys(errorStatus)) expect(m.errors[code as keyof typeof errorStatus], code).toMatch(/\S{2,}/);
+  });
+
+  test('codes share a sentence exactly where English shares it (a merge or split in one language only is a slip)', () => {
+    expect(sentenceGroups(m)).toEqual(sentenceGroups(en));
   });
 
   test('a text for every call outcome', () => {

@@ -63,5 +63,25 @@ export interface Messages {
   retryInSeconds: Plural;
   retryInMinutes: Plural;
   captchaLabel: string;
+  /**
+   * One sentence per error code, but not one per code: every byte here is paid by every visitor
+   * (only the largest catalog counts against the budget, and the keys alone cost ~10 B each), so
+   * codes that ask the same of the visitor share a sentence, written once as a constant at the top
+   * of each catalog:
+   * - the eight number kinds we refuse (premium, shared-cost, UAN, VoIP, pager, personal,
+   *   toll-free, voicemail): "we only call mobile and landline numbers", as the visitor's way out
+   *   is the same whichever kind it was;
+   * - our own office and fallback numbers: "this is one of our own numbers";
+   * - upstream_unknown and upstream_timeout: "we may still call you, wait a minute";
+   * - upstream_unavailable and temporarily_unavailable: "briefly unavailable, try in a few minutes";
+   * - the three refusals of a booked time: "that time is not available, pick another";
+   * - closed: the same words as closedNow (errorSentence adds the opening time when it knows it);
+   * - codes only a bug or a misconfigured site can cause (not_found, method_not_allowed,
+   *   unsupported_media_type, payload_too_large, headers_too_large, idempotency_key_reused,
+   *   cancel_not_allowed: invalid_request's "reload the page and try again"; bad_response and
+   *   origin_not_allowed: internal_error's "something went wrong on our side"). They keep their
+   *   keys: the API knows a code by its key here, and the page's error event reports it as sent.
+   * The i18n test checks that every language shares exactly where English does.
+   */
   errors: Record<ErrorCode | ClientErrorCode, string>;
 }
