@@ -1,6 +1,7 @@
 // The shape of a language catalog. Typed records make a missing sentence a compile error: every
-// error code of the relay (ErrorCode) and every call outcome has a text in every language.
-import type { CallOutcome, ErrorCode } from '../../../../server/src/contract.ts';
+// error code a visitor can meet (FailureCode) and every call outcome has a text in every language.
+import type { CallOutcome } from '../../../../server/src/contract.ts';
+import type { FailureCode } from '../../api.ts';
 import type { CountryCode } from '../phone/countries.ts';
 
 /** Plural forms as Intl.PluralRules names them; `{n}` is replaced by the formatted number. */
@@ -76,12 +77,15 @@ export interface Messages {
    * - upstream_unavailable and temporarily_unavailable: "briefly unavailable, try in a few minutes";
    * - the three refusals of a booked time: "that time is not available, pick another";
    * - closed: the same words as closedNow (errorSentence adds the opening time when it knows it);
-   * - codes only a bug or a misconfigured site can cause (not_found, method_not_allowed,
-   *   unsupported_media_type, payload_too_large, headers_too_large, idempotency_key_reused,
-   *   cancel_not_allowed: invalid_request's "reload the page and try again"; bad_response and
-   *   origin_not_allowed: internal_error's "something went wrong on our side"). They keep their
-   *   keys: the API knows a code by its key here, and the page's error event reports it as sent.
-   * The i18n test checks that every language shares exactly where English does.
+   * - not_found (a request the relay forgot): invalid_request's "reload the page and try again";
+   *   bad_response (a proxy's error page) and origin_not_allowed (a site the relay does not
+   *   serve: the page's error event and the relay's answer name it for the site's developer):
+   *   internal_error's "something went wrong on our side".
+   * Those keep their keys: the API knows a code by its key here (track.ts waits on not_found), and
+   * the page's error event reports the code as the relay sent it. Only the codes our own requests
+   * can never earn (bugOnlyCodes in api.ts) have no key: they arrive as invalid_request.
+   * FailureCode leaves just those out, so a code a visitor can meet without a sentence in every
+   * language is a compile error; the i18n test checks every language shares where English does.
    */
-  errors: Record<ErrorCode | ClientErrorCode, string>;
+  errors: Record<FailureCode | ClientErrorCode, string>;
 }
