@@ -65,8 +65,7 @@ export const messages: Messages = {
   estimate: {
     one: 'Twój telefon powinien zadzwonić za około {n} sekundę.',
     few: 'Twój telefon powinien zadzwonić za około {n} sekundy.',
-    many: 'Twój telefon powinien zadzwonić za około {n} sekund.',
-    other: 'Twój telefon powinien zadzwonić za około {n} sekundy.',
+    other: 'Twój telefon powinien zadzwonić za około {n} sekund.',
   },
   outcomeTitle: 'Przebieg połączenia',
   outcomes: {
@@ -93,14 +92,12 @@ export const messages: Messages = {
   retryInSeconds: {
     one: 'Spróbuj ponownie za {n} sekundę.',
     few: 'Spróbuj ponownie za {n} sekundy.',
-    many: 'Spróbuj ponownie za {n} sekund.',
-    other: 'Spróbuj ponownie za {n} sekundy.',
+    other: 'Spróbuj ponownie za {n} sekund.',
   },
   retryInMinutes: {
     one: 'Spróbuj ponownie za {n} minutę.',
     few: 'Spróbuj ponownie za {n} minuty.',
-    many: 'Spróbuj ponownie za {n} minut.',
-    other: 'Spróbuj ponownie za {n} minuty.',
+    other: 'Spróbuj ponownie za {n} minut.',
   },
   captchaLabel: 'Weryfikacja bezpieczeństwa',
   errors: {

@@ -4,7 +4,12 @@ import type { CallOutcome } from '../../../../server/src/contract.ts';
 import type { FailureCode } from '../../api.ts';
 import type { CountryCode } from '../phone/countries.ts';
 
-/** Plural forms as Intl.PluralRules names them; `{n}` is replaced by the formatted number. */
+/**
+ * Plural forms as Intl.PluralRules names them; `{n}` is replaced by the formatted number. A form
+ * left out falls back to `other`. Every count is whole (seconds and minutes, rounded), so in uk, ru
+ * and pl, whose `other` serves only fractions, `other` holds the `many` form ("5 секунд") and `many`
+ * is left out: the same words, one sentence less for every visitor to download.
+ */
 export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
 /** Errors the widget finds itself, before or instead of an answer from the relay. */
