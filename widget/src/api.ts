@@ -10,7 +10,14 @@ import type { ErrorCode, StatusResponse } from '../../server/src/contract.ts';
  * every visitor would pay for a bug), so they arrive as the code of their HTTP status, all 4xx:
  * invalid_request ("reload the page and try again"). Types only in the bundle: the list is for tests.
  */
-export const bugOnlyCodes = ['method_not_allowed', 'unsupported_media_type', 'payload_too_large', 'headers_too_large', 'idempotency_key_reused', 'cancel_not_allowed'] as const satisfies readonly ErrorCode[];
+export const bugOnlyCodes = [
+  'method_not_allowed',
+  'unsupported_media_type',
+  'payload_too_large',
+  'headers_too_large',
+  'idempotency_key_reused',
+  'cancel_not_allowed',
+] as const satisfies readonly ErrorCode[];
 /** A relay code the widget knows: one its catalogs have a sentence for. */
 export type KnownCode = Exclude<ErrorCode, (typeof bugOnlyCodes)[number]>;
 export type FailureCode = KnownCode | 'network_error' | 'bad_response';
