@@ -52,7 +52,7 @@ export const messages: Messages = {
   sending: 'Ihre Anfrage wird gesendet…',
   willCall: 'Wir rufen {phone} an.',
   willCallAt: 'Wir rufen {phone} an: {when}.',
-  queuedNote: 'Unsere Telefonanlage antwortet gerade nicht. Wir behalten Ihre Anfrage und rufen Sie an, sobald sie wieder erreichbar ist.',
+  queuedNote: 'Unsere Telefonanlage antwortet gerade nicht. Wir rufen Sie an, sobald sie wieder erreichbar ist.',
   cancelCall: 'Anruf stornieren',
   later: 'Später anrufen',
   whenLabel: 'Wann sollen wir Sie anrufen?',
@@ -90,7 +90,7 @@ export const messages: Messages = {
   captchaLabel: 'Sicherheitsprüfung',
   errors: {
     invalid_request: reload,
-    invalid_phone: 'Das sieht nicht nach einer gültigen Telefonnummer aus. Bitte prüfen Sie sie.',
+    invalid_phone: 'Diese Nummer ist ungültig. Bitte prüfen Sie sie.',
     country_not_allowed: 'Nummern in diesem Land können wir nicht anrufen.',
     premium_number_not_allowed: notAPhone,
     shared_cost_number_not_allowed: notAPhone,
