@@ -3,7 +3,24 @@
 // failure the UI can put into words.
 import type { ErrorCode, StatusResponse } from '../../server/src/contract.ts';
 
-export type FailureCode = ErrorCode | 'network_error' | 'bad_response';
+/**
+ * Codes the relay gives only to a request this widget never sends: a method, media type or size it
+ * does not use, an Idempotency-Key reused with another body (a key is reused only for the same
+ * body), a Cancel-Token other than the relay's own. The catalogs give them no sentence (a byte
+ * every visitor would pay for a bug), so they arrive as the code of their HTTP status, all 4xx:
+ * invalid_request ("reload the page and try again"). Types only in the bundle: the list is for tests.
+ */
+export const bugOnlyCodes = [
+  'method_not_allowed',
+  'unsupported_media_type',
+  'payload_too_large',
+  'headers_too_large',
+  'idempotency_key_reused',
+  'cancel_not_allowed',
+] as const satisfies readonly ErrorCode[];
+/** A relay code the widget knows: one its catalogs have a sentence for. */
+export type KnownCode = Exclude<ErrorCode, (typeof bugOnlyCodes)[number]>;
+export type FailureCode = KnownCode | 'network_error' | 'bad_response';
 
 export interface ApiFailure {
   ok: false;
@@ -27,8 +44,8 @@ export interface RelayApi {
 }
 
 export interface ApiOptions {
-  /** Which codes this widget knows (its catalog's keys); any other code is mapped by HTTP status. */
-  isKnownCode(code: string): code is ErrorCode;
+  /** Which codes this widget knows (its catalog's keys, KnownCode); any other code is mapped by HTTP status. */
+  isKnownCode(code: string): boolean;
 }
 
 /** How long one request may take before it counts as a network failure. */
@@ -43,7 +60,7 @@ export function createApi(relay: string, { isKnownCode }: ApiOptions): RelayApi 
       if (response.ok) return body && valid(body) ? { ok: true, data: body } : { ok: false, code: 'bad_response' };
       const error = Object(body?.error) as Record<string, unknown>;
       const code = String(error.code);
-      return { ok: false, code: isKnownCode(code) ? code : response.status >= 500 ? 'internal_error' : 'invalid_request', error };
+      return { ok: false, code: isKnownCode(code) ? (code as KnownCode) : response.status >= 500 ? 'internal_error' : 'invalid_request', error };
     } catch {
       return { ok: false, code: 'network_error' };
     }
