@@ -62,7 +62,7 @@ describe('form → sending → accepted', () => {
 describe('every relay error code gets a clear sentence, at the field or above the button', () => {
   // null: no field, the error goes above the button. So for the captcha codes too: their field is
   // not shown here (no Turnstile configured).
-  const fieldOfCode = (code: string) => (/phone|country_not_allowed|_number_not_allowed/.test(code) ? 'phone' : code === 'consent_required' ? 'consent' : null);
+  const fieldOfCode = (code: string) => (/phone|country_not_allowed|number_not_allowed/.test(code) ? 'phone' : code === 'consent_required' ? 'consent' : null);
 
   test.each(Object.entries(errorStatus))('%s (%d)', async (code, status) => {
     scripted.relay.on('POST /api/callback', { status, body: { error: { code, message: 'relay wording, not shown' } } });

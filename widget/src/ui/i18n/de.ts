@@ -92,6 +92,7 @@ export const messages: Messages = {
     invalid_request: reload,
     invalid_phone: 'Diese Nummer ist ungültig. Bitte prüfen Sie sie.',
     country_not_allowed: 'Nummern in diesem Land können wir nicht anrufen.',
+    number_not_allowed: 'Diese Nummer können wir nicht anrufen.',
     premium_number_not_allowed: notAPhone,
     shared_cost_number_not_allowed: notAPhone,
     uan_number_not_allowed: notAPhone,

@@ -92,6 +92,7 @@ export const messages: Messages = {
     invalid_request: reload,
     invalid_phone: 'This does not look like a valid phone number. Please check it.',
     country_not_allowed: 'We cannot call numbers in this country.',
+    number_not_allowed: 'We cannot call this number.',
     premium_number_not_allowed: notAPhone,
     shared_cost_number_not_allowed: notAPhone,
     uan_number_not_allowed: notAPhone,

@@ -104,6 +104,7 @@ export const messages: Messages = {
     invalid_request: reload,
     invalid_phone: 'Nieprawidłowy numer. Sprawdź go.',
     country_not_allowed: 'Nie dzwonimy na numery z tego kraju.',
+    number_not_allowed: 'Nie możemy zadzwonić na ten numer.',
     premium_number_not_allowed: notAPhone,
     shared_cost_number_not_allowed: notAPhone,
     uan_number_not_allowed: notAPhone,

@@ -104,6 +104,7 @@ export const messages: Messages = {
     invalid_request: reload,
     invalid_phone: 'Неверный номер. Проверьте его.',
     country_not_allowed: 'Мы не звоним на номера этой страны.',
+    number_not_allowed: 'Мы не можем позвонить на этот номер.',
     premium_number_not_allowed: notAPhone,
     shared_cost_number_not_allowed: notAPhone,
     uan_number_not_allowed: notAPhone,

@@ -104,6 +104,7 @@ export const messages: Messages = {
     invalid_request: reload,
     invalid_phone: 'Неправильний номер. Перевірте його.',
     country_not_allowed: 'Ми не телефонуємо на номери цієї країни.',
+    number_not_allowed: 'Ми не можемо зателефонувати на цей номер.',
     premium_number_not_allowed: notAPhone,
     shared_cost_number_not_allowed: notAPhone,
     uan_number_not_allowed: notAPhone,
