@@ -176,6 +176,8 @@ export const errorStatus = {
   voicemail_number_not_allowed: 400,
   office_number_not_allowed: 400,
   fallback_number_not_allowed: 400,
+  /** The owner put this number on the never-call list. */
+  number_not_allowed: 400,
   consent_required: 400,
   captcha_required: 400,
   captcha_failed: 403,
@@ -205,13 +207,8 @@ export const errorStatus = {
 } as const satisfies Record<string, number>;
 export type ErrorCode = keyof typeof errorStatus;
 
-/**
- * Codes the widget has no sentence for yet (it shows its general error sentence): the owner
- * view's API (not_callable), and the owner's never-call list (number_not_allowed), whose visitor
- * sentence waits for room in the widget's budgets.
- */
+/** Codes only the owner view's API answers: no visitor meets them, so the widget has no sentence for them. */
 export const serverOnlyErrorStatus = {
-  number_not_allowed: 400,
   not_callable: 409,
 } as const satisfies Record<string, number>;
 /** Every code the relay can answer. */

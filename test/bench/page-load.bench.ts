@@ -298,7 +298,7 @@ try {
   for (const f of sizes.optional) console.log(`| optional: ${f.file.replace(/^chunks\/|-[\w-]+\.js$/g, '')} | ${f.gzip} | |`);
   console.log(`| language catalogs | ${sizes.catalogs.map((c) => c.gzip).join(' / ')} | |`);
   console.log(`| the picker (${sizes.schedule.files.map((f) => f.replace(/^chunks\/|-[\w-]+\.js$/g, '')).join(' + ')}) | ${sizes.schedule.gzip} | ${budgets.schedule} |`);
-  console.log(`| one visitor, everything it can load | ${sizes.perVisitor} | ${budgets.perVisitor} |`);
+  console.log(`| one visitor, everything it can load (as sent: brotli; all in gzip: ${sizes.perVisitorGzip}) | ${sizes.perVisitor} | ${budgets.perVisitor} |`);
   console.log(`| every file in dist/widget | ${sizes.all} | |`);
 } finally {
   await browser.dispose();

@@ -1,13 +1,18 @@
-// Budgets of the built widget (gzip, as served; the figures are `budgets` in widget-size.ts, shared with
-// the page-load benchmark). `npm test` builds first, then checks dist/widget.
+// Budgets of the built widget (the figures are `budgets` in widget-size.ts, shared with the page-load
+// benchmark). `npm test` builds first, then checks dist/widget. Each part's budget is in gzip; the
+// total a visitor downloads is counted in the bytes the relay actually sends that visitor's browser:
+// brotli, which every browser the widget supports asks for over HTTPS (gzip is printed beside it).
 //  - entry (widget.js, on every page view):                         ≤ 3 KB
 //  - UI: the Preact UI chunk and the chunks it imports statically
 //    (the Preact runtime), fetched on the visitor's first intent:    ≤ 12 KB
-//  - everything one visitor can ever load: entry, UI, every optional
-//    chunk (consent, Turnstile, country names, call progress, the request with the attribution reader, opening
-//    hours, the picker, the choice of department) and the largest of the language catalogs:    ≤ 25 KB
+//  - everything one visitor can ever load, as sent: entry, UI, every optional chunk (consent,
+//    Turnstile, country names, the call (its request and its progress), opening hours, the picker,
+//    the choice of department, the messenger links, the open beacon with the attribution reader, the
+//    invitation) and the largest of the language catalogs:        ≤ 25 KB
 //  - the "call me later" picker with what it imports beyond the UI,
 //    fetched only when the visitor may book a time:                 ≤ 4 KB
+//  - the invitation's first chunk, fetched at idle and only when the
+//    tag has data-invite (its bubble and words come when it shows):  ≤ 1.5 KB
 // It also checks that the entry can run as a classic script and that no zod and no phone metadata
 // reached the browser.
 import { readFileSync } from 'node:fs';
@@ -19,20 +24,24 @@ const KB = 1024;
 const sizes = widgetSizes();
 const read = (file: string) => readFileSync(join(distDir, file), 'utf8');
 
-describe('widget budgets (gzip)', () => {
+describe('widget budgets', () => {
   test('the build has an entry, a UI chunk with the Preact runtime, five language catalogs and the optional parts', () => {
     expect(sizes.ui.files).toHaveLength(2);
     expect(sizes.catalogs.map((c) => c.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['de', 'en', 'pl', 'ru', 'uk']);
     expect(sizes.optional.map((f) => f.file.replace(/^chunks\/(\w+)-.*$/, '$1')).sort()).toEqual([
       'ConsentField',
+      'Messengers',
       'Turnstile',
       'departments',
+      'invite',
       'names',
+      'opened',
       'opening',
       'progress',
       'schedule',
-      'send',
+      'show',
     ]);
+    expect(builtFiles().filter((f) => /^chunks\/invite-(en|uk|ru|pl|de)-/.test(f.file))).toHaveLength(5);
   });
 
   test(`entry widget.js ≤ ${budgets.entry / KB} KB (is ${sizes.entry.gzip} B)`, () => {
@@ -48,7 +57,12 @@ describe('widget budgets (gzip)', () => {
     expect(sizes.schedule.gzip).toBeLessThanOrEqual(budgets.schedule);
   });
 
-  test(`everything one visitor can ever load ≤ ${budgets.perVisitor / KB} KB (is ${sizes.perVisitor} B)`, () => {
+  test(`the invitation's first chunk, fetched at idle when the tag has data-invite, ≤ ${budgets.invite / KB} KB (is ${sizes.invite.idle} B; with its bubble and words ${sizes.invite.total} B)`, () => {
+    expect(sizes.invite.idle).toBeGreaterThan(0);
+    expect(sizes.invite.idle).toBeLessThanOrEqual(budgets.invite);
+  });
+
+  test(`everything one visitor can ever load, as the relay sends it, ≤ ${budgets.perVisitor / KB} KB (is ${sizes.perVisitor} B; ${sizes.perVisitorGzip} B all in gzip)`, () => {
     expect(sizes.perVisitor).toBeLessThanOrEqual(budgets.perVisitor);
   });
 });

@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSystem, type System } from '../support/system.ts';
 import { startHostSite, type HostSite, type PageOptions } from '../support/host-site.ts';
-import type { Engine, EnginePage } from '../support/engines/engine.ts';
 import { hostileKinds, worstThree } from '../support/engines/hostile-pages.ts';
 import { axeViolations, errorRecorder, requestHolder, snapshot, until, waitFor } from '../support/engines/in-page.ts';
-import { engineNames, launchEngine } from '../support/engines/launch.ts';
+import { engineNames } from '../support/engines/launch.ts';
 import { accepted, click, opened, press, UNLIMITED } from '../support/engines/moves.ts';
+import { useEngine } from '../support/engines/use-engine.ts';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 375, height: 667 };
@@ -42,22 +42,7 @@ function hostPage(options: Omit<PageOptions, 'relayUrl'> = {}): string {
 
 for (const name of engineNames) {
   describe(name, () => {
-    let engine: Engine;
-    beforeAll(async () => {
-      engine = await launchEngine(name);
-    }, 60_000);
-    afterAll(async () => {
-      await engine?.close();
-    }, 30_000);
-
-    async function withPage(url: string, viewport: { width: number; height: number }, scenario: (page: EnginePage) => Promise<void>) {
-      const page = await engine.open(url, viewport);
-      try {
-        await scenario(page);
-      } finally {
-        await page.close();
-      }
-    }
+    const { withPage } = useEngine(name);
 
     test(
       'mouse: launcher, number, submit, then the real steps of the call to its end; no console error',

@@ -3,6 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { IncomingMessage } from 'node:http';
+import { loadStaticSet } from '../../server/src/http/static-files.ts';
 
 export const distDir = join(import.meta.dirname, '../../dist/widget');
 
@@ -12,23 +14,31 @@ export const budgets = {
   entry: 3 * 1024,
   /** The Preact UI chunk with its static imports, fetched on the visitor's first intent. */
   ui: 12 * 1024,
-  /** Everything one visitor can ever load (see WidgetSizes.perVisitor). */
+  /** Everything one visitor can ever load, in the bytes the relay sends (see WidgetSizes.perVisitor). */
   perVisitor: 25 * 1024,
   /** The "call me later" picker with the chunks it imports beyond the UI's, fetched only when the visitor may book a time. */
   schedule: 4 * 1024,
+  /** The invitation's first chunk, fetched at idle only when the script tag has data-invite. */
+  invite: 1536,
 };
 
 export interface BuiltFile {
   file: string;
   bytes: number;
   gzip: number;
+  /** The body the relay sends a browser that accepts brotli (every browser the widget supports, over HTTPS): the relay's own static-file code decides. */
+  sent: number;
 }
 
 export function builtFiles(): BuiltFile[] {
   const files = ['widget.js', ...readdirSync(join(distDir, 'chunks')).map((f) => `chunks/${f}`)];
+  const served = loadStaticSet(distDir);
+  const browser = { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } } as unknown as IncomingMessage;
   return files.map((file) => {
     const content = readFileSync(join(distDir, file));
-    return { file, bytes: content.length, gzip: gzipSync(content, { level: 9 }).length };
+    const reply = served.reply(browser, file, {});
+    if (!reply?.body) throw new Error(`the relay does not serve ${file}`);
+    return { file, bytes: content.length, gzip: gzipSync(content, { level: 9 }).length, sent: (reply.body as Buffer).length };
   });
 }
 
@@ -50,12 +60,19 @@ export interface WidgetSizes {
   /** The Preact UI chunk (mount-*.js) with the chunks it imports statically (the Preact runtime). */
   ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
-  /** Chunks fetched only when needed: consent, Turnstile, call progress, the request (send, with the attribution reader), opening hours, the picker. */
+  /** Chunks fetched only when needed: consent, Turnstile, call progress, the call (the request with the attribution reader, and its progress), opening hours, the picker, the choice of department, the messenger links, the invitation and its bubble (not its words). */
   optional: BuiltFile[];
   /** The picker (schedule-*.js) with the chunks it imports statically that the UI has not loaded already (opening hours). */
   schedule: { files: string[]; gzip: number };
-  /** Everything one visitor can ever load: every file but the other languages' catalogs. */
+  /** The invitation: its first chunk (at idle, with data-invite), the bubble (when it is first shown) and the largest of its language chunks. */
+  invite: { idle: number; bubble: number; texts: number; total: number };
+  /**
+   * Everything one visitor can ever load: every file but the other languages' catalogs and invitation
+   * words, in the bytes the relay sends (brotli; gzip only to a browser that does not take brotli).
+   */
   perVisitor: number;
+  /** The same files, every one gzip-compressed (a browser without brotli, or a CDN that only gzips). */
+  perVisitorGzip: number;
   /** Every file in dist/widget. */
   all: number;
 }
@@ -67,16 +84,27 @@ export function widgetSizes(): WidgetSizes {
   if (!entry || !mount) throw new Error('dist/widget is incomplete: run `npm run build`');
   const uiFiles = [mount.file, ...staticImports(mount.file)];
   const catalogs = files.filter((f) => /^chunks\/(en|uk|ru|pl|de)-/.test(f.file));
+  const inviteTexts = files.filter((f) => /^chunks\/invite-(en|uk|ru|pl|de)-/.test(f.file));
+  const gzipOf = (prefix: string) => files.find((f) => f.file.startsWith(prefix) && !inviteTexts.includes(f))?.gzip ?? 0;
+  const largest = (list: BuiltFile[]) => Math.max(0, ...list.map((f) => f.gzip));
+  const invite = { idle: gzipOf('chunks/invite-'), bubble: gzipOf('chunks/show-'), texts: largest(inviteTexts) };
   const picker = files.find((f) => f.file.startsWith('chunks/schedule-'));
   const scheduleFiles = picker ? [picker.file, ...staticImports(picker.file)].filter((f) => !uiFiles.includes(f)) : [];
   const all = files.reduce((sum, f) => sum + f.gzip, 0);
+  // One language: the largest catalog and the largest invitation words count, the others not.
+  const perVisitor = (size: (f: BuiltFile) => number) =>
+    files.filter((f) => !catalogs.includes(f) && !inviteTexts.includes(f)).reduce((sum, f) => sum + size(f), 0) +
+    Math.max(...catalogs.map(size)) +
+    Math.max(0, ...inviteTexts.map(size));
   return {
     entry,
     ui: { files: uiFiles, gzip: files.filter((f) => uiFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
     catalogs,
-    optional: files.filter((f) => f !== entry && !uiFiles.includes(f.file) && !catalogs.includes(f)),
+    optional: files.filter((f) => f !== entry && !uiFiles.includes(f.file) && !catalogs.includes(f) && !inviteTexts.includes(f)),
     schedule: { files: scheduleFiles, gzip: files.filter((f) => scheduleFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
-    perVisitor: all - catalogs.reduce((sum, c) => sum + c.gzip, 0) + Math.max(...catalogs.map((c) => c.gzip)),
+    invite: { ...invite, total: invite.idle + invite.bubble + invite.texts },
+    perVisitor: perVisitor((f) => f.sent),
+    perVisitorGzip: perVisitor((f) => f.gzip),
     all,
   };
 }

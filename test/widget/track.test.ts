@@ -12,11 +12,13 @@ const requestId = 'req-1';
 /** A relay whose progress answers are given in order; once they run out it repeats the last one. */
 function stubRelay(...answers: Array<ApiResult<CallbackProgress>>) {
   const progress = vi.fn(async (_id: string, _cancelToken?: string) => (answers.length > 1 ? answers.shift()! : answers[0]!));
-  const api: RelayApi = {
-    progress,
-    requestCallback: () => Promise.reject(new Error('not used by trackCall')),
-    status: () => Promise.reject(new Error('not used by trackCall')),
+  // The progress request as trackCall makes it: GET /api/callback/<id>, DELETE with the cancel token.
+  const call = (path: string, _valid: unknown, init?: RequestInit) => {
+    const id = decodeURIComponent(path.replace('/api/callback/', ''));
+    const token = (init?.headers as Record<string, string> | undefined)?.['Cancel-Token'];
+    return token === undefined ? progress(id) : progress(id, token);
   };
+  const api = { call, status: () => Promise.reject(new Error('not used by trackCall')) } as RelayApi;
   return { api, progress };
 }
 
@@ -83,13 +85,13 @@ describe('trackCall', () => {
   });
 
   test('"slow" once the estimate plus 15 s has passed before the phone rings, and no longer once it rings', async () => {
-    const { api } = stubRelay(known('agent_ringing', 15_000));
+    const { api, progress } = stubRelay(known('agent_ringing', 15_000));
     const { states, last } = follow(api, 30);
     await vi.advanceTimersByTimeAsync(44_999);
     expect(states.some((s) => s.slow)).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(last()).toEqual({ requestId, outcome: 'agent_ringing', final: false, slow: true });
-    api.progress = vi.fn(async () => known('ringing_you', 3000));
+    progress.mockImplementation(async () => known('ringing_you', 3000));
     await vi.advanceTimersByTimeAsync(15_000);
     expect(last()).toEqual({ requestId, outcome: 'ringing_you', final: false, slow: false });
   });

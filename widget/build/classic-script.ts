@@ -74,17 +74,17 @@ export function classicScriptEntry(): Plugin {
         if (chunk.type !== 'chunk') continue;
         // Nothing is ever preloaded (see 1.), so each `helper(() => import(x)…, deps)` can become
         // `import(x)…`, and the helper can go.
-        // Declared alone (`const h=e=>e();`) or in a list (`var a=…,h=e=>e(),b=…`).
-        const declaration = /(\b(?:const|let|var) |,)(\w+)=e=>e\(\)([,;])/;
-        const helperName = declaration.exec(chunk.code)?.[2];
-        if (helperName) {
-          const unwrapped = unwrapPreloads(chunk.code, helperName);
+        // The helper is declared alone (`const h=e=>e();`) or in a list of declarations
+        // (`var a=…,h=e=>e(),b=…`), as the minifier chose.
+        const helper = /(\b(?:const|let|var) |,)([\w$]+)=e=>e\(\)([,;])/.exec(chunk.code);
+        if (helper) {
+          const [declaration, before, name, after] = helper as unknown as [string, string, string, string];
+          const unwrapped = unwrapPreloads(chunk.code, name);
           // The helper goes only when nothing calls it any more (a local of the same name in some
           // scope keeps it, which costs a few bytes and breaks nothing).
-          if (unwrapped)
-            chunk.code = new RegExp(`[^\\w$.]${helperName}\\(`).test(unwrapped)
-              ? unwrapped
-              : unwrapped.replace(declaration, (_m, start: string, _name, end: string) => (start === ',' ? end : end === ',' ? start : ''));
+          const called = unwrapped?.includes(name + '(') && new RegExp(`[^\\w$.]${name.replace(/\$/g, '\\$')}\\(`).test(unwrapped);
+          // `var h=e=>e();` goes whole, `,h=e=>e()` loses itself, `var h=e=>e(),b` keeps `var b`.
+          if (unwrapped) chunk.code = called ? unwrapped : unwrapped.replace(declaration, before === ',' ? after : after === ',' ? before : '');
         }
         if (!chunk.isEntry) continue;
         const problems = [

@@ -5,7 +5,6 @@
 // utm_* in the page URL (now, or when the script loaded) fill in when rngst2 says nothing. Placeholders such as (direct), (none) and
 // (not set) are real values and pass unchanged. The cookies belong to someone else's script and may
 // be missing, blocked or truncated: nothing here may throw.
-import Cookies from 'js-cookie';
 import type { Attribution } from '../../server/src/contract.ts';
 
 const utmFields = ['Source', 'Medium', 'Campaign', 'Content', 'Term'] as const;
@@ -19,26 +18,33 @@ function clean(value: unknown): string | undefined {
 type CookieReader = (name: string) => string | undefined;
 
 /**
- * Reads a cookie as it is now, else as it was when the script loaded (`snapshot`: document.cookie
- * then). Now wins: the tracking script may have rebuilt its cookie since; the snapshot keeps
- * attribution that was deleted after load. Both decode with js-cookie's own converter.
+ * A cookie's value in a `document.cookie` string, decoded as js-cookie reads it (RFC 6265 quotes
+ * dropped, %XX sequences decoded, a malformed one leaving the value unread). Written here rather than
+ * imported: we only ever read two cookies, and js-cookie's writer API (set, remove, attributes) is one
+ * object the bundler cannot trim, about 560 B gzip on every visitor's download.
  */
-function cookieReader(snapshot: string): CookieReader {
-  return (name) => {
-    const now = Cookies.get(name);
-    if (now !== undefined) return now;
-    for (const pair of snapshot ? snapshot.split('; ') : []) {
-      const at = pair.indexOf('=');
-      if (at > 0 && pair.slice(0, at) === name) {
-        try {
-          return Cookies.converter.read(pair.slice(at + 1), name);
-        } catch {
-          return undefined; // malformed escape
-        }
+function cookieIn(cookies: string, name: string): string | undefined {
+  for (const pair of cookies ? cookies.split('; ') : []) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at) === name) {
+      const value = pair.slice(at + 1);
+      try {
+        return (value[0] === '"' ? value.slice(1, -1) : value).replace(/(%[\dA-F]{2})+/gi, decodeURIComponent);
+      } catch {
+        return undefined; // malformed escape
       }
     }
-    return undefined;
-  };
+  }
+  return undefined;
+}
+
+/**
+ * Reads a cookie as it is now, else as it was when the script loaded (`snapshot`: document.cookie
+ * then). Now wins: the tracking script may have rebuilt its cookie since; the snapshot keeps
+ * attribution that was deleted after load.
+ */
+function cookieReader(snapshot: string): CookieReader {
+  return (name) => cookieIn(document.cookie, name) ?? cookieIn(snapshot, name);
 }
 
 function jsonCookie(read: CookieReader, name: string): Record<string, unknown> | undefined {

@@ -3,7 +3,8 @@
 // (Preact and the dialog; it then fetches one language's texts) is fetched on the visitor's first sign of intent.
 import { createDialback, type DialbackFunction } from './commands.ts';
 import { readConfig } from './config.ts';
-import type { WidgetContext, WidgetUi } from './context.ts';
+import type { InviteContext, WidgetUi } from './context.ts';
+import type { ShowInvite } from './invite/index.ts';
 import { adoptStyles, mountWidget, type MountedWidget } from './element.ts';
 import { createEventHub } from './events.ts';
 import { launcherText } from './launcher-text.ts';
@@ -25,8 +26,8 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
 
   const config = readConfig(script, doc, win.navigator.languages);
   // Attribution as it stood at load: the page address (its utm_* parameters may be gone after an SPA
-  // navigation) and the raw cookie string (a consent tool may delete cookies later). Both are parsed,
-  // with js-cookie, only in the lazy chunk, which keeps the entry small. (document.cookie throws only
+  // navigation) and the raw cookie string (a consent tool may delete cookies later). Both are parsed
+  // only in the lazy chunk, which keeps the entry small. (document.cookie throws only
   // in an opaque-origin sandbox, where the relay would refuse the page's "null" origin anyway; the
   // loader catches it and the widget stays out of such a frame.)
   const pageAtLoad = win.location.href;
@@ -34,27 +35,10 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   const hub = createEventHub(win);
   let ui: Promise<WidgetUi> | undefined;
   let isOpen = false;
-  let mounted: Promise<MountedWidget>; // assigned below, once the actions it wires up exist
+  // The launcher in the page, with what the lazy chunks are handed (one object for all of them).
+  let mounted: Promise<MountedWidget & InviteContext>; // assigned below, once the actions it wires up exist
 
-  const loadUi = (): Promise<WidgetUi> =>
-    (ui ??= Promise.all([mounted, import('./ui/mount.tsx')]).then(([m, module]) => {
-      const context: WidgetContext = {
-        config,
-        script,
-        container: m.container,
-        pageAtLoad,
-        cookiesAtLoad,
-        emit: hub.emit,
-        report,
-        adoptStyles: (css) => adoptStyles(m.shadow, css),
-        onOpenChange(open) {
-          isOpen = open;
-          m.launcher.setAttribute('aria-expanded', String(open));
-          m.unavailable.hidden = true;
-        },
-      };
-      return module.createUi(context);
-    }));
+  const loadUi = (): Promise<WidgetUi> => (ui ??= Promise.all([mounted, import('./ui/mount.tsx')]).then(([context, module]) => module.start(context)));
   // A failed download (flaky network) may succeed next time: forget it.
   const retryable = (p: Promise<WidgetUi>) =>
     p.catch((error) => {
@@ -73,13 +57,27 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
     );
   const close = () => void ui?.then((u) => u.close());
 
-  mounted = new Promise<MountedWidget>((resolve) => {
+  mounted = new Promise((resolve) => {
     const mount = () => {
       try {
         const m = mountWidget(doc, config, launcherText[config.lang]);
         m.launcher.onclick = () => (isOpen ? close() : open(m.launcher));
         for (const type of ['pointerenter', 'focus', 'touchstart']) m.launcher.addEventListener(type, prefetch, { passive: true });
-        resolve(m);
+        resolve({
+          ...m,
+          config,
+          script,
+          pageAtLoad,
+          cookiesAtLoad,
+          emit: hub.emit,
+          report,
+          adoptStyles: (css) => adoptStyles(m.shadow, css),
+          onOpenChange(open) {
+            isOpen = open;
+            m.launcher.setAttribute('aria-expanded', '' + open);
+            m.unavailable.hidden = true;
+          },
+        });
       } catch (error) {
         report(error);
       }
@@ -91,7 +89,15 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
     else doc.addEventListener('DOMContentLoaded', mount);
   });
 
-  const dialback = createDialback({ open: () => open(null), close, on: hub.on });
+  // The invitation is a chunk of its own, fetched at idle and only for a tag with data-invite (or
+  // when the page asks for it): other pages never pay for it.
+  // (A download that failed is reported, and not tried again on this page.)
+  // biome-ignore lint/suspicious/noConfusingVoidType: a failed download resolves to what report() returns
+  let invite: Promise<ShowInvite | void> | undefined;
+  const loadInvite = () => (invite ??= Promise.all([mounted, import('./invite/index.ts')]).then(([context, module]) => module.start(context), report));
+  if (script?.getAttribute('data-invite')) (win.requestIdleCallback || setTimeout)(loadInvite);
+
+  const dialback = createDialback({ open: () => open(null), close, invite: () => loadInvite().then((show) => show?.()), on: hub.on });
   win.dialback = dialback;
 
   // Any element with data-dialback-open, including ones the page adds later. Capture phase, so a

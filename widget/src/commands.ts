@@ -8,6 +8,8 @@ import { report } from './report.ts';
 export interface CommandActions {
   open(): void;
   close(): void;
+  /** Shows the invitation now, if its caps allow (loads its chunk when the tag has no data-invite). */
+  invite(): void;
   on(event: string, handler: Handler): void;
 }
 
@@ -21,7 +23,7 @@ export interface DialbackFunction {
 
 export function createDialback(actions: CommandActions): DialbackFunction {
   const dialback: DialbackFunction = (command, event, handler) => {
-    if (command === 'open' || command === 'close') actions[command]();
+    if (command === 'open' || command === 'close' || command === 'invite') actions[command]();
     else if (command === 'on' && typeof event === 'string' && typeof handler === 'function') actions.on(event, handler as Handler);
     else report('unknown command: ' + String(command));
   };

@@ -57,7 +57,7 @@ export function readConfig(script: Element | null, doc: Document, browserLanguag
   return {
     relay: (httpUrl(data('relay'), page) ?? new URL('.', scriptUrl).href).replace(/\/+$/, ''),
     lang,
-    country: country && /^[a-z]{2}$/i.test(country) ? country.toUpperCase() : (region ?? countryOfLang[lang]),
+    country: country && /^[a-z]{2}$/i.test(country) ? country.toUpperCase() : (region ?? countryOfLang(lang)),
     position: /left/i.test(data('position') ?? '') ? 'bottom-left' : 'bottom-right',
     color: color && (/^#[\da-f]{3}([\da-f]{3})?$/i.test(color) || globalThis.CSS?.supports?.('color', color)) ? color : null,
     phone: validPhone,

@@ -22,11 +22,17 @@ export interface WidgetContext {
   onOpenChange(open: boolean): void;
 }
 
-/** What the UI chunk's `createUi` resolves to. */
+/** What the UI chunk's `start` resolves to (each chunk the entry loads exports a `start(context)`). */
 export interface WidgetUi {
   /** Start the work a visitor's intent justifies: today only the /api/status request. */
   prepare(): void;
   /** Opens the dialog; focus returns to `opener` when it closes. */
   open(opener: HTMLElement | null): void;
   close(): void;
+}
+
+/** What the invitation chunk gets: the same context (built once), with the launcher it sits beside. */
+export interface InviteContext extends WidgetContext {
+  launcher: HTMLButtonElement;
+  shadow: ShadowRoot;
 }

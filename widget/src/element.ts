@@ -55,7 +55,6 @@ export function mountWidget(doc: Document, config: EntryConfig, [label, unavaila
   svg.setAttribute('aria-hidden', 'true');
   const path = doc.createElementNS(svgNs, 'path');
   path.setAttribute('d', phonePath);
-  path.setAttribute('fill', 'currentColor');
   svg.append(path);
   launcher.append(svg, el('span', 'label', label));
   launcher.hidden = !config.launcher;
@@ -71,7 +70,9 @@ export function mountWidget(doc: Document, config: EntryConfig, [label, unavaila
   const container = el('div', 'ui');
   root.append(container, unavailable, launcher);
   shadow.append(root);
-  // Appended after the page's own content, and position: fixed, so nothing already laid out moves.
-  (doc.body ?? doc.documentElement).append(host);
+  // A child of <html>, after <body>, and position: fixed, so nothing already laid out moves. Not in
+  // <body>: single-page apps replace it (Turbo), rewrite it (innerHTML) or drop what they did not
+  // render in it (hydration), and would take the widget with it, open dialog and call included.
+  doc.documentElement.append(host);
   return { host, shadow, launcher, container, unavailable };
 }

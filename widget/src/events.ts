@@ -3,7 +3,7 @@
 // Details never carry the phone number, not even masked: analytics tools must not collect it.
 import { report } from './report.ts';
 
-export type EventName = 'open' | 'close' | 'submit' | 'success' | 'error';
+export type EventName = 'open' | 'close' | 'submit' | 'success' | 'error' | 'invite' | 'messenger';
 export type EventDetail = Record<string, string | number | boolean>;
 export type Handler = (detail: EventDetail) => void;
 

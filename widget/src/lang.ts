@@ -16,7 +16,8 @@ export function pickLang(tags: ReadonlyArray<string | null | undefined>): [Lang,
 
 /**
  * The country for national numbers when `data-country` is absent: the region of the language tag
- * (`de-AT` → AT), else where most people writing that language call from. Only a default: the
- * visitor can pick another country in the dialog.
+ * (`de-AT` → AT), else where most people writing that language call from: the language's own code
+ * (pl → PL, de → DE, ru → RU) but for English (US) and Ukrainian (UA). Only a default: the visitor
+ * can pick another country in the dialog.
  */
-export const countryOfLang: Record<Lang, string> = { en: 'US', uk: 'UA', ru: 'RU', pl: 'PL', de: 'DE' };
+export const countryOfLang = (lang: Lang): string => (lang === 'en' ? 'US' : lang === 'uk' ? 'UA' : lang.toUpperCase());

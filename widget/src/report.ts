@@ -4,8 +4,8 @@ const seen = new Set<string>();
 
 export function report(error: unknown): void {
   const message = String(error); // "TypeError: …" for errors
-  if (seen.has(message)) return;
-  seen.add(message);
+  // Logged when adding it grew the set: the first time only.
+  if (seen.size === seen.add(message).size) return;
   try {
     console.error('[dialback]', message);
   } catch {

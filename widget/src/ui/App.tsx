@@ -158,6 +158,15 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
     );
   }
 
+  const Messengers = ctx.Messengers;
+  if (Messengers) {
+    body = (
+      <Messengers ctx={ctx} status={status} known={known} phase={phase} progress={progress}>
+        {body}
+      </Messengers>
+    );
+  }
+
   // The view's name changes when the closed office's form appears with the picker: focus goes to it.
   return (
     <>

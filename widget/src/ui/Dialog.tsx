@@ -34,7 +34,11 @@ export function Dialog({ title, closeLabel, view, onClose, children }: DialogPro
     const active = (root.getRootNode() as ShadowRoot).activeElement;
     if (shown.current === view && root.contains(active)) return;
     shown.current = view;
-    (root.querySelector<HTMLElement>('[tabindex="-1"],[aria-invalid=true]') ?? root.querySelector<HTMLElement>('[type=tel]') ?? focusables(root)[0])?.focus();
+    const target = root.querySelector<HTMLElement>('[tabindex="-1"],[aria-invalid=true]') ?? root.querySelector<HTMLElement>('[type=tel]') ?? focusables(root)[0];
+    target?.focus();
+    // WebKit leaves a field focused by script where it is in the dialog's own scroll area: below
+    // the fold of a short viewport (1280×800 at 400 % zoom is 320×200).
+    target?.scrollIntoView?.({ block: 'nearest' }); // (jsdom has none)
   };
   // After every render: the view may have changed, or replaced the element that had focus.
   useEffect(keepFocus);

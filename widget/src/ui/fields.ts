@@ -15,12 +15,13 @@ export interface FlowError {
 
 /**
  * The relay names the field of validation errors (`phone`, `country`, `consent`, `turnstileToken`);
- * the destination-policy codes (invalid_phone, country_not_allowed, premium_number_not_allowed, …)
+ * the destination-policy codes (invalid_phone, country_not_allowed, premium_number_not_allowed, …,
+ * number_not_allowed for a number on the owner's never-call list)
  * and our own phone checks belong at the phone field too.
  */
 export function fieldOf(code: ErrorCodeAny, relayField?: string): FieldName | null {
   const key = `${relayField ?? ''} ${code}`;
-  if (/phone|country/.test(key) || /_number_not_allowed$/.test(code)) return 'phone';
+  if (/phone|country/.test(key) || /number_not_allowed$/.test(code)) return 'phone';
   if (/consent/.test(key)) return 'consent';
   if (/captcha|turnstile/i.test(key)) return 'captcha';
   return null;

@@ -21,13 +21,23 @@ const catalogs: Record<Lang, () => Promise<{ messages: Messages }>> = {
   de: () => import('./i18n/de.ts'),
 };
 
-export async function createUi(entry: WidgetContext): Promise<WidgetUi> {
+export async function start(entry: WidgetContext): Promise<WidgetUi> {
   const config = { ...entry.config, ...readDialogConfig(entry.script) };
-  // Only what the first view needs: the attribution reader comes with the request (send.ts).
-  const [{ messages }, consent] = await Promise.all([catalogs[config.lang](), config.consentText ? import('./ConsentField.tsx') : null]);
-  const ctx: UiContext = { ...entry, config, messages, ConsentField: consent?.ConsentField ?? null };
+  // Only what the first view needs: the attribution reader comes with the open beacon (opened.ts).
+  const [{ messages }, consent, messengers] = await Promise.all([
+    catalogs[config.lang](),
+    config.consentText ? import('./ConsentField.tsx') : null,
+    entry.script?.matches('[data-telegram],[data-whatsapp],[data-viber]') && import('./messengers/Messengers.tsx'),
+  ]);
+  const ctx: UiContext = { ...entry, config, messages, ConsentField: consent?.ConsentField ?? null, Messengers: messengers ? messengers.Messengers : undefined };
   ctx.adoptStyles(css);
   if (consent) ctx.adoptStyles(consent.css);
+  // Drawn light whatever the page's colour scheme: in a dark one the fields would draw white system
+  // text on their white background. Set here rather than in dialog.css, where the CSS minifier would
+  // add a light-dark() fallback of twice its size.
+  ctx.container.style.colorScheme = 'light';
+  // The lead report counts the first open of each page view (a beacon, its own chunk, after it).
+  addEventListener('dialback:open', () => import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report), { once: true });
   // The bottom sheet stays above the on-screen keyboard: where it covers the layout viewport (iOS
   // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).
   const vv = window.visualViewport;

@@ -1,10 +1,8 @@
 // The request of one submit: built from the form and the attribution, sent with its Idempotency-Key,
-// its answer turned into the next phase. A chunk of its own, fetched as the visitor submits: the
-// dialog's first chunk stays within its budget (design §7) and nobody who only looks pays for it.
-import type { CallbackRequest } from '../../../server/src/contract.ts';
+// its answer turned into the next phase. In the call's chunk (progress/index.ts, with the view of the
+// call that follows), fetched as the visitor submits: nobody who only looks pays for it.
+import type { CallbackAnswer, CallbackRequest } from '../../../server/src/contract.ts';
 import type { RelayApi } from '../api.ts';
-// Part of this chunk, not of the dialog's: nothing before the submit needs the attribution.
-import { readAttribution } from '../attribution.ts';
 import { fieldOf, outcomeUnknown } from './fields.ts';
 import type { UiContext } from './ui-context.ts';
 import type { FormValues, Phase } from './useCallbackFlow.ts';
@@ -36,6 +34,8 @@ export async function send(
 ): Promise<void> {
   const { config } = ctx;
   // Read now, not at page load: the tracking script may have written its cookies after we ran.
+  // The reader is in the open beacon's chunk (opened.ts), fetched at the first open, so already here.
+  const { readAttribution } = await import('./opened.ts');
   const attribution = readAttribution(ctx.cookiesAtLoad, location.href, ctx.pageAtLoad);
   const body: CallbackRequest = {
     phone: phone.e164,
@@ -67,7 +67,11 @@ export async function send(
   attempt.current = { body: fingerprint, key };
 
   ctx.emit('submit', { country: body.country ?? '', lang: config.lang });
-  const result = await api.requestCallback(body, key);
+  const result = await api.call<CallbackAnswer>('/api/callback', (b) => b.requestId, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    body: JSON.stringify(body),
+  });
   if (result.ok) {
     attempt.current = null;
     const answer = result.data;
@@ -89,6 +93,14 @@ export async function send(
   }
   if (!outcomeUnknown(result.code)) attempt.current = null;
   ctx.emit('error', { code: result.code });
-  const { code, retryAfter, nextOpenAt } = result;
-  setPhase({ name: 'form', error: { code, field: fieldOf(code, result.field), retryAfter, nextOpenAt } });
+  const { field, retryAfter, nextOpenAt } = result.error ?? {};
+  setPhase({
+    name: 'form',
+    error: {
+      code: result.code,
+      field: fieldOf(result.code, typeof field === 'string' ? field : undefined),
+      retryAfter: typeof retryAfter === 'number' ? retryAfter : undefined,
+      nextOpenAt: typeof nextOpenAt === 'string' ? nextOpenAt : undefined,
+    },
+  });
 }

@@ -5,6 +5,7 @@ import type { WidgetContext } from '../context.ts';
 import type { Messages } from './i18n/types.ts';
 import type { ConsentField } from './ConsentField.tsx';
 import type { Chooser } from './departments.tsx';
+import type { Messengers } from './messengers/Messengers.tsx';
 
 export interface UiContext extends WidgetContext {
   config: WidgetConfig;
@@ -13,4 +14,6 @@ export interface UiContext extends WidgetContext {
   ConsentField: typeof ConsentField | null;
   /** Set when the relay has several departments (departments.tsx), once the status is known. */
   pick?: Chooser;
+  /** Loaded with the UI only when the script tag names a messenger (data-telegram, data-whatsapp, data-viber). */
+  Messengers?: typeof Messengers | undefined;
 }

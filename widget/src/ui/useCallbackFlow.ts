@@ -55,11 +55,11 @@ export function useCallbackFlow(ctx: UiContext, api: RelayApi) {
           : null;
     if (early) return setPhase({ name: 'form', error: { code: early, field: fieldOf(early) } });
 
-    // The request itself is a chunk of its own (see send.ts); a chunk that cannot be fetched is the
+    // The request is in the call's chunk (progress/index.ts, with send.ts); a chunk that cannot be fetched is the
     // network failing.
     setPhase({ name: 'sending' });
     const phone = { e164: toE164(parsed) ?? values.phone.replace(/[^\d+]/g, ''), readback: formatInternational(parsed) };
-    await import('./send.ts').then(
+    await import('./progress/index.ts').then(
       (module) => module.send(ctx, api, values, phone, attempt, setPhase),
       () => setPhase({ name: 'form', error: { code: 'network_error', field: null } }),
     );

@@ -1,9 +1,15 @@
 // The shape of a language catalog. Typed records make a missing sentence a compile error: every
-// error code of the relay (ErrorCode) and every call outcome has a text in every language.
-import type { CallOutcome, ErrorCode } from '../../../../server/src/contract.ts';
+// error code a visitor can meet (FailureCode) and every call outcome has a text in every language.
+import type { CallOutcome } from '../../../../server/src/contract.ts';
+import type { FailureCode } from '../../api.ts';
 import type { CountryCode } from '../phone/countries.ts';
 
-/** Plural forms as Intl.PluralRules names them; `{n}` is replaced by the formatted number. */
+/**
+ * Plural forms as Intl.PluralRules names them; `{n}` is replaced by the formatted number. A form
+ * left out falls back to `other`. Every count is whole (seconds and minutes, rounded), so in uk, ru
+ * and pl, whose `other` serves only fractions, `other` holds the `many` form ("5 секунд") and `many`
+ * is left out: the same words, one sentence less for every visitor to download.
+ */
 export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
 /** Errors the widget finds itself, before or instead of an answer from the relay. */
@@ -53,6 +59,8 @@ export interface Messages {
   slow: string;
   tryAgain: string;
   callUs: string;
+  /** Above the site's messenger links (Telegram, WhatsApp, Viber). */
+  writeToUs: string;
   busy: string;
   /** `{when}`: a localized day and time in the visitor's time zone. */
   closedUntil: string;
@@ -61,5 +69,28 @@ export interface Messages {
   retryInSeconds: Plural;
   retryInMinutes: Plural;
   captchaLabel: string;
-  errors: Record<ErrorCode | ClientErrorCode, string>;
+  /**
+   * One sentence per error code, but not one per code: every byte here is paid by every visitor
+   * (only the largest catalog counts against the budget, and the keys alone cost ~10 B each), so
+   * codes that ask the same of the visitor share a sentence, written once as a constant at the top
+   * of each catalog:
+   * - the eight number kinds we refuse (premium, shared-cost, UAN, VoIP, pager, personal,
+   *   toll-free, voicemail): "we only call mobile and landline numbers", as the visitor's way out
+   *   is the same whichever kind it was;
+   * - our own office and fallback numbers: "this is one of our own numbers";
+   * - upstream_unknown and upstream_timeout: "we may still call you, wait a minute";
+   * - upstream_unavailable and temporarily_unavailable: "briefly unavailable, try in a few minutes";
+   * - the three refusals of a booked time: "that time is not available, pick another";
+   * - closed: the same words as closedNow (errorSentence adds the opening time when it knows it);
+   * - not_found (a request the relay forgot): invalid_request's "reload the page and try again";
+   *   bad_response (a proxy's error page) and origin_not_allowed (a site the relay does not
+   *   serve: the page's error event and the relay's answer name it for the site's developer):
+   *   internal_error's "something went wrong on our side".
+   * Those keep their keys: the API knows a code by its key here (track.ts waits on not_found), and
+   * the page's error event reports the code as the relay sent it. Only the codes our own requests
+   * can never earn (bugOnlyCodes in api.ts) have no key: they arrive as invalid_request.
+   * FailureCode leaves just those out, so a code a visitor can meet without a sentence in every
+   * language is a compile error; the i18n test checks every language shares where English does.
+   */
+  errors: Record<FailureCode | ClientErrorCode, string>;
 }

@@ -3,8 +3,8 @@
 // dialled again (redial) is followed at the relay's slower pace and can be cancelled. Stops at a
 // final outcome, or after a few minutes of not knowing while the call should be under way. Plain
 // code rather than a hook, so the call keeps being followed while the dialog is closed.
-import type { CallOutcome } from '../../../../server/src/contract.ts';
-import type { FailureCode, RelayApi } from '../../api.ts';
+import type { CallbackProgress, CallOutcome } from '../../../../server/src/contract.ts';
+import type { ApiResult, FailureCode, RelayApi } from '../../api.ts';
 import type { AcceptedCall } from '../useCallbackFlow.ts';
 
 const finalOutcomes: ReadonlySet<CallOutcome> = new Set(['completed', 'missed', 'failed', 'cancelled']);
@@ -24,6 +24,16 @@ export interface CallProgressState {
   scheduledFor?: string | undefined;
   /** Why the last cancel did not work (not_cancellable, a network failure, …). */
   problem?: FailureCode | undefined;
+}
+
+/** Asks the relay how the call goes, or (with the token) cancels a held one (DELETE). */
+function progressOf(api: RelayApi, requestId: string, cancelToken?: string): Promise<ApiResult<CallbackProgress>> {
+  return api.call<CallbackProgress>(
+    '/api/callback/' + encodeURIComponent(requestId),
+    (b) => b.outcome,
+    // The header's name is CANCEL_TOKEN_HEADER of the contract.
+    cancelToken ? { method: 'DELETE', headers: { 'Cancel-Token': cancelToken } } : undefined,
+  );
 }
 
 /** Held by the relay, to be placed later: followed slowly, never "lost", and cancellable. */
@@ -80,7 +90,7 @@ export function trackCall(
   };
 
   const poll = async (): Promise<void> => {
-    const result = await api.progress(call.requestId);
+    const result = await progressOf(api, call.requestId);
     if (stopped) return;
     let wait = 3000;
     if (result.ok) {
@@ -101,7 +111,7 @@ export function trackCall(
 
   const cancel = async () => {
     if (!call.cancelToken) return;
-    const result = await api.progress(call.requestId, call.cancelToken);
+    const result = await progressOf(api, call.requestId, call.cancelToken);
     if (stopped) return;
     // Cancelled: final. Refused (the call is being placed right now: not_cancellable): say why and
     // keep following it.

@@ -1,0 +1,11 @@
+// One chunk per language, as the dialog's catalogs: the visitor downloads only their own words.
+import type { Lang } from '../../lang.ts';
+import type { InviteTexts } from './types.ts';
+
+export const inviteTexts: Record<Lang, () => Promise<{ texts: InviteTexts }>> = {
+  en: () => import('./invite-en.ts'),
+  uk: () => import('./invite-uk.ts'),
+  ru: () => import('./invite-ru.ts'),
+  pl: () => import('./invite-pl.ts'),
+  de: () => import('./invite-de.ts'),
+};
