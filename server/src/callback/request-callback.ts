@@ -46,7 +46,7 @@ export interface Callbacks {
 }
 
 export function createCallbacks(app: AppContext): Callbacks {
-  const destinationOf = createDestinationCache({ ...app.config.phone, callback: app.config.service.callback, route: app.config.route });
+  const destinationOf = createDestinationCache({ ...app.config.phone, callback: app.config.service.callback, departments: app.config.departments.list, route: app.config.route });
   const answerOf = createAnswers();
 
   async function earlyRefusal(clientIp: string, origin: string, idempotencyKey: string | undefined): Promise<Refusal | null> {

@@ -1,6 +1,7 @@
 // Numbers a callback must never ring, whatever their type: the project's own lines. CALLBACK_CALLER
-// is the office line the service rings first, so a callback to it makes the office call itself
-// (two lines busy, a call billed, and a loop if the line forwards); ROUTE_FALLBACK is where the
+// (and each department's caller, DEPARTMENTS_FILE) is an office line the service rings first, so a
+// callback to it makes the office call itself (two lines busy, a call billed, and a loop if the line
+// forwards), whichever department the visitor picked; ROUTE_FALLBACK is where the
 // routing webhook sends calls nobody else takes. Each may also be a SIP login or a scheme id:
 // only a setting that reads as a phone number is compared, by its international digits.
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
@@ -9,6 +10,8 @@ import { normalizeTyped, type NeverCall } from './phone-policy.ts';
 export interface OwnLines {
   defaultCountry: string;
   callback?: { caller: string; callerType: 'default' | 'scheme' };
+  /** Every department's caller: each is an office line too. */
+  departments?: ReadonlyArray<{ caller: string; callerType: 'default' | 'scheme' }>;
   route?: { fallback: string | null };
 }
 
@@ -30,9 +33,10 @@ export function settingDigits(value: string, defaultCountry: string): string | n
 
 export function neverCallOf(lines: OwnLines): NeverCall[] {
   const out: NeverCall[] = [];
-  if (lines.callback && lines.callback.callerType === 'default') {
-    const digits = settingDigits(lines.callback.caller, lines.defaultCountry);
-    if (digits) out.push({ digits, code: 'office_number_not_allowed', message: OFFICE_LINE });
+  for (const line of [lines.callback, ...(lines.departments ?? [])]) {
+    // A scheme id or SIP login is not a number a visitor can type.
+    const digits = line?.callerType === 'default' ? settingDigits(line.caller, lines.defaultCountry) : null;
+    if (digits && !out.some((n) => n.digits === digits)) out.push({ digits, code: 'office_number_not_allowed', message: OFFICE_LINE });
   }
   const fallback = lines.route?.fallback;
   const fallbackDigits = fallback ? settingDigits(fallback, lines.defaultCountry) : null;

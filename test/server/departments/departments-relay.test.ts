@@ -157,6 +157,19 @@ describe('departments', () => {
     expect(await progressOf(s, now.json.requestId!)).toMatchObject({ outcome: 'completed', department: 'sales' });
   });
 
+  it("no department's own line can be asked to call itself: each default-type caller is refused as the office's number", async () => {
+    const billing = { ...SALES, id: 'billing', name: { en: 'Billing' }, caller: '380442223344' };
+    const s = await startRelay({ DEPARTMENTS_FILE: departmentsFile({ departments: [SALES, billing] }), OWNER_TOKEN });
+    for (const typed of ['+380 44 222 33 44', '044 222 33 44']) {
+      const refused = await postCallback(s, { phone: typed, department: 'sales' });
+      expect(refused.status, typed).toBe(400);
+      expect(refused.json.error).toMatchObject({ code: 'office_number_not_allowed', field: 'phone' });
+    }
+    expect(callbackCalls(s)).toHaveLength(0);
+    // A scheme id is not a number: nothing to compare (support's "support-line" above).
+    expect((await postCallback(s, { phone: '+380501234540', department: 'billing' })).status).toBe(202);
+  });
+
   it('without DEPARTMENTS_FILE nothing names a department', async () => {
     const s = await startRelay({ OWNER_TOKEN });
     expect(await status(s)).not.toHaveProperty('departments');
