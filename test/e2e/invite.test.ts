@@ -57,6 +57,22 @@ test('the closed relay has nothing to book', async () => {
   expect(status).toMatchObject({ openNow: false, windows: [] });
 });
 
+/**
+ * Focus on the page's own button, as a visitor puts it there before the step under test. WebKitGTK
+ * at times leaves a focus() made right after a page load unapplied: <body> is the active element in
+ * the next task, before any key was pressed (seen in 1 of 5 runs of the WebKit tests, with no widget
+ * code run in between). So it is made again until a later task finds it held.
+ */
+async function focusHostButton(page: EnginePage) {
+  const end = Date.now() + 5_000;
+  for (;;) {
+    await page.run(() => document.getElementById('host-button')!.focus());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (await page.run(() => document.activeElement?.id === 'host-button')) return;
+    if (Date.now() > end) throw new Error("the page's own button would not keep focus");
+  }
+}
+
 const shown = (s: InviteSnapshot) => s.text !== null;
 /** Stays without a bubble for `ms` (the idle import, the trigger's own wait and the status request are done by then). */
 async function expectNoInvite(page: EnginePage, why: string, ms = 1500) {
@@ -96,7 +112,7 @@ for (const name of engineNames) {
       'time:1: a polite bubble beside the launcher, focus left where it was; Tab reaches it, Enter opens the dialog; axe-clean',
       () =>
         withPage(invitePage({ invite: 'time:1' }), async (page) => {
-          await page.run(() => document.getElementById('host-button')!.focus());
+          await focusHostButton(page);
           let s = await untilInvite(page, 'the invitation', shown);
           expect(s.text).toBe(nowText);
           expect(s.live).toBe('polite');
@@ -143,7 +159,7 @@ for (const name of engineNames) {
         withPage(invitePage({ invite: 'time:0' }), async (page) => {
           let s = await untilInvite(page, 'the invitation', shown);
           // Esc (focus in the page) closes it, focus untouched.
-          await page.run(() => document.getElementById('host-button')!.focus());
+          await focusHostButton(page);
           await page.press('Escape');
           s = await untilInvite(page, 'the bubble closed by Esc', (x) => x.text === null);
           expect(s.active).toBe('host-button');
@@ -157,7 +173,7 @@ for (const name of engineNames) {
           await newSession(page, url, { invited: 2 * day + 60_000 });
           s = await untilInvite(page, 'the invitation two days later', shown);
           // Its close button, with the keyboard: Tab, Tab, Enter; focus goes on to the launcher.
-          await page.run(() => document.getElementById('host-button')!.focus());
+          await focusHostButton(page);
           await page.press('Tab');
           await page.press('Tab');
           s = await untilInvite(page, 'focus on the close button', (x) => x.active === 'Close');
@@ -213,7 +229,7 @@ for (const name of engineNames) {
         await page.run(() => document.getElementById('notes')!.focus());
         await expectNoInvite(page, 'in a contenteditable', 500);
         // Out of the fields: now it shows, and focus stays where the visitor put it.
-        await page.run(() => document.getElementById('host-button')!.focus());
+        await focusHostButton(page);
         const s = await untilInvite(page, 'the invitation after the field', shown);
         expect(s.active).toBe('host-button');
         expect(s.events).toEqual(['command']);
