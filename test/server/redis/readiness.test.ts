@@ -172,6 +172,16 @@ describe('REDIS_MIN_REPLICAS: the writes that prevent a second call wait for a r
     await expectRecovered(r, 'redis_not_replicated');
   });
 
+  it('a relay started before its replica: not ready, one ALERT, then one resolved line once the replica’s first sync is over', async () => {
+    const primary = await redisServer();
+    const r = await relayOn(primary.url, { REDIS_MIN_REPLICAS: '1', REDIS_REPLICA_WAIT_MS: '200', REDIS_PREFIX: 'late:' });
+    await expectRefusing(r, 'redis_not_replicated');
+    servers.push(await startRedisServer({ persistent: false, config: { replicaof: `127.0.0.1 ${primary.port}` } }));
+    // The sync starts after Redis's diskless-sync delay (5 s): many refused write checks, one episode.
+    await waitUntil(async () => (await readyz(r)) === 200, 'ready once the replica is in sync', 30_000);
+    await expectRecovered(r, 'redis_not_replicated');
+  });
+
   it('is never ready with REDIS_MIN_REPLICAS above the replicas there are', async () => {
     const lone = await redisServer();
     const placedBefore = sim.calls.length;
