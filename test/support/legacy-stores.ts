@@ -2,7 +2,7 @@
 // copied into a fresh DATA_DIR, and the Redis dump loaded into an empty Redis.
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
 import { tempDataDir } from './crash.ts';
 
 const DIR = new URL('./fixtures/legacy-stores/', import.meta.url);
@@ -60,10 +60,14 @@ export function legacyDataDir(): string {
   return dir;
 }
 
-/** Loads the older relay's Redis keys (prefix `dialback:`) into the (empty) Redis at `url`. */
-export async function loadLegacyRedis(url: string): Promise<number> {
+/**
+ * Loads the older relay's Redis keys (prefix `dialback:`) into the (empty) Redis at `url`, or into
+ * the Redis Cluster whose nodes are `url` when it is a list (each key goes to its slot's node).
+ */
+export async function loadLegacyRedis(url: string | string[]): Promise<number> {
   const { keys } = JSON.parse(readFileSync(new URL(`main-${COMMIT}.redis.json`, DIR), 'utf8')) as { keys: RedisKey[] };
-  const client = createClient({ url });
+  // The cluster client spells these commands as the one-address client does.
+  const client = Array.isArray(url) ? (createCluster({ rootNodes: url.map((u) => ({ url: u })) }) as unknown as ReturnType<typeof createClient>) : createClient({ url });
   client.on('error', () => {});
   await client.connect();
   try {

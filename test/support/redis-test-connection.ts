@@ -2,6 +2,7 @@
 // from that, a fresh key prefix for every store a test makes: the contract tests' factories stay
 // synchronous and every case starts from an empty store, as with memory and SQLite.
 import { afterAll, beforeAll } from 'vitest';
+import type { RedisSettings } from '../../server/src/config/redis.ts';
 import { connectRedis, type RedisConnection } from '../../server/src/storage/redis/connection.ts';
 import { startRedisCluster, type RedisCluster } from './redis-cluster.ts';
 import { startRedisServer, type RedisServer } from './redis-server.ts';
@@ -12,6 +13,10 @@ export interface RedisForTests {
   /** A view of the file's connection under a prefix no other store of the file uses. */
   fresh(): RedisConnection;
   readonly server: RedisServer;
+  /** Where a relay's stores connect (REDIS_URL, and REDIS_CLUSTER's seeds for a cluster). */
+  readonly target: Pick<RedisSettings, 'url' | 'topology'>;
+  /** Every node's URL (one for a single server): what SCAN must visit to see every key. */
+  readonly nodeUrls: string[];
 }
 
 /**
@@ -48,6 +53,14 @@ export function redisForTests(options: { cluster?: boolean } = {}): RedisForTest
     get server() {
       if (!server) throw new Error('redisForTests: the server is not started yet');
       return server;
+    },
+    get target() {
+      if (!server) throw new Error('redisForTests: the server is not started yet');
+      return cluster ? { url: server.url, topology: { kind: 'cluster' as const, seeds: cluster.nodes.map((n) => n.url) } } : { url: server.url };
+    },
+    get nodeUrls() {
+      if (!server) throw new Error('redisForTests: the server is not started yet');
+      return (cluster?.nodes ?? [server]).map((n) => n.url);
     },
   };
 }

@@ -3,17 +3,31 @@
 // owner asks for, bounded by what DATA_RETENTION_DAYS keeps. Erasure deletes each record with its
 // index entries, and the shared call-log snapshot (it holds every recent call's number; the next
 // poll fetches it again).
+//
+// Redis Cluster: each group (jobs, consent, outbox, shared) is one hash tag, one slot, and the
+// groups' slots are on different nodes. So each group is scanned on its own node (scanGroup), and
+// erased by a transaction of its own: one MULTI over all four would be refused (CROSSSLOT). A
+// failure between two groups leaves the later ones to the next erasure, which finds them again.
 import type { ConsentRecord } from '../consent/consent-log.ts';
 import { toJob } from '../lifecycle/redis-job-store.ts';
 import type { RedisConnection } from '../storage/redis/connection.ts';
+import { scanGroup } from '../storage/redis/scan.ts';
 import { toEntry } from '../webhooks/redis-outbox.ts';
 import type { NumberRecords } from './number-records.ts';
 
 type Client = RedisConnection['client'];
+type Topology = RedisConnection['topology'];
 
-async function scanHashes(c: Client, match: string, hashField: string, hash: string): Promise<Array<{ key: string; fields: Record<string, string> }>> {
+async function scanHashes(
+  c: Client,
+  topology: Topology,
+  space: string,
+  match: string,
+  hashField: string,
+  hash: string,
+): Promise<Array<{ key: string; fields: Record<string, string> }>> {
   const found: Array<{ key: string; fields: Record<string, string> }> = [];
-  for await (const keys of c.scanIterator({ MATCH: match, COUNT: 500, TYPE: 'hash' })) {
+  for await (const keys of scanGroup(c, topology, space, { MATCH: `${space}${match}`, COUNT: 500, TYPE: 'hash' })) {
     for (const key of keys) {
       if ((await c.hGet(key, hashField)) !== hash) continue;
       found.push({ key, fields: (await c.hGetAll(key)) as Record<string, string> });
@@ -22,9 +36,9 @@ async function scanHashes(c: Client, match: string, hashField: string, hash: str
   return found;
 }
 
-async function scanConsent(c: Client, space: string, hash: string): Promise<Array<{ key: string; record: ConsentRecord }>> {
+async function scanConsent(c: Client, topology: Topology, space: string, hash: string): Promise<Array<{ key: string; record: ConsentRecord }>> {
   const found: Array<{ key: string; record: ConsentRecord }> = [];
-  for await (const keys of c.scanIterator({ MATCH: `${space}*`, COUNT: 500, TYPE: 'string' })) {
+  for await (const keys of scanGroup(c, topology, space, { MATCH: `${space}*`, COUNT: 500, TYPE: 'string' })) {
     for (const key of keys) {
       const value = await c.get(key);
       const record = value ? (JSON.parse(value) as ConsentRecord) : null;
@@ -39,8 +53,9 @@ export function createRedisNumberRecords(connection: RedisConnection): NumberRec
   const consent = connection.keyspace('consent');
   const outbox = connection.keyspace('outbox');
   const shared = connection.keyspace('shared');
+  const { topology } = connection;
   const all = (c: Client, hash: string) =>
-    Promise.all([scanHashes(c, `${jobs}job:*`, 'numberHash', hash), scanConsent(c, consent, hash), scanHashes(c, `${outbox}ev:*`, 'numberHash', hash)]);
+    Promise.all([scanHashes(c, topology, jobs, 'job:*', 'numberHash', hash), scanConsent(c, topology, consent, hash), scanHashes(c, topology, outbox, 'ev:*', 'numberHash', hash)]);
   return {
     async find(hash) {
       const [j, k, o] = await connection.run('number-data.find', (c) => all(c, hash));
@@ -53,20 +68,26 @@ export function createRedisNumberRecords(connection: RedisConnection): NumberRec
     async erase(hash) {
       return connection.run('number-data.erase', async (c) => {
         const [j, k, o] = await all(c, hash);
-        const multi = c.multi();
-        for (const { key, fields } of j) {
-          multi.del(key);
-          for (const index of ['ready', 'pending', 'failed']) multi.zRem(`${jobs}${index}`, fields.id!);
+        if (j.length > 0) {
+          const multi = c.multi();
+          for (const { key, fields } of j) {
+            multi.del(key);
+            for (const index of ['ready', 'pending', 'failed']) multi.zRem(`${jobs}${index}`, fields.id!);
+          }
+          // The pending booking's slot of the number (numberHash → id).
+          multi.hDel(`${jobs}numbers`, hash);
+          await multi.exec();
         }
-        // The pending booking's slot of the number (numberHash → id).
-        if (j.length > 0) multi.hDel(`${jobs}numbers`, hash);
-        for (const { key } of k) multi.del(key);
-        for (const { key, fields } of o) {
-          multi.del(key);
-          multi.zRem(`${outbox}due`, fields.id!);
+        if (k.length > 0) await c.del(k.map(({ key }) => key));
+        if (o.length > 0) {
+          const multi = c.multi();
+          for (const { key, fields } of o) {
+            multi.del(key);
+            multi.zRem(`${outbox}due`, fields.id!);
+          }
+          await multi.exec();
         }
-        multi.del(`${shared}poll:calllog`);
-        await multi.exec();
+        await c.del(`${shared}poll:calllog`);
         return { jobs: j.length, consent: k.length, outbox: o.length };
       });
     },

@@ -3,6 +3,7 @@
 //   <space>n:<callbackId>   JSON { e164, numberHash, untilMs }
 // Finding a number's entries (to show or erase them) scans the group's keys: a rare, owner-asked task.
 import type { RedisConnection } from '../storage/redis/connection.ts';
+import { scanGroup } from '../storage/redis/scan.ts';
 import { CALL_BACK_DAYS, type CallBackNumbers } from './callback-numbers.ts';
 
 interface Entry {
@@ -17,7 +18,8 @@ export function createRedisCallBackNumbers(connection: RedisConnection): CallBac
   async function entries(hash: string): Promise<Array<{ key: string; callbackId: string; entry: Entry }>> {
     return connection.run('callback-numbers.scan', async (c) => {
       const found: Array<{ key: string; callbackId: string; entry: Entry }> = [];
-      for await (const keys of c.scanIterator({ MATCH: `${space}n:*`, COUNT: 500 })) {
+      // One group, one slot: in a Cluster it is scanned on the node that serves it.
+      for await (const keys of scanGroup(c, connection.topology, space, { MATCH: `${space}n:*`, COUNT: 500 })) {
         for (const k of keys) {
           const value = await c.get(k);
           if (!value) continue;

@@ -14,6 +14,7 @@ import { schemaVersion } from '../../../server/src/storage/sqlite/migrations.ts'
 import { migrations } from '../../../server/src/storage/sqlite/schema.ts';
 import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { legacyDataDir, legacyExpected, loadLegacyRedis, type LegacyJob } from '../../support/legacy-stores.ts';
+import { startRedisCluster } from '../../support/redis-cluster.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 
 const expected = legacyExpected();
@@ -118,18 +119,35 @@ describe('an SQLite file written before stages existed', () => {
   });
 });
 
-describe('Redis keys written before stages existed', () => {
-  let server: RedisServer;
+/** One redis-server, or a real 3-primary Redis Cluster (where the migration script's keys must share a slot). */
+async function legacyRedis(cluster: boolean): Promise<{ connection: RedisConnection; stop(): Promise<void> }> {
+  const settings = { prefix: 'dialback:', commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 };
+  const quiet = { log: { info() {}, warn() {}, error() {} } };
+  if (cluster) {
+    const nodes = await startRedisCluster(3);
+    const seeds = nodes.nodes.map((n) => n.url);
+    await loadLegacyRedis(seeds);
+    return { connection: connectRedis({ ...settings, url: seeds[0]!, topology: { kind: 'cluster', seeds } }, quiet), stop: () => nodes.stop() };
+  }
+  const server: RedisServer = await startRedisServer({ persistent: false });
+  await loadLegacyRedis(server.url);
+  return { connection: connectRedis({ ...settings, url: server.url }, quiet), stop: () => server.stop() };
+}
+
+describe.each([
+  ['one Redis', false],
+  ['a 3-primary Redis Cluster', true],
+])('Redis keys written before stages existed, on %s', (_name, cluster) => {
+  let redis: Awaited<ReturnType<typeof legacyRedis>> | undefined;
   let connection: RedisConnection;
   beforeAll(async () => {
-    server = await startRedisServer({ persistent: false });
-    await loadLegacyRedis(server.url);
-    connection = connectRedis({ url: server.url, prefix: 'dialback:', commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 }, { log: { info() {}, warn() {}, error() {} } });
-    if (!(await connection.waitReady(5_000))) throw new Error('redis-server did not answer');
-  });
+    redis = await legacyRedis(cluster);
+    connection = redis.connection;
+    if (!(await connection.waitReady(10_000))) throw new Error('redis did not answer');
+  }, 60_000);
   afterAll(async () => {
     await connection?.close();
-    await server?.stop();
+    await redis?.stop();
   });
 
   it('are read as the migration writes them, migrated once (pending and failed jobs), and every job is where it was', async () => {

@@ -2,60 +2,55 @@
 // 30 s ahead is placed by exactly one relay; and when the relay placing it is killed (kill -9) while
 // the service has taken the call but not answered, another relay takes the job over only after its
 // lease expired, flagged interrupted, finds the call in the call log and does not ring again.
+// Both on one redis-server and on a real 3-primary Redis Cluster (REDIS_CLUSTER=true), where the
+// key groups hash to slots on different nodes and every script must stay inside its group's slot.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../server/simulator/index.ts';
 import type { Simulator } from '../../../server/simulator/index.ts';
 import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { startRedisCluster } from '../../support/redis-cluster.ts';
+import { startRedisServer } from '../../support/redis-server.ts';
 import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
 
-const PREFIX = 'held:';
-let redis: RedisServer;
-let connection: RedisConnection;
+/** What the relays are pointed at, and a connection of the test's own to look at the jobs. */
+interface SharedRedis {
+  env: Record<string, string>;
+  connection: RedisConnection;
+  stop(): Promise<void>;
+}
+
+const quiet = { info() {}, warn() {}, error() {} };
+const settings = { prefix: 'held:', commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 };
+
+async function oneRedis(): Promise<SharedRedis> {
+  const redis = await startRedisServer();
+  const connection = connectRedis({ ...settings, url: redis.url }, { log: quiet });
+  return { env: { REDIS_URL: redis.url }, connection, stop: () => redis.stop() };
+}
+
+async function redisCluster(): Promise<SharedRedis> {
+  const cluster = await startRedisCluster(3);
+  const connection = connectRedis({ ...settings, url: cluster.nodes[0]!.url, topology: { kind: 'cluster', seeds: cluster.nodes.map((n) => n.url) } }, { log: quiet });
+  return { env: { REDIS_CLUSTER: 'true', REDIS_URL: cluster.seeds }, connection, stop: () => cluster.stop() };
+}
+
 let sim: Simulator & { url: string; close(): Promise<void> };
 let relays: RelayProcess[] = [];
+let prefixes = 0;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  connection = connectRedis({ url: redis.url, prefix: PREFIX, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 }, { log: { info() {}, warn() {}, error() {} } });
-  await connection.waitReady(5_000);
   sim = (await startSimulator({ port: 0, host: '127.0.0.1', timing: QUICK_CALLS })) as typeof sim;
 });
 afterEach(async () => {
   await Promise.all(relays.map((r) => r.kill()));
   relays = [];
   sim.reset();
-  await connection.client.flushAll();
 });
 afterAll(async () => {
-  await connection?.close();
   await sim?.close();
-  await redis?.stop();
 });
-
-async function startRelays(n: number): Promise<RelayProcess[]> {
-  const started = await Promise.all(
-    Array.from({ length: n }, () =>
-      startRelay({
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: PREFIX,
-        HASH_SECRET: 'multi-relay-hash-secret-0123456789abcdef',
-        CALLTRACKING_BASE_URL: sim.url,
-        CALLTRACKING_AUTH_KEY: sim.authKey,
-        CALLTRACKING_PROJECT_ID: sim.projectId,
-        CALLBACK_CALLER: sim.officeLine,
-        ALLOWED_ORIGINS: ORIGIN,
-        CALL_RING_SECONDS: '1',
-        UPSTREAM_TIMEOUT_MS: '60000',
-        LOG_LEVEL: 'info',
-      }),
-    ),
-  );
-  relays.push(...started);
-  return started;
-}
 
 const placed = () => sim.requests.filter((r) => r.path === '/a/v2').length;
 
@@ -67,9 +62,51 @@ async function book(relay: RelayProcess, phone: string, inMs: number): Promise<s
   return body.requestId;
 }
 
-const jobKey = (id: string) => `${PREFIX}{${PREFIX}jobs}:job:${id}`;
+describe.each([
+  ['one Redis', oneRedis],
+  ['a 3-primary Redis Cluster', redisCluster],
+])('held calls with three relays sharing %s', (_name, start) => {
+  let redis: SharedRedis;
+  let prefix = '';
 
-describe('held calls with three relays sharing one Redis', () => {
+  beforeAll(async () => {
+    redis = await start();
+    if (!(await redis.connection.waitReady(10_000))) throw new Error('the test redis did not answer');
+  }, 60_000);
+  afterAll(async () => {
+    await redis?.connection.close();
+    await redis?.stop();
+  });
+
+  /** `n` relays under a prefix of their own (a fresh deployment per test), each ready. */
+  async function startRelays(n: number): Promise<RelayProcess[]> {
+    prefix = `held${++prefixes}:`;
+    const started = await Promise.all(
+      Array.from({ length: n }, () =>
+        startRelay({
+          ...redis.env,
+          REDIS_PREFIX: prefix,
+          HASH_SECRET: 'multi-relay-hash-secret-0123456789abcdef',
+          CALLTRACKING_BASE_URL: sim.url,
+          CALLTRACKING_AUTH_KEY: sim.authKey,
+          CALLTRACKING_PROJECT_ID: sim.projectId,
+          CALLBACK_CALLER: sim.officeLine,
+          ALLOWED_ORIGINS: ORIGIN,
+          CALL_RING_SECONDS: '1',
+          UPSTREAM_TIMEOUT_MS: '60000',
+          LOG_LEVEL: 'info',
+        }),
+      ),
+    );
+    relays.push(...started);
+    // A relay refuses callbacks until its first write check passed (a Cluster: every group's slot).
+    for (const relay of started) await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'a relay ready on Redis', 20_000);
+    return started;
+  }
+
+  const jobKey = (id: string) => `${prefix}{${prefix}jobs}:job:${id}`;
+  const client = () => redis.connection.client;
+
   it('a call booked 30 s ahead is placed by exactly one relay, once', async () => {
     const three = await startRelays(3);
     const id = await book(three[1]!, '050 765 43 21', 30_000);
@@ -79,12 +116,12 @@ describe('held calls with three relays sharing one Redis', () => {
     expect(placed()).toBe(1);
     expect(sim.calls).toHaveLength(1);
     expect(three.flatMap((r) => r.lines().filter((l) => l.msg === 'held call placed'))).toHaveLength(1);
-    const job = await connection.client.hGetAll(jobKey(id));
+    const job = await client().hGetAll(jobKey(id));
     // Claims may be more than one (the placer comes back to read the outcome in the call log); calls are not.
     expect(job).toMatchObject({ state: 'completed', interrupted: '0' });
     // A finished job keeps no number and expires; nothing pending is left.
     expect(job.e164).toBeUndefined();
-    expect(await connection.client.pTTL(jobKey(id))).toBeGreaterThan(0);
+    expect(await client().pTTL(jobKey(id))).toBeGreaterThan(0);
   }, 70_000);
 
   it('the relay placing it is killed mid-call: another takes over after the lease, finds the call in the log, rings nobody again', async () => {
@@ -93,19 +130,19 @@ describe('held calls with three relays sharing one Redis', () => {
     sim.faults.set('callback', { kind: 'hang', handled: true, times: 1 });
     const id = await book(three[0]!, '050 765 43 22', 3_000);
     await waitUntil(() => placed() >= 1, 'the booked call to reach the service', 20_000);
-    const owner = await connection.client.hGet(jobKey(id), 'owner');
+    const owner = await client().hGet(jobKey(id), 'owner');
     const holder = three.find((r) => owner?.includes(`:${r.child.pid}:`));
     expect(holder).toBeDefined();
     const killedAt = Date.now();
     await holder!.kill('SIGKILL');
-    const lease = Number(await connection.client.hGet(jobKey(id), 'lease'));
+    const lease = Number(await client().hGet(jobKey(id), 'lease'));
     // Until its lease expires nobody touches the job.
-    await waitUntil(async () => (await connection.client.hGet(jobKey(id), 'owner')) !== owner, 'another relay to take the job over', 90_000);
+    await waitUntil(async () => (await client().hGet(jobKey(id), 'owner')) !== owner, 'another relay to take the job over', 90_000);
     expect(Date.now()).toBeGreaterThanOrEqual(lease - 50);
     expect(Date.now() - killedAt).toBeGreaterThan(30_000);
-    expect(await connection.client.hGet(jobKey(id), 'interrupted')).toBe('1');
-    await waitUntil(async () => (await connection.client.hGet(jobKey(id), 'state')) !== 'pending', 'the job to be settled from the call log', 30_000);
-    expect(await connection.client.hGetAll(jobKey(id))).toMatchObject({ state: 'completed' });
+    expect(await client().hGet(jobKey(id), 'interrupted')).toBe('1');
+    await waitUntil(async () => (await client().hGet(jobKey(id), 'state')) !== 'pending', 'the job to be settled from the call log', 30_000);
+    expect(await client().hGetAll(jobKey(id))).toMatchObject({ state: 'completed' });
     expect(placed()).toBe(1);
     expect(sim.calls).toHaveLength(1);
   }, 150_000);

@@ -84,8 +84,12 @@ export interface ConnectOptions {
 
 /** How often a suspect connection is probed. */
 const PROBE_INTERVAL_MS = 250;
-/** The stores' key groups (keyspace(group)): each one hash tag, one Cluster slot. */
-const KEY_GROUPS = ['limits', 'idem', 'jobs', 'outbox', 'consent', 'shared'] as const;
+/**
+ * Every key group a store uses (keyspace(group)): each one hash tag, one Cluster slot, and each one
+ * checked by the write check, since a callback touches most of them (the never-call list is read
+ * for every one): a node down under any of them is a relay that cannot take callbacks.
+ */
+export const KEY_GROUPS = ['limits', 'idem', 'jobs', 'outbox', 'consent', 'shared', 'nevercall', 'report', 'callback-numbers', 'notify'] as const;
 /** Default of REDIS_CHECK_MS: how often the write check runs while connected. */
 const CHECK_INTERVAL_MS = 1_000;
 /** The write check's key lives this long: one small key, never piling up. */
