@@ -12,7 +12,7 @@ export default defineConfig({
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,
-    target: 'es2020',
+    target: 'es2022',
     minify: true,
     sourcemap: false,
     modulePreload: false,
