@@ -102,3 +102,17 @@ export async function traced(cdp: CDPSession, during: () => Promise<void>): Prom
 export type Task = { ts: number; end: number; ms: number; cpuMs: number; widget: boolean };
 type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { url?: string } } };
 export const longest = (tasks: Task[], pick: (t: Task) => number = (t) => t.ms) => Math.max(0, ...tasks.map(pick));
+
+/**
+ * The pointer rests on the launcher until the UI has arrived: the status request (it leaves once the
+ * UI's chunks are in) has its answer and the page's main thread has gone idle twice over (or 2 s). (Playwright's
+ * 'networkidle' is reached once at page load and never waited for again: under load the UI was
+ * still on its way when the bench pressed.)
+ */
+export async function restOn(page: Page, x: number, y: number): Promise<void> {
+  const status = page.waitForResponse((r) => r.url().includes('/api/status'));
+  await page.mouse.move(x, y);
+  await status;
+  // (Bounded: Chromium sometimes grants no idle period at all to a page that has nothing left to do.)
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve, { timeout: 1000 }), { timeout: 1000 })));
+}

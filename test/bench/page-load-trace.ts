@@ -11,7 +11,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
 import { startHostSite } from '../support/host-site.ts';
 import { startSystem } from '../support/system.ts';
-import { frameSeen, marks, observe } from './page-load-probe.ts';
+import { frameSeen, marks, observe, restOn } from './page-load-probe.ts';
 
 const min = Number(process.argv[2] ?? 10);
 const hover = process.argv[3] === 'hover';
@@ -138,11 +138,8 @@ try {
     // InvokeApiInterruptCallbacks, 100–1,600 ms at 4× CPU): let it be this one, not the first input's.
     const seen = frameSeen(page);
     await page.waitForTimeout(500);
-    await page.mouse.move(x, y);
-    if (hover) {
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
-    }
+    if (hover) await restOn(page, x, y);
+    else await page.mouse.move(x, y);
     await page.mouse.down();
     await page.mouse.up();
     await seen;

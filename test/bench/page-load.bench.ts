@@ -8,7 +8,7 @@ import { launchChromium } from '../support/browser.ts';
 import { startSystem } from '../support/system.ts';
 import { startHostSite } from '../support/host-site.ts';
 import { budgets, distDir, widgetSizes } from '../support/widget-size.ts';
-import { frameSeen, longest, marks, observe, type Task, traced } from './page-load-probe.ts';
+import { frameSeen, longest, marks, observe, restOn, type Task, traced } from './page-load-probe.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const throttle = 4;
@@ -94,9 +94,7 @@ async function measure(page: Page, url: string, relayUrl: string, withWidget: bo
     const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
     await page.mouse.move(x - 200, y - 200);
     if (hover) {
-      await page.mouse.move(x, y);
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
+      await restOn(page, x, y);
       const seen = frameSeen(page);
       await page.waitForTimeout(100);
       await page.mouse.down();
