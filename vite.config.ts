@@ -12,7 +12,7 @@ export default defineConfig({
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,
-    target: 'es2020',
+    target: 'es2022',
     minify: true,
     sourcemap: false,
     modulePreload: false,
@@ -26,7 +26,9 @@ export default defineConfig({
       experimental: { chunkOptimization: { avoidRedundantChunkLoads: false } },
       output: {
         entryFileNames: '[name].js',
-        chunkFileNames: 'chunks/[name]-[hash].js',
+        // Six characters of hash (36 bits, for some 25 files) rather than eight: every chunk name
+        // is written in the chunks that import it, ~40 B gzip on one visitor's everything.
+        chunkFileNames: 'chunks/[name]-[hash:6].js',
         assetFileNames: 'chunks/[name]-[hash][extname]',
         codeSplitting: { groups: [{ name: 'runtime', test: /node_modules[\\/]preact[\\/]|widget[\\/]src[\\/]ui[\\/](CallUsLink|fields|i18n[\\/]format)\./ }] },
       },

@@ -3,11 +3,12 @@
 // launcher appears and the dialog opens, next to the same page without the widget. Plus the
 // built sizes (gzip). Prints one table; `npm run bench` (or `npm run bench page-load`).
 import { existsSync } from 'node:fs';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
 import { startSystem } from '../support/system.ts';
 import { startHostSite } from '../support/host-site.ts';
 import { budgets, distDir, widgetSizes } from '../support/widget-size.ts';
+import { frameSeen, longest, marks, observe, restOn, type Task, traced } from './page-load-probe.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const throttle = 4;
@@ -63,85 +64,6 @@ const emptySample: Sample = {
   pressToDialogMs: null,
 };
 
-type Marks = { longTasks: number[]; shift: number; launcherAt: number | null; intentAt: number | null; pressAt: number | null; dialogFrameAt: number | null };
-const marks = (page: Page) =>
-  page.evaluate(() => ({ ...(window as unknown as { __bench: Marks }).__bench, longTasks: [...(window as unknown as { __bench: Marks }).__bench.longTasks] }));
-
-// Collects long tasks and layout shifts from navigation start, and when the launcher appeared. For
-// the opening, measured inside the page: `intentAt`, the time stamp of the first pointer event on the
-// launcher (the moment the visitor's hardware reported it), and `dialogFrameAt`, when the first
-// frame showing the dialog has been produced: the dialog is seen in the shadow root, a frame
-// callback runs (style, layout and paint of that frame follow it in the same rendering task), and a
-// message posted from it arrives once that task is over.
-const observe = `(() => {
-  const m = (window.__bench = { longTasks: [], shift: 0, launcherAt: null, intentAt: null, pressAt: null, dialogFrameAt: null });
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) m.longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) m.shift += e.value; }).observe({ type: 'layout-shift', buffered: true });
-  const onLauncher = (e) => e.composedPath().some((n) => n.classList && n.classList.contains('launcher'));
-  for (const type of ['pointerover', 'pointerdown']) addEventListener(type, (e) => { if (m.intentAt === null && onLauncher(e)) { m.intentAt = e.timeStamp; performance.mark('bench:intent'); } }, true);
-  addEventListener('pointerdown', (e) => { if (m.pressAt === null && onLauncher(e)) m.pressAt = e.timeStamp; }, true);
-  let watching = false;
-  const watchDialog = (shadow) => {
-    const seen = new MutationObserver(() => {
-      if (m.intentAt === null || !shadow.querySelector('[role=dialog]')) return;
-      seen.disconnect();
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => { m.dialogFrameAt = performance.now(); performance.mark('bench:frame'); };
-        channel.port2.postMessage(0);
-      });
-    });
-    seen.observe(shadow, { childList: true, subtree: true });
-  };
-  new MutationObserver(() => {
-    const el = document.querySelector('dialback-widget');
-    if (el && el.shadowRoot && !watching) { watching = true; watchDialog(el.shadowRoot); }
-    if (el && el.shadowRoot && el.shadowRoot.querySelector('.launcher') && m.launcherAt === null) m.launcherAt = performance.now();
-  }).observe(document, { childList: true, subtree: true });
-})();`;
-
-/**
- * The main thread's (CrRendererMain) tasks while `during` runs, from a Chrome trace: every task, not
- * only those over 50 ms that the Long Tasks API reports, so the figures show how far under the
- * threshold the widget stays, and which tasks ran the widget's own code (a script evaluation or a
- * function call from widget.js or its chunks). Tracing slows the page a little: an upper bound.
- * Each task also has its CPU time (`cpuMs`, the thread's own time, throttling included: Chromium
- * throttles by holding the thread busy, which counts as its time): what the task takes on a machine
- * with a core to itself, whatever else the machine was doing during this run (a shared machine
- * stretches the wall times, not this). `marks`: the page's performance marks.
- */
-async function traced(cdp: CDPSession, during: () => Promise<void>): Promise<{ tasks: Task[]; marks: Map<string, number> }> {
-  const events: TraceEvent[] = [];
-  const collect = (d: { value: unknown[] }) => events.push(...(d.value as TraceEvent[]));
-  cdp.on('Tracing.dataCollected', collect);
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
-  await during();
-  await cdp.send('Tracing.end');
-  await complete;
-  cdp.off('Tracing.dataCollected', collect);
-  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  const onMain = events.filter((e) => e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
-  const ours = onMain.filter((e) => /\/(widget\.js|chunks\/)/.test(e.args?.data?.url ?? ''));
-  const runTasks = onMain.filter((e) => e.name === 'RunTask');
-  // Only outermost tasks: a nested run loop's tasks are part of the one that runs it.
-  const outer = runTasks.filter(
-    (t) => !runTasks.some((o) => o !== t && o.pid === t.pid && o.tid === t.tid && o.ts <= t.ts && o.ts + (o.dur ?? 0) >= t.ts + (t.dur ?? 0) && (o.dur ?? 0) > (t.dur ?? 0)),
-  );
-  const tasks = outer.map((task) => ({
-    ts: task.ts,
-    end: task.ts + (task.dur ?? 0),
-    ms: (task.dur ?? 0) / 1000,
-    cpuMs: (task.tdur ?? 0) / 1000,
-    widget: ours.some((e) => e.pid === task.pid && e.tid === task.tid && e.ts >= task.ts && e.ts <= task.ts + (task.dur ?? 0)),
-  }));
-  const marks = new Map(events.filter((e) => e.name.startsWith('bench:')).map((e) => [e.name, e.ts] as const));
-  return { tasks, marks };
-}
-type Task = { ts: number; end: number; ms: number; cpuMs: number; widget: boolean };
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { url?: string } } };
-const longest = (tasks: Task[], pick: (t: Task) => number = (t) => t.ms) => Math.max(0, ...tasks.map(pick));
-
 /** `hover`: the pointer rests on the launcher until the UI has arrived, then presses (a visitor's usual pace). */
 async function measure(page: Page, url: string, relayUrl: string, withWidget: boolean, trace = false, hover = false): Promise<Sample> {
   const cdp = await page.context().newCDPSession(page);
@@ -172,12 +94,12 @@ async function measure(page: Page, url: string, relayUrl: string, withWidget: bo
     const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
     await page.mouse.move(x - 200, y - 200);
     if (hover) {
-      await page.mouse.move(x, y);
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
+      await restOn(page, x, y);
+      const seen = frameSeen(page);
+      await page.waitForTimeout(100);
       await page.mouse.down();
       await page.mouse.up();
-      await page.waitForFunction(() => (window as unknown as { __bench: Marks }).__bench.dialogFrameAt !== null);
+      await seen;
       const after = await marks(page);
       await cdp.detach();
       return { ...emptySample, pressToDialogMs: after.dialogFrameAt! - after.pressAt! };
@@ -186,11 +108,13 @@ async function measure(page: Page, url: string, relayUrl: string, withWidget: bo
     // for actionability between the two, which would give the UI chunk time to arrive): the
     // opening's worst case. The driver's wall time is taken around the same steps.
     const open = async () => {
+      const seen = frameSeen(page);
+      await page.waitForTimeout(100);
       const started = Date.now();
       await page.mouse.move(x, y);
       await page.mouse.down();
       await page.mouse.up();
-      await page.waitForFunction(() => (window as unknown as { __bench: Marks }).__bench.dialogFrameAt !== null);
+      await seen;
       intentToDialogMs = Date.now() - started;
       const after = await marks(page);
       inPageMs = after.dialogFrameAt! - after.intentAt!;

@@ -173,11 +173,16 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
       <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
         {open ? announcement : ''}
       </div>
-      {open && (
-        <Dialog title={m.title} closeLabel={m.close} view={phase.name === 'form' ? 'form' + (phase.error?.code ?? '') + (!closed || !!schedule) : phase.name} onClose={onClose}>
-          {body}
-        </Dialog>
-      )}
+      {/* Unseen until opened: drawn ahead of the click (see mount.tsx), and kept after a close. */}
+      <Dialog
+        hidden={!open}
+        title={m.title}
+        closeLabel={m.close}
+        view={phase.name === 'form' ? 'form' + (phase.error?.code ?? '') + (!closed || !!schedule) : phase.name}
+        onClose={onClose}
+      >
+        {body}
+      </Dialog>
     </>
   );
 }

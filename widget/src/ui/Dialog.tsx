@@ -12,6 +12,8 @@ const focusable = 'a[href],button,input,select,iframe';
 export interface DialogProps {
   title: string;
   closeLabel: string;
+  /** Drawn ahead, unseen (mount.tsx): no dialog to anyone yet, and focus stays where it is. */
+  hidden?: boolean;
   /** Names the view the dialog shows; a new name moves focus to the new view. */
   view: string;
   onClose(): void;
@@ -22,7 +24,7 @@ function focusables(root: HTMLElement): HTMLElement[] {
   return Array.from(root.querySelectorAll<HTMLElement>(focusable));
 }
 
-export function Dialog({ title, closeLabel, view, onClose, children }: DialogProps) {
+export function Dialog({ hidden, title, closeLabel, view, onClose, children }: DialogProps) {
   const ref = useRef<HTMLDivElement>(null);
   const shown = useRef('');
 
@@ -30,7 +32,7 @@ export function Dialog({ title, closeLabel, view, onClose, children }: DialogPro
   // input, else the first control.
   const keepFocus = () => {
     const root = ref.current;
-    if (!root?.isConnected) return;
+    if (!root?.isConnected || hidden) return;
     const active = (root.getRootNode() as ShadowRoot).activeElement;
     if (shown.current === view && root.contains(active)) return;
     shown.current = view;
@@ -58,11 +60,15 @@ export function Dialog({ title, closeLabel, view, onClose, children }: DialogPro
     }
   }
 
+  // Unseen (drawn ahead), it is no dialog yet: it takes its role as it is shown. (Unseen, it is out
+  // of the accessibility tree and nothing in it can take focus.)
   return (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-modal is the dialog's, whose role comes as it is shown
+    // biome-ignore lint/a11y/noStaticElementInteractions: the keys are the dialog's; unseen, nothing can focus it
     <div
       ref={ref}
-      class="dialog"
-      role="dialog"
+      class={hidden ? 'dialog wait' : 'dialog'}
+      role={hidden ? undefined : 'dialog'}
       aria-modal="true"
       aria-labelledby="db-title"
       onKeyDown={onKeyDown}
