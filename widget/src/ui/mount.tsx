@@ -36,8 +36,6 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
   // text on their white background. Set here rather than in dialog.css, where the CSS minifier would
   // add a light-dark() fallback of twice its size.
   ctx.container.style.colorScheme = 'light';
-  // The lead report counts the first open of each page view (a beacon, its own chunk, after it).
-  addEventListener('dialback:open', () => import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report), { once: true });
   // The bottom sheet stays above the on-screen keyboard: where it covers the layout viewport (iOS
   // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).
   const vv = window.visualViewport;
@@ -48,6 +46,7 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
   let opener: HTMLElement | null = null;
   let generation = 0; // a new boundary after a crash, so the next open starts clean
   let shown = false; // what the page was last told: the dialog is in the shadow root
+  let counted: unknown; // the lead report's open beacon (its own chunk): once per page view, at the first open
   // Called through setTimeout: drawn in a task of its own, not the caller's: not the UI's arrival
   // (evaluating the chunks is one task already) nor the click (Chrome lays the page out again at
   // the end of a click, so a dialog rendered within it made one task of its first render and
@@ -104,6 +103,7 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
     if (isOpen) return;
     opener = from;
     isOpen = true;
+    counted ??= import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report);
     setTimeout(draw);
     ctx.onOpenChange(true);
   }
