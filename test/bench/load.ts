@@ -89,11 +89,16 @@ export function load(spec: LoadSpec): Promise<{ rps: number; done: number; wrong
   });
 }
 
-/** Requests per second, refusing a figure in which any answer was not the one expected. */
-export async function rate(spec: LoadSpec): Promise<number> {
+/** One load, refusing a figure in which any answer was not the one expected. */
+export async function checkedLoad(spec: LoadSpec) {
   const r = await load(spec);
   if (r.wrong > 0) throw new Error(`${spec.url}${spec.path}: ${r.wrong} unexpected answers ${JSON.stringify(r.statuses)}`);
-  return r.rps;
+  return r;
+}
+
+/** Requests per second, refusing a figure in which any answer was not the one expected. */
+export async function rate(spec: LoadSpec): Promise<number> {
+  return (await checkedLoad(spec)).rps;
 }
 
 /** Best of ROUNDS, alternating A and B so drift on a shared machine hits both alike. */

@@ -7,12 +7,14 @@ import type { LimitCheck } from '../../server/src/limits/limit-store.ts';
 import { listen, type Listening } from '../support/listen.ts';
 import { openEmbeddedStores, type RelayStores } from '../../server/src/relay-stores.ts';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRedisStores } from '../../server/src/redis-stores.ts';
-import { startRedisServer } from '../support/redis-server.ts';
 import { compare, CONNECTIONS, MAX_ACCEPTED, ROUNDS, SECONDS, type LoadSpec } from './load.ts';
 import { helloServer, ORIGIN, passthroughServer, requiredWork, upstreamServer } from './relay-servers.ts';
+import { type BenchRelay, redisRelay, type SideBySideRow, sideBySide, startRedisDeployments, STORE_NAMES } from './store-relays.ts';
+
+/** Rounds of the side-by-side rows: more than the others, as five servers share each round's drift. */
+const SIDE_ROUNDS = 3;
 
 // ---------------------------------------------------------------- memory (first, on a quiet heap)
 
@@ -60,6 +62,8 @@ async function memoryPerMillion(table: 'number' | 'client'): Promise<number> {
 // ---------------------------------------------------------------- run
 
 async function main() {
+  // On a shared machine the figures move with its load: printed beside them.
+  const loadAtStart = loadavg();
   const memNumber = await memoryPerMillion('number');
   const memClient = await memoryPerMillion('client');
 
@@ -169,39 +173,53 @@ async function main() {
   row('POST /api/callback refused (429) vs hello-world', await compare(refusedBy(strictL.url), helloWorld), 0.5);
   row('  the same flood from ever-new clients (body read)', await compare(refusedBy(proxiedL.url, true), helloWorld), 0.35);
 
-  // The same rows with the relay's state in Redis (REDIS_URL), each relay under its own prefix.
-  const redisServer = await startRedisServer({ persistent: false });
-  let prefixes = 0;
-  const redisRelayFor = async (env: Record<string, string>) => {
-    const config = configFor({ ...env, REDIS_URL: redisServer.url, REDIS_PREFIX: `bench${++prefixes}:` });
-    const log = logFor(config);
-    const stores = openRedisStores(config, log);
-    if (!(await stores.connection.waitReady(5_000))) throw new Error('the private redis-server did not answer');
-    return { relay: createRelay({ config, log, stores }), stores };
+  // The same rows side by side on every store, in one run: the embedded relays above, and each
+  // again with its state in one Redis, in Redis behind Sentinel, and in a Redis Cluster.
+  const deployments = await startRedisDeployments();
+  const onRedis = async (env: Record<string, string>) =>
+    Promise.all(
+      (['redis', 'sentinel', 'cluster'] as const).map((kind) => {
+        const config = configFor({ ...env, ...deployments.envOf(kind) });
+        return redisRelay(kind, config, logFor(config));
+      }),
+    );
+  const embeddedRelay = (l: Listening): BenchRelay => ({ kind: 'embedded', url: l.url, close: async () => undefined });
+  const openAll = [embeddedRelay(openL), ...(await onRedis(acceptingEnv))];
+  const strictAll = [embeddedRelay(strictL), ...(await onRedis({}))];
+  const proxiedAll = [embeddedRelay(proxiedL), ...(await onRedis({ TRUSTED_PROXIES: '127.0.0.1' }))];
+  for (const r of openAll) await fetch(`${r.url}/api/status`);
+  // Before each run the number's wait must cover the whole run, or a new client is accepted in it:
+  // call it (accepted, or refused with what is left of its wait) until that is so.
+  const firstCall = async (url: string) => {
+    for (let tries = 0; tries < 3; tries++) {
+      const answer = await fetch(`${url}/api/callback`, { method: 'POST', headers: json, body: flood });
+      const left = ((await answer.json()) as { error?: { retryAfter?: number } }).error?.retryAfter ?? Number.POSITIVE_INFINITY;
+      if (left > 2 * SECONDS + 5) return;
+      await new Promise((r) => setTimeout(r, (left + 1) * 1000));
+    }
   };
-  const openR = await redisRelayFor(acceptingEnv);
-  const strictR = await redisRelayFor({});
-  const proxiedR = await redisRelayFor({ TRUSTED_PROXIES: '127.0.0.1' });
-  const openRL = await listen(openR.relay.server);
-  const strictRL = await listen(strictR.relay.server);
-  const proxiedRL = await listen(proxiedR.relay.server);
-  results.push(['with REDIS_URL (state in Redis, loopback):', '', '', '', '']);
-  results.push(['  POST /api/callback (accepted) vs undici passthrough', ...figures(await compare(callbacksTo(openRL.url), viaPassthrough)), 'reference: Redis round trips']);
-  await fetch(`${openRL.url}/api/status`);
-  results.push([
-    '  GET /api/status (cached) vs hello-world',
-    ...figures(await compare({ url: openRL.url, method: 'GET', path: '/api/status', headers: { origin: ORIGIN }, expectStatus: 200 }, helloWorld)),
-    'no Redis round trip',
-  ]);
-  for (const url of [strictRL.url, proxiedRL.url]) await fetch(`${url}/api/callback`, { method: 'POST', headers: json, body: flood });
-  results.push(['  POST /api/callback refused (429) vs hello-world', ...figures(await compare(refusedBy(strictRL.url), helloWorld)), 'blocked-client cache']);
-  results.push(['  the same flood from ever-new clients (body read)', ...figures(await compare(refusedBy(proxiedRL.url, true), helloWorld)), 'Redis round trips']);
-  await Promise.all([openRL.close(), strictRL.close(), proxiedRL.close()]);
-  for (const r of [openR, strictR, proxiedR]) {
-    await r.relay.close();
-    await r.stores.close();
-  }
-  await redisServer.stop();
+  results.push([`side by side, one run (best of ${SIDE_ROUNDS} rounds, each round the baseline then every store in turn):`, '', '', '', '']);
+  const sideRows = (what: string, rows: SideBySideRow[], goal: number | null, note: string) => {
+    results.push([`  ${what}`, '', '', '', note]);
+    for (const r of rows) {
+      const verdict = goal === null || r.kind === 'embedded' ? null : r.ratio >= goal ? `≥ ${goal}× ok` : `≥ ${goal}× MISSED`;
+      const calls = r.callsPerRequest === undefined ? null : `${r.callsPerRequest.toFixed(1)} Redis calls/req`;
+      const wrong = Object.entries(r.unexpected).map(([status, n]) => `${n} × ${status}`);
+      results.push([`    ${STORE_NAMES[r.kind]}`, ...figures({ a: r.rps, b: r.baseline, ratio: r.ratio }), [verdict, calls, ...wrong].filter(Boolean).join(', ')]);
+    }
+  };
+  const statusOf = (url: string): LoadSpec => ({ url, method: 'GET', path: '/api/status', headers: { origin: ORIGIN }, expectStatus: 200 });
+  sideRows('GET /api/status (cached) vs hello-world', await sideBySide(openAll, statusOf, helloWorld, SIDE_ROUNDS), 0.75, '');
+  sideRows('the flood from ever-new clients (body read) vs hello-world', await sideBySide(proxiedAll, (url) => refusedBy(url, true), helloWorld, SIDE_ROUNDS, firstCall), 0.35, '');
+  sideRows(
+    'POST /api/callback refused (429), one client, vs hello-world',
+    await sideBySide(strictAll, (url) => refusedBy(url), helloWorld, SIDE_ROUNDS, firstCall),
+    null,
+    'blocked-client cache',
+  );
+  sideRows('POST /api/callback (accepted) vs undici passthrough', await sideBySide(openAll, callbacksTo, viaPassthrough, 2), null, 'reference');
+  for (const r of [...openAll, ...strictAll, ...proxiedAll]) await r.close();
+  await deployments.stop();
 
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
   const worstMem = Math.max(memNumber, memClient);
@@ -217,7 +235,9 @@ async function main() {
   const widths = header.map((h, i) => Math.max(h.length, ...results.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(
-    `\nRelay benchmark (${CONNECTIONS} connections, best of ${ROUNDS} × ${SECONDS} s (accepted path: at most ${MAX_ACCEPTED} requests), LOG_LEVEL=info to /dev/null, LOG_REPEAT_WINDOW_MS at its default, loopback, Node ${process.version})\n`,
+    `\nRelay benchmark (${CONNECTIONS} connections, best of ${ROUNDS} × ${SECONDS} s (accepted path: at most ${MAX_ACCEPTED} requests), LOG_LEVEL=info to /dev/null, LOG_REPEAT_WINDOW_MS at its default, loopback, Node ${process.version}; load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at the start, ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the end)\n`,
   );
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);

@@ -206,6 +206,24 @@ export function limitStoreCases(create: LimitStoreFactory): void {
     expect(await store.acquire('two', 2, 10_000, sec(22))).toBe(false);
   });
 
+  it('answers peeks and consumes made at once (one tick) as if made one by one, each all or nothing', async () => {
+    const store = await fresh();
+    const client: LimitCheck = { table: 'client', key: hex('tick'), counts: [{ reason: 'client_rate', limit: 1, windowSec: 600 }] };
+    // The same number twice at once: the first is counted, the second meets its cooldown.
+    const [first, second, other] = await Promise.all([store.consume([numberCheck('t')], sec(0)), store.consume([numberCheck('t')], sec(0)), store.consume([client], sec(0))]);
+    expect([first.ok, second, other.ok]).toEqual([true, { ok: false, refusals: [{ reason: 'number_cooldown', retryAfter: 120 }] }, true]);
+    // A refused consume beside an allowed one counts nothing of its own keys, and does not stop the other.
+    const fresh2: LimitCheck = { ...client, key: hex('tick2') };
+    const [refused, allowed] = await Promise.all([store.consume([fresh2, client], sec(1)), store.consume([numberCheck('u')], sec(1))]);
+    expect([refused.ok, allowed.ok]).toEqual([false, true]);
+    expect(await Promise.all([store.peek(fresh2, sec(2)), store.peek(client, sec(2)), store.peek(numberCheck('t'), sec(2)), store.peek(numberCheck('none'), sec(2))])).toEqual([
+      [],
+      [{ reason: 'client_rate', retryAfter: 598 }],
+      [{ reason: 'number_cooldown', retryAfter: 118 }],
+      [],
+    ]);
+  });
+
   it('keeps every key apart: 1,000 numbers each get exactly one call per cooldown', async () => {
     const store = await fresh();
     const numbers = Array.from({ length: 1000 }, (_, i) => numberCheck(`n${i}`));

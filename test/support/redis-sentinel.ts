@@ -70,9 +70,11 @@ async function ask(port: number, args: string[]): Promise<unknown> {
   }
 }
 
-export async function startSentinelGroup(): Promise<SentinelGroup> {
-  const primary = await startRedisServer();
-  const replica = await startRedisServer({ config: { replicaof: `127.0.0.1 ${primary.port}` } });
+/** `persistent`: AOF on both data nodes (default; a killed primary comes back with its data). */
+export async function startSentinelGroup(options: { persistent?: boolean } = {}): Promise<SentinelGroup> {
+  const persistent = options.persistent ?? true;
+  const primary = await startRedisServer({ persistent });
+  const replica = await startRedisServer({ persistent, config: { replicaof: `127.0.0.1 ${primary.port}` } });
   const dir = mkdtempSync(join(tmpdir(), 'dialback-sentinel-'));
   const sentinels = await Promise.all([0, 1, 2].map(() => startSentinel(primary.port, dir)));
   const sentinelPorts = sentinels.map((s) => s.port);

@@ -75,9 +75,13 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     for (const [table, size] of Object.entries(store.sizes())) metrics.limiterKeys.set(size, { table });
   });
 
-  async function refuse(k: ClientKeys, refusal: Refusal, at: number): Promise<never> {
+  function refuse(k: ClientKeys, refusal: Refusal, at: number): never {
     metrics.limiterRefusals.inc({ reason: refusal.reason });
-    await strikes.record(k, refusal.reason, at);
+    // The answer does not wait for the strike: a strike only brings a block closer (one the store
+    // could not take only delays it), and it is sent before this refusal is answered, so this
+    // client's next look at its strikes, on the same store connection, comes after it. With Redis
+    // that is one round trip less for every refused request of a flood.
+    strikes.record(k, refusal.reason, at).catch(() => undefined);
     throw new LimitRefusalError(refusal);
   }
 

@@ -38,8 +38,8 @@ export function createSurge(s: SurgeSettings, store: LimitStore, keys: LimitKeys
 
   /** Null when the site is not surging; else how long the surge lasts at least (its retryAfter). */
   async function surgeOf(site: string, at: number): Promise<Refusal | null> {
-    const met: Refusal[] = [];
-    for (const check of siteChecks(site)) met.push(...(await store.peek(check, at)));
+    // Side by side: with Redis, one script for both (the store gathers a tick's peeks).
+    const met = (await Promise.all(siteChecks(site).map((check) => store.peek(check, at)))).flat();
     // Surging while either trigger holds: until the later of the two lets go.
     const on = met.length === 0 ? undefined : worstOf(met);
     if (on && !surging.has(site)) {
@@ -71,8 +71,8 @@ export function createSurge(s: SurgeSettings, store: LimitStore, keys: LimitKeys
     /** Counts an accepted call for its site and its network. Each on its own: one at its figure does not stop the other. */
     async record(site: string, clientIp: string, at: number): Promise<void> {
       if (s.calls === 0 && s.hourlyCalls === 0) return;
-      const checks = [...siteChecks(site), networkCheck(clientIp)];
-      for (const check of checks) if (check) await store.consume([check], at).catch(() => undefined);
+      const checks = [...siteChecks(site), networkCheck(clientIp)].filter((check) => check !== null);
+      await Promise.all(checks.map((check) => store.consume([check], at).catch(() => undefined)));
     },
   };
 }

@@ -1,5 +1,6 @@
 // The Lua behind the Redis limit store. Each call of the limiter is one script, so every check and
-// every update of one request happen atomically, whichever relay runs it.
+// every update of one request happen atomically, whichever relay runs it. The peek and consume
+// scripts, which take several operations at once, are in limit-batch-scripts.ts.
 //
 // One key per (table, subject), a short string that mirrors the memory store's record
 // (protect/memory-limit-store.ts), with the same rules and the same arithmetic:
@@ -18,7 +19,7 @@
 // corrupt a record, they only judge it by their own rules.
 import { lua } from '../../storage/redis/connection.ts';
 
-const PRELUDE = `
+export const PRELUDE = `
 local LOG_MAX = 8
 local COUNT_MAX = 65535
 
@@ -165,48 +166,6 @@ local function apply(rec, rules, now)
   return added
 end
 `;
-
-/**
- * KEYS: one record per check. ARGV[1]: now (epoch seconds); ARGV[1 + i]: the rules of KEYS[i].
- * Returns {0, check, rule, retryAfter, …} when refused (nothing written), or {1, added_1, …}.
- * The shebang without flags makes Redis refuse the whole script when it is out of memory
- * (maxmemory with noeviction): the limits then fail closed.
- */
-export const CONSUME = lua(`#!lua
-${PRELUDE}
-local now = tonumber(ARGV[1])
-local recs, rules, ttls, refused = {}, {}, {}, {}
-for i = 1, #KEYS do
-  ttls[i], rules[i] = parse_rules(ARGV[i + 1])
-  recs[i] = decode(redis.call('GET', KEYS[i]))
-  evaluate(recs[i], rules[i], now, refused, i)
-end
-if #refused > 0 then
-  table.insert(refused, 1, 0)
-  return refused
-end
-local out = { 1 }
-for i = 1, #KEYS do
-  out[#out + 1] = apply(recs[i], rules[i], now)
-  redis.call('SET', KEYS[i], encode(recs[i]), 'EX', ttls[i])
-end
-return out
-`);
-
-/** KEYS[1]: one record; ARGV: now, rules. Returns {rule, retryAfter, …}. Read-only: runs on replicas and when out of memory. */
-export const PEEK = lua(`#!lua flags=no-writes
-${PRELUDE}
-local rec = decode(redis.call('GET', KEYS[1]))
-local _, rules = parse_rules(ARGV[2])
-local out = {}
-evaluate(rec, rules, tonumber(ARGV[1]), out, 1)
-local flat = {}
-for i = 1, #out, 3 do
-  flat[#flat + 1] = out[i + 1]
-  flat[#flat + 1] = out[i + 2]
-end
-return flat
-`);
 
 /**
  * KEYS: the records a receipt touched. ARGV: one entry each, "<key index>,l,<at>" (a log time),

@@ -1,6 +1,7 @@
 // LimitStore in Redis (REDIS_URL): the same semantics as the memory store
 // (protect/memory-limit-store.ts), shared by every relay. Each operation is one Lua script
-// (limit-scripts.ts), so a consume over five tables is all-or-nothing even with many relays.
+// (limit-scripts.ts), so a consume over five tables is all-or-nothing even with many relays; peeks
+// and consumes made in the same tick share one script (limit-batch-scripts.ts), each still on its own.
 //
 // Keys, under the connection's keyspace for the group "limits" (one hash tag, so one Cluster slot):
 //   <prefix>{<prefix>limits}:<table>:<16 hex>     the record of one subject (see limit-scripts.ts)
@@ -27,7 +28,9 @@ import { ErrorReply } from 'redis';
 import type { CountRule, LimitCheck, LimitDecision, LimitStore, Receipt, Refusal } from '../limit-store.ts';
 import { StoreUnavailableError } from '../../storage/errors.ts';
 import type { RedisConnection } from '../../storage/redis/connection.ts';
-import { ACQUIRE, CONSUME, PEEK, REFUND, RELEASE } from './limit-scripts.ts';
+import { gatherSameTick } from '../../storage/redis/same-tick.ts';
+import { ACQUIRE, REFUND, RELEASE } from './limit-scripts.ts';
+import { CONSUME_EACH, PEEK_EACH } from './limit-batch-scripts.ts';
 
 const LOG_MAX = 8;
 /** The memory store's answer when it cannot take a new key. */
@@ -93,6 +96,31 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
     return `${ttlOf(check)}${counts}${distinct}`;
   }
 
+  // Peeks and consumes made in the same tick go as one script (limit-batch-scripts.ts): a request's
+  // look at its client, networks and strikes, or its strikes recorded, is one command, not four or
+  // two.
+  type Op = { keys: string[]; now: number; specs: string[] };
+  const peekAtOnce = gatherSameTick<Op, number[]>(
+    async (ops) =>
+      (await connection.evalScript(
+        'limits.peek',
+        PEEK_EACH,
+        ops.map((op) => op.keys[0]!),
+        ops.flatMap((op) => [op.now, op.specs[0]!]),
+      )) as number[][],
+  );
+  // durable: a number's cooldown lost in a failover would let it be rung again at once.
+  const consumeAtOnce = gatherSameTick<Op, number[]>(
+    async (ops) =>
+      (await connection.evalScript(
+        'limits.consume',
+        CONSUME_EACH,
+        ops.flatMap((op) => op.keys),
+        ops.flatMap((op) => [op.now, op.keys.length, ...op.specs]),
+        { durable: true },
+      )) as number[][],
+  );
+
   /** The rules in spec order, to name a refusal by its index. */
   const rulesOf = (check: LimitCheck) => [...(check.counts ?? []), ...(check.distinct ? [check.distinct] : [])];
 
@@ -115,8 +143,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
       const now = Math.floor(nowMs / 1000);
       let reply: number[];
       try {
-        // durable: a number's cooldown lost in a failover would let it be rung again at once.
-        reply = (await connection.evalScript('limits.consume', CONSUME, checks.map(recordKey), [now, ...checks.map(specOf)], { durable: true })) as number[];
+        reply = await consumeAtOnce({ keys: checks.map(recordKey), now, specs: checks.map(specOf) });
       } catch (err) {
         if (isOutOfMemory(err)) return { ok: false, refusals: [FULL] } satisfies LimitDecision;
         throw err;
@@ -149,7 +176,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
     async peek(check, nowMs) {
       assertHexKey(check.key);
       assertSameRules(check, false);
-      const reply = (await connection.evalScript('limits.peek', PEEK, [recordKey(check)], [Math.floor(nowMs / 1000), specOf(check)])) as number[];
+      const reply = await peekAtOnce({ keys: [recordKey(check)], now: Math.floor(nowMs / 1000), specs: [specOf(check)] });
       const rules = rulesOf(check);
       const refusals: Refusal[] = [];
       for (let i = 0; i + 1 < reply.length; i += 2) {
