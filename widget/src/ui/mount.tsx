@@ -46,7 +46,7 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
   let opener: HTMLElement | null = null;
   let generation = 0; // a new boundary after a crash, so the next open starts clean
   let shown = false; // what the page was last told: the dialog is in the shadow root
-  let counted: unknown; // the lead report's open beacon (its own chunk): once per page view, at the first open
+  let counted: Promise<void> | undefined; // the lead report's open beacon (its own chunk): once per page view, at the first open
   // Called through setTimeout: drawn in a task of its own, not the caller's: not the UI's arrival
   // (evaluating the chunks is one task already) nor the click (Chrome lays the page out again at
   // the end of a click, so a dialog rendered within it made one task of its first render and
@@ -103,7 +103,7 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
     if (isOpen) return;
     opener = from;
     isOpen = true;
-    counted ??= import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report);
+    if (!counted) counted = import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report);
     setTimeout(draw);
     ctx.onOpenChange(true);
   }
