@@ -61,9 +61,21 @@ describe('three relays on a 3-primary Redis Cluster', { timeout: 120_000 }, () =
     const answers = await Promise.all(Array.from({ length: 90 }, (_, i) => postCallback(three[i % 3]!, { consent: true, phone: '050 123 45 67' }, { forwardedFor: clientIp(i) })));
     const statuses = answers.map((a) => `${a.status} ${a.code ?? ''}`);
     // On failure, what came back and the first relay's warnings say why.
-    const why = JSON.stringify({ statuses: [...new Set(statuses)], warnings: three[0]!.lines().filter((l) => l.level !== 'info' && l.level !== 30).slice(0, 5) });
-    expect(answers.filter((a) => a.status === 202), why).toHaveLength(1);
-    expect(answers.filter((a) => a.status !== 202).every((a) => a.status === 429), why).toBe(true);
+    const why = JSON.stringify({
+      statuses: [...new Set(statuses)],
+      warnings: three[0]!
+        .lines()
+        .filter((l) => l.level !== 'info' && l.level !== 30)
+        .slice(0, 5),
+    });
+    expect(
+      answers.filter((a) => a.status === 202),
+      why,
+    ).toHaveLength(1);
+    expect(
+      answers.filter((a) => a.status !== 202).every((a) => a.status === 429),
+      why,
+    ).toBe(true);
     const options = { idempotencyKey: 'cluster-key-0001', forwardedFor: clientIp(1000) };
     const first = await postCallback(three[0]!, { consent: true, phone: phoneOf(1000) }, options);
     expect(first.status).toBe(202);
