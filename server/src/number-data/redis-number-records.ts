@@ -83,7 +83,8 @@ export function createRedisNumberRecords(connection: RedisConnection): NumberRec
           const multi = c.multi();
           for (const { key, fields } of o) {
             multi.del(key);
-            multi.zRem(`${outbox}due`, fields.id!);
+            // Each entry waits in its channel's due set, which it names (the webhook's is "due").
+            multi.zRem(`${outbox}${fields.dueset || 'due'}`, fields.id!);
           }
           await multi.exec();
         }
