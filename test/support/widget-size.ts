@@ -86,16 +86,14 @@ export function widgetSizes(): WidgetSizes {
   const catalogs = files.filter((f) => /^chunks\/(en|uk|ru|pl|de)-/.test(f.file));
   const inviteTexts = files.filter((f) => /^chunks\/invite-(en|uk|ru|pl|de)-/.test(f.file));
   const gzipOf = (prefix: string) => files.find((f) => f.file.startsWith(prefix) && !inviteTexts.includes(f))?.gzip ?? 0;
-  const largest = (list: BuiltFile[]) => Math.max(0, ...list.map((f) => f.gzip));
+  const largest = (list: BuiltFile[], size = (f: BuiltFile) => f.gzip) => Math.max(0, ...list.map(size));
   const invite = { idle: gzipOf('chunks/invite-'), bubble: gzipOf('chunks/show-'), texts: largest(inviteTexts) };
   const picker = files.find((f) => f.file.startsWith('chunks/schedule-'));
   const scheduleFiles = picker ? [picker.file, ...staticImports(picker.file)].filter((f) => !uiFiles.includes(f)) : [];
   const all = files.reduce((sum, f) => sum + f.gzip, 0);
   // One language: the largest catalog and the largest invitation words count, the others not.
   const perVisitor = (size: (f: BuiltFile) => number) =>
-    files.filter((f) => !catalogs.includes(f) && !inviteTexts.includes(f)).reduce((sum, f) => sum + size(f), 0) +
-    Math.max(...catalogs.map(size)) +
-    Math.max(0, ...inviteTexts.map(size));
+    files.filter((f) => !catalogs.includes(f) && !inviteTexts.includes(f)).reduce((sum, f) => sum + size(f), 0) + largest(catalogs, size) + largest(inviteTexts, size);
   return {
     entry,
     ui: { files: uiFiles, gzip: files.filter((f) => uiFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
