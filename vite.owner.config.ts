@@ -8,7 +8,7 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: 'owner-view',
   base: '/owner/',
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } },
   build: {
     outDir: '../dist/owner',
     emptyOutDir: true,

@@ -1,4 +1,5 @@
 // Who can answer right now: every agent online or speaking, polled every few seconds.
+import { h } from 'preact';
 import type { OwnerAgents } from './types.ts';
 import { usePoll } from './use-poll.ts';
 

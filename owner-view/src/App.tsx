@@ -1,5 +1,6 @@
 // The page: who can answer now, the lead report with the period's leads, what is waiting, and the
 // latest calls. The project's time zone is fetched first: every time below is shown in it.
+import { Fragment, h } from 'preact';
 import { useMemo } from 'preact/hooks';
 import { Agents } from './Agents.tsx';
 import { formatsFor } from './format.ts';

@@ -1,4 +1,5 @@
 // The latest calls in the service's call log, the widget's marked, numbers masked by the relay.
+import { h } from 'preact';
 import type { Formats } from './format.ts';
 import { ListTable } from './TableWrap.tsx';
 import type { OwnerCalls } from './types.ts';

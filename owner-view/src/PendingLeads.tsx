@@ -2,6 +2,7 @@
 // ones that failed in the last week. The relay says which may still be cancelled (`cancellable`):
 // not a call it has placed. After a cancel, focus goes to the message saying how it went: the
 // button it was on is gone with its row.
+import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { postJson } from './api.ts';
 import type { Formats } from './format.ts';

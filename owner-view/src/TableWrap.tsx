@@ -1,5 +1,6 @@
 // Tables that may be wider than a phone: each scrolls on its own, never the page. Keyboard users
 // can scroll it too (it takes focus), and screen readers hear its name.
+import { h } from 'preact';
 import type { ComponentChildren } from 'preact';
 
 export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {

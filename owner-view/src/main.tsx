@@ -1,5 +1,5 @@
 // The owner view's entry: takes the token out of the address, then mounts the app.
-import { render } from 'preact';
+import { h, render } from 'preact';
 import 'uplot/dist/uPlot.min.css';
 import './owner.css';
 import { takeTokenFromAddress } from './api.ts';

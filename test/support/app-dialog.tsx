@@ -1,6 +1,7 @@
 // The whole widget dialog (App) rendered in jsdom against a scripted relay over real HTTP, for the
 // widget tests that drive it as a visitor would: the relay's lifetime per file, and the few moves
 // every such test makes (show the dialog, type a number, submit).
+import { h } from 'preact';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ErrorCode } from '../../server/src/contract.ts';

@@ -1,5 +1,6 @@
 // Components on their own: the dialog shell's keyboard handling, the security check's token life
 // cycle, and the call-progress view in each outcome.
+import { h } from 'preact';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Dialog } from '../../widget/src/ui/Dialog.tsx';

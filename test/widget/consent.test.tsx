@@ -3,6 +3,7 @@
 // (resolved, as the browser follows it); a site that asks for no consent sends neither. Runs the
 // whole dialog in jsdom against a scripted relay over real HTTP, and checks each body against the
 // relay's own schema.
+import { h } from 'preact';
 import { cleanup, fireEvent, render, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { CallbackRequest, type ErrorCode, type StatusResponse } from '../../server/src/contract.ts';

@@ -2,6 +2,7 @@
 // status lists several departments (limited by data-departments, preselected by data-department,
 // else the first that can answer now), named in the visitor's language with whether it can answer,
 // the dialog speaking of the chosen department (its closed notice), and the request naming it.
+import { h } from 'preact';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { DepartmentStatus, ErrorCode, StatusResponse } from '../../server/src/contract.ts';

@@ -5,6 +5,7 @@
 // The clock is fixed (only Date is faked; timers and sockets stay real).
 process.env.TZ = 'America/New_York';
 
+import { h } from 'preact';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { ErrorCode, StatusResponse } from '../../server/src/contract.ts';

@@ -1,5 +1,6 @@
 // "Never call this number" asks first, in a modal <dialog>: the browser keeps focus inside it and
 // Esc cancels. Focus starts on the safe choice (keep calling), and goes back where it was after.
+import { h } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
 export function ConfirmNeverCall({ number, onAnswer }: { number: string; onAnswer: (sure: boolean) => void }) {

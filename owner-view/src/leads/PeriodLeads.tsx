@@ -1,6 +1,7 @@
 // The report period's leads, newest first, with their state and the owner's actions. A lead named
 // in the address (#lead=<id>, how notifications link here) is scrolled to, highlighted and focused;
 // if it is not in the period shown, the page asks for a longer one once, then says so.
+import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Formats } from '../format.ts';
 import type { Period } from '../report/period.ts';

@@ -2,6 +2,7 @@
 // (el.style), which a strict CSP (style-src 'self') allows, and its stylesheet is bundled into
 // owner.css. A canvas says nothing to a screen reader: the figure is named with the period's
 // totals and the same figures follow as a table (below the chart, folded).
+import { h } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import type { Formats } from '../format.ts';

@@ -1,5 +1,6 @@
 // The period's funnel: of the visitors who opened the widget, how many asked, were called, answered
 // and talked. Each step shows its count and its share of the opens; the bar is decoration only.
+import { h } from 'preact';
 import type { Formats } from '../format.ts';
 import type { LeadReport } from '../types.ts';
 

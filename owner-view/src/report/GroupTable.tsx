@@ -1,5 +1,6 @@
 // The report's groups (by utm source, medium, campaign, department or page), with the period's
 // totals in the footer.
+import { Fragment, h } from 'preact';
 import type { Formats } from '../format.ts';
 import type { LeadReport, ReportGroup } from '../types.ts';
 import { TableWrap } from '../TableWrap.tsx';

@@ -1,5 +1,6 @@
 // The report's controls: the period (today, 7 days, 30 days, or a custom from/to applied with a
 // button, so the report is not asked again at each keystroke) and what to group by.
+import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { REPORT_BY, type ReportBy } from '../types.ts';
 import { customProblem, type Period, type Preset } from './period.ts';

@@ -1,6 +1,7 @@
 // The lead report: pick a period and a grouping; the funnel, the chart per day, the groups and the
 // period's leads follow, all from the relay's /owner/api/report and /owner/api/leads. The same
 // query is offered as a CSV download.
+import { Fragment, h } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Formats } from '../format.ts';
 import { PeriodLeads } from '../leads/PeriodLeads.tsx';

@@ -1,5 +1,6 @@
 // The whole visitor experience, kept mounted after the first open so a call's progress keeps being
 // followed while the dialog is closed. The live region outside the dialog announces every state.
+import { Fragment, h } from 'preact';
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { StatusResponse } from '../../../server/src/contract.ts';

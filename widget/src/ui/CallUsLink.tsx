@@ -1,4 +1,5 @@
 // The office's own number as a tel: link: the fallback whenever our path to a call is blocked.
+import { h } from 'preact';
 import type { WidgetConfig } from '../config.ts';
 import { fill } from './i18n/format.ts';
 

@@ -1,5 +1,6 @@
 // The consent checkbox, shown only when the site sets data-consent-text; its error sits beside it.
 // Its styles come with it (mount.tsx adopts them): sites without consent never load them.
+import { h } from 'preact';
 export { default as css } from './consent.css?inline';
 
 export interface ConsentFieldProps {

@@ -4,6 +4,7 @@
 // the other options were half the elements of the dialog's first render (and each has a style of
 // its own), the largest part of the opening. They follow a task after that frame (an effect runs
 // after the paint), long before a visitor can open the list; focus starts on the phone input.
+import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { countries } from './phone/countries.ts';
 import type { Option } from './phone/names.ts';

@@ -3,6 +3,7 @@
 // changes) takes focus, and whenever focus ends up outside the dialog (the focused element was
 // replaced by the next view, a click on the page) it is brought back, so Esc keeps working. Focus
 // return is the caller's job (it knows the opener).
+import { h } from 'preact';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 

@@ -1,5 +1,6 @@
 // The security check is optional (data-turnstile-sitekey), so its code is a chunk of its own,
 // fetched only by sites that turn it on.
+import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { FunctionComponent } from 'preact';
 import type { TurnstileProps } from './Turnstile.tsx';

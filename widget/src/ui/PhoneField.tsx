@@ -1,5 +1,6 @@
 // The phone input: type=tel, autocomplete=tel, inputmode=tel; grouped as the visitor types, with the
 // caret kept after the same digit; the relay's or the light check's error shown right here.
+import { h } from 'preact';
 import type { JSX } from 'preact';
 import { formatTyping } from './phone/parse.ts';
 

@@ -1,5 +1,6 @@
 // The request form: country, phone, consent (when configured), security check (when configured),
 // a global error above the button for everything that is not about the visitor's input.
+import { h } from 'preact';
 import type { ComponentChildren } from 'preact';
 import type { WidgetConfig } from '../config.ts';
 import type { ConsentField } from './ConsentField.tsx';

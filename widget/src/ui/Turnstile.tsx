@@ -2,6 +2,7 @@
 // that is sent unmounts the form ("sending…"), so the next attempt draws a fresh check, and a new
 // check first drops any token of the old one. A refusal in the browser (consent unticked) keeps the
 // form, and with it the unspent token.
+import { h } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { loadTurnstile, type TurnstileApi } from './turnstile.ts';
 

@@ -3,6 +3,7 @@
 // open windows (GET /api/status `windows`), every half hour, shown in the visitor's own time zone
 // and language. A chunk of its own (design §7: ≤ 4 KB gzip), fetched only when the visitor may book
 // a time: the office is closed, or the visitor asked for later.
+import { Fragment, h } from 'preact';
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { StatusResponse } from '../../../server/src/contract.ts';
 import { fill } from './i18n/format.ts';

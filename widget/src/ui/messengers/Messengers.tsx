@@ -2,6 +2,7 @@
 // than talk. A chunk of its own, fetched with the UI only when the script tag names a messenger.
 // Below the view as a second way; first (above the form) when a call cannot happen now: the office
 // is closed, the relay cannot be reached, or the visitor's call was missed or failed.
+import { Fragment, h } from 'preact';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { StatusResponse } from '../../../../server/src/contract.ts';

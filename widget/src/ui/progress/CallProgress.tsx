@@ -2,6 +2,7 @@
 // steps. A call booked for later, held through an outage or to be dialled again says when (in the
 // visitor's time) and can be cancelled. "Missed", "failed", "cancelled" and "taking longer than
 // expected" offer another try and the office's own number.
+import { h } from 'preact';
 import type { CallOutcome } from '../../../../server/src/contract.ts';
 import type { WidgetConfig } from '../../config.ts';
 import { CallUsLink } from '../CallUsLink.tsx';
