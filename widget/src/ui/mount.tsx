@@ -47,12 +47,17 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
   let generation = 0; // a new boundary after a crash, so the next open starts clean
   let shown = false; // what the page was last told: the dialog is in the shadow root
   let counted: Promise<void> | undefined; // the lead report's open beacon (its own chunk): once per page view, at the first open
-  // Called through setTimeout: drawn in a task of its own, not the caller's: not the UI's arrival
-  // (evaluating the chunks is one task already) nor the click (Chrome lays the page out again at
-  // the end of a click, so a dialog rendered within it made one task of its first render and
-  // layout, 60–70 ms at 4× CPU). (A click at once after the intent asks twice: the second draw
-  // finds nothing to change.)
+  // Drawn in a task of its own (later()), not the caller's: not the UI's arrival (evaluating the
+  // chunks is one task already) nor the click (Chrome lays the page out again at the end of a
+  // click, so a dialog rendered within it made one task of its first render and layout, 60–70 ms
+  // at 4× CPU). One draw at a time: a click at once asks twice (the intent's prepare, then open),
+  // and a second render before the first frame ran the first one's effects ahead of that frame
+  // (Preact flushes them when a component renders again): the focus and the forced style and
+  // layout it brings, ~50 ms at 4× CPU between the click and the dialog on screen.
+  let queued: unknown;
+  const later = () => (queued ||= setTimeout(draw));
   const draw = () => {
+    queued = 0;
     try {
       render(
         <ErrorBoundary key={generation} onError={crashed}>
@@ -86,7 +91,7 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
     // pointer rests on the launcher, and the click only shows it. Unseen, it is no dialog to anyone
     // (no role, out of the accessibility tree, nothing in it focusable) and the page hears nothing.
     // Not for a site with the security check: its third party's script waits for the open.
-    if (!status && !config.turnstileSiteKey) setTimeout(draw);
+    if (!status && !config.turnstileSiteKey) later();
     // Several departments: their choice (a chunk of its own) is ready when the status is.
     status ??= api.status().then((r) =>
       (r as { data?: StatusResponse }).data?.departments?.[1]
@@ -104,7 +109,7 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
     opener = from;
     isOpen = true;
     if (!counted) counted = import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report);
-    setTimeout(draw);
+    later();
     ctx.onOpenChange(true);
   }
 
