@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // The owner view (/owner) is a small Preact app of its own, built apart from the widget so that
@@ -6,11 +7,11 @@ import { defineConfig } from 'vite';
 // Fixed file names (owner.js, owner.css): the relay serves exactly these under /owner with ETags,
 // behind the owner's token, and the page's CSP allows only these files ('self').
 export default defineConfig({
-  root: 'owner-view',
+  root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/owner/',
   oxc: { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' } },
   build: {
-    outDir: '../dist/owner',
+    outDir: fileURLToPath(new URL('../../dist/owner', import.meta.url)),
     emptyOutDir: true,
     target: 'es2020',
     minify: true,

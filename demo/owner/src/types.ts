@@ -1,10 +1,10 @@
 // What the owner API answers: the relay's own types (type-only imports: no server code is bundled).
-import type { ReportDimension } from '../../server/src/report/report-query.ts';
+import type { ReportDimension } from '../../../server/src/report/report-query.ts';
 
-export type { OwnerCalls, OwnerCall } from '../../server/src/owner/owner-calls.ts';
-export type { OwnerLead } from '../../server/src/owner/owner-leads.ts';
-export type { PeriodLead } from '../../server/src/owner/period-leads.ts';
-export type { LeadReport, ReportGroup } from '../../server/src/report/lead-report.ts';
+export type { OwnerCalls, OwnerCall } from '../../../server/src/owner/owner-calls.ts';
+export type { OwnerLead } from '../../../server/src/owner/owner-leads.ts';
+export type { PeriodLead } from '../../../server/src/owner/period-leads.ts';
+export type { LeadReport, ReportGroup } from '../../../server/src/report/lead-report.ts';
 
 export interface OwnerAgents {
   agents: Array<{ login: string; online: boolean; speaking: boolean; free: boolean }>;

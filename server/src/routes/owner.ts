@@ -1,5 +1,5 @@
 // The owner view: `/owner` (the page), `/owner/owner.js` and `/owner/owner.css` (the Preact app
-// `npm run build` writes to OWNER_DIR, owner-view/ in the source), and the JSON it polls:
+// `npm run build` writes to OWNER_DIR, demo/owner/ in the source), and the JSON it polls:
 // `/owner/api/view` (the project's time zone and today), `/owner/api/agents` (who is online,
 // speaking, free) and `/owner/api/calls` (latest calls and calls per day by utm source). Served in demo mode or with OWNER_TOKEN; who may see what is
 // owner/owner-access.ts, applied by the relay from each route's `access` before any handler. Nothing

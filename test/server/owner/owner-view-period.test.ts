@@ -2,7 +2,7 @@
 // custom period checked before it is asked for; across a month's end and a summer-time change
 // (days are calendar dates: no zone moves them).
 import { describe, expect, it } from 'vitest';
-import { addDays, customProblem, presetPeriod } from '../../../owner-view/src/report/period.ts';
+import { addDays, customProblem, presetPeriod } from '../../../demo/owner/src/report/period.ts';
 
 describe('owner view periods', () => {
   it('counts presets back from today, today included', () => {
