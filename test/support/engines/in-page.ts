@@ -24,6 +24,10 @@ export interface WidgetSnapshot {
   activeLabel: string | null;
   activeInDialog: boolean;
   activeIsLauncher: boolean;
+  /** document.hasFocus(): the page's window has the keyboard (focus() moves no keyboard focus elsewhere). */
+  pageHasFocus: boolean;
+  /** The page runs in a frame (the WebKit adapter frames phone-sized pages: its window cannot get that narrow). */
+  framed: boolean;
   /** The call step marked aria-current. */
   step: string | null;
   /** The href of the office's tel: link where one shows (form alert or the entry's own notice). */
@@ -60,6 +64,8 @@ export function snapshot(): WidgetSnapshot {
     activeLabel: active ? ((active as HTMLInputElement).labels?.[0]?.textContent ?? active.textContent ?? '').trim() || null : null,
     activeInDialog: !!dialog && !!active && dialog.contains(active),
     activeIsLauncher: !!active && active === launcher,
+    pageHasFocus: document.hasFocus(),
+    framed: self !== top,
     step: root?.querySelector('[aria-current=step]')?.textContent ?? null,
     tel: tel?.getAttribute('href') ?? null,
     errors: (window as unknown as { __errors?: string[] }).__errors ?? [],

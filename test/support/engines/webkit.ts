@@ -33,26 +33,54 @@ async function waitForDriver(url: string, driver: { exitCode: number | null }): 
   }
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sizes the window so that the page's viewport is exactly width×height; false where MiniBrowser's
+ * window cannot get that narrow. The viewport follows a resize with a delay (the web process hears
+ * of it later than the driver answers), so the window is corrected from what the page last saw
+ * until the two agree: one setRect and one reading at times decided too early that a desktop
+ * size could not be reached.
+ */
+async function sizeWindow(driver: WebDriver, width: number, height: number): Promise<boolean> {
+  const end = Date.now() + 5_000;
+  let refused = 0;
+  for (;;) {
+    const [innerWidth, innerHeight] = (await driver.executeScript('return [innerWidth, innerHeight]')) as [number, number];
+    if (innerWidth === width && innerHeight === height) return true;
+    const outer = await driver.manage().window().getRect();
+    const wanted = { width: outer.width + width - innerWidth, height: outer.height + height - innerHeight };
+    const got = await driver.manage().window().setRect(wanted);
+    // Asked to get narrower and stayed wider, three times in a row: the window's narrowest.
+    refused = innerWidth > width && got.width > wanted.width ? refused + 1 : 0;
+    if (refused === 3) return false;
+    if (Date.now() > end) throw new Error(`the WebKit window did not give the page a ${width}×${height} viewport within 5 s (it has ${innerWidth}×${innerHeight})`);
+    await pause(100);
+  }
+}
+
 /** The page's own viewport, or a frame of exactly that size where the window cannot get as narrow. */
 async function fitViewport(driver: WebDriver, url: string, width: number, height: number): Promise<void> {
-  await driver.manage().window().setRect({ width, height });
-  const inner = (await driver.executeScript('return [innerWidth, innerHeight]')) as [number, number];
-  await driver
-    .manage()
-    .window()
-    .setRect({ width: 2 * width - inner[0], height: 2 * height - inner[1] });
-  const now = (await driver.executeScript('return [innerWidth, innerHeight]')) as [number, number];
-  if (now[0] === width && now[1] === height) return void (await driver.get(url));
+  await driver.get('about:blank');
+  if (await sizeWindow(driver, width, height)) return void (await driver.get(url));
   // MiniBrowser's toolbar keeps its window at least 447 px wide: a phone-sized page then lives in a
   // borderless iframe at the top-left corner, a viewport of its own (media queries, position: fixed
   // and visualViewport all answer for the frame), so points and keys mean the same as without it.
-  const frame = `<!doctype html><style>html,body{margin:0}iframe{display:block;border:0;width:${width}px;height:${height}px}</style><iframe src="${url}"></iframe>`;
-  await driver.get('data:text/html,' + encodeURIComponent(frame));
+  // The page around it is of the frame's own origin (any address there, its content replaced):
+  // WebKit ignores focus() by script in a cross-origin frame the visitor has not interacted with.
+  await driver.get(new URL('/viewport-frame', url).href);
+  await driver.executeScript(
+    `const frame = document.createElement('iframe');
+     frame.style.cssText = 'position:fixed;top:0;left:0;display:block;border:0;width:${width}px;height:${height}px';
+     frame.src = arguments[0];
+     document.documentElement.replaceChildren(frame);`,
+    url,
+  );
   await driver.switchTo().frame(0);
   const end = Date.now() + 10_000;
-  while ((await driver.executeScript('return document.readyState')) !== 'complete') {
+  while (!(await driver.executeScript("return location.href !== 'about:blank' && document.readyState === 'complete'"))) {
     if (Date.now() > end) throw new Error('the framed page did not load within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pause(50);
   }
 }
 
