@@ -4,10 +4,11 @@
 // the `dialback:invite` events; clocks are moved by rewriting the instants the widget stored.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startHostSite, type HostSite, type PageOptions } from '../support/host-site.ts';
-import type { Engine, EnginePage } from '../support/engines/engine.ts';
+import type { EnginePage } from '../support/engines/engine.ts';
 import { axeViolations, errorRecorder } from '../support/engines/in-page.ts';
 import { inviteRecorder, navigate, newSession, settle, untilInvite, untilStarted, type InviteSnapshot } from '../support/engines/invite-page.ts';
-import { engineNames, launchEngine } from '../support/engines/launch.ts';
+import { engineNames } from '../support/engines/launch.ts';
+import { useEngine } from '../support/engines/use-engine.ts';
 import { UNLIMITED } from '../support/engines/moves.ts';
 import { startSystem, type System } from '../support/system.ts';
 
@@ -85,28 +86,18 @@ async function expectNoInvite(page: EnginePage, why: string, ms = 1500) {
 
 for (const name of engineNames) {
   describe(name, () => {
-    let engine: Engine;
-    beforeAll(async () => {
-      engine = await launchEngine(name);
-    }, 60_000);
-    afterAll(async () => {
-      await engine?.close();
-    }, 30_000);
+    const engine = useEngine(name);
 
     /** A fresh tab whose storage for the host site is empty, then `url` in it. */
-    async function withPage(url: string, scenario: (page: EnginePage) => Promise<void>) {
-      const page = await engine.open(host.page('/blank', { relayUrl: open.relayUrl, noScript: true }), desktop);
-      try {
+    const withPage = (url: string, scenario: (page: EnginePage) => Promise<void>) =>
+      engine.withPage(host.page('/blank', { relayUrl: open.relayUrl, noScript: true }), desktop, async (page) => {
         await page.run(() => {
           localStorage.clear();
           sessionStorage.clear();
         });
         await navigate(page, url);
         await scenario(page);
-      } finally {
-        await page.close();
-      }
-    }
+      });
 
     test(
       'time:1: a polite bubble beside the launcher, focus left where it was; Tab reaches it, Enter opens the dialog; axe-clean',
