@@ -76,6 +76,39 @@ describe('Redis limit store', () => {
     expect(slots.filter(Boolean)).toHaveLength(1);
   });
 
+  it('sends the peeks made while one is on its way as one script once it is answered, each answered as if alone', async () => {
+    const commands: Array<{ operation: string; outcome: CommandOutcome }> = [];
+    const connection = connect({ commands, timeoutMs: 5_000 });
+    expect(await connection.waitReady(5_000)).toBe(true);
+    const store = createRedisLimitStore({ connection });
+    // Numbers 0-9 on cooldown (one call each), 10-19 never called.
+    for (let i = 0; i < 10; i++) expect((await store.consume([numberCheck(`n${i}`)], sec(0))).ok).toBe(true);
+    commands.length = 0;
+    // A flood's peeks, two per tick over 20 ticks, while the first batch is on its way (Redis
+    // frozen, so its answer cannot come back in between, however fast the machine).
+    const peeks: Array<Promise<unknown>> = [];
+    await server.pause();
+    try {
+      for (let tick = 0; tick < 20; tick++) {
+        peeks.push(store.peek(numberCheck(`n${tick}`), sec(30)), store.peek(numberCheck(`n${(tick + 10) % 20}`), sec(30)));
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      await server.resume();
+    }
+    const answers = await Promise.all(peeks);
+    for (const [i, answer] of answers.entries()) {
+      const tick = Math.floor(i / 2);
+      const n = i % 2 === 0 ? tick : (tick + 10) % 20;
+      expect(answer).toEqual(n < 10 ? [{ reason: 'number_cooldown', retryAfter: 90 }] : []);
+    }
+    // 40 peeks in 20 ticks: the first tick's, then all the others together.
+    expect(commands.filter((c) => c.operation === 'limits.peek')).toEqual([
+      { operation: 'limits.peek', outcome: 'ok' },
+      { operation: 'limits.peek', outcome: 'ok' },
+    ]);
+  });
+
   it("keeps two prefixes apart: one site sharing the Redis does not see the other's counts", async () => {
     const a = await redisStore('siteA:');
     const b = await redisStore('siteB:');
