@@ -75,7 +75,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const keys = createLimitKeys(deps.hashSecret);
   const plan = createLimitPlan(s, keys);
   const breaker = createSiteBreaker(s, log, metrics, deps.shared);
-  const strikes = createStrikes(store, plan);
+  const strikes = createStrikes(store, plan, () => metrics.limiterStrikesLost.inc());
   const surge = createSurge(s.surge, store, keys, log);
   const refusedNumbers = new HeldRefusals();
 

@@ -5,6 +5,7 @@
 // counted by operation: what is skipped, what still holds (a strike against who asked, a repeat of a
 // known Idempotency-Key answered as before, the never-call list once the hold is over), and a Redis
 // that goes away mid-flood (429 or a clear 503, never a 500 or a hang).
+import { createClient } from 'redis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../../server/src/config/index.ts';
 import { numberHmac } from '../../../server/src/consent/consent-log.ts';
@@ -60,6 +61,17 @@ async function relayOnRedis(s: System, prefix: string, url = redis.server.url) {
       return Object.fromEntries(Object.entries(sent).flatMap(([op, n]) => (n - (before[op] ?? 0) > 0 ? [[op, n - (before[op] ?? 0)]] : [])));
     },
   };
+}
+
+/** A relay on a redis-server of the test's own (to freeze or kill), and the number called on it a second ago. */
+async function numberCalledOnOwnRedis() {
+  const s = await embedded();
+  const own = await startRedisServer({ persistent: false });
+  servers.push(own);
+  const relay = await relayOnRedis(s, `own${++prefixes}:`, own.url);
+  expect((await postCallback(relay, { phone: NUMBER }, from(0))).status).toBe(202);
+  clock += 1_000;
+  return { s, own, relay };
 }
 
 const from = (i: number) => ({ forwardedFor: `203.0.${Math.floor(i / 200)}.${(i % 200) + 1}` });
@@ -161,13 +173,27 @@ describe('relays sharing one Redis', () => {
     expect(s.sim.calls).toHaveLength(1);
   });
 
+  it('a strike Redis cannot take (out of memory) is counted in /metrics; the refusal stands', async () => {
+    const { s, own, relay } = await numberCalledOnOwnRedis();
+    expect(await reasonOf(await postCallback(relay, { phone: NUMBER }, from(1)))).toBe('429 rate_limited 119');
+    const lost = async () => Number(/^dialback_limiter_strikes_lost_total (\d+)/m.exec(await (await fetch(`${relay.url}/metrics`)).text())?.[1]);
+    expect(await lost()).toBe(0);
+    const admin = createClient({ url: own.url });
+    await admin.connect();
+    await admin.configSet('maxmemory', '1');
+    try {
+      for (let i = 2; i < 7; i++) expect(await reasonOf(await postCallback(relay, { phone: NUMBER }, from(i)))).toBe('429 rate_limited 119');
+      // Each refusal's two strikes (the client's, its /24's), neither taken.
+      expect(await lost()).toBe(10);
+      expect(s.sim.calls).toHaveLength(1);
+    } finally {
+      await admin.configSet('maxmemory', '0');
+      admin.destroy();
+    }
+  });
+
   it('Redis gone mid-flood: every answer is a 429 or a clear 503, none a 500, none left hanging', async () => {
-    const s = await embedded();
-    const own = await startRedisServer({ persistent: false });
-    servers.push(own);
-    const relay = await relayOnRedis(s, `down${++prefixes}:`, own.url);
-    expect((await postCallback(relay, { phone: NUMBER }, from(0))).status).toBe(202);
-    clock += 1_000;
+    const { s, own, relay } = await numberCalledOnOwnRedis();
     const flood = (first: number) => Promise.all(Array.from({ length: 200 }, (_, i) => postCallback(relay, { phone: NUMBER }, from(first + i))));
     const before = await flood(1);
     expect(before.every((a) => a.status === 429)).toBe(true);
