@@ -1,6 +1,7 @@
 // What only the Redis limit store has (the shared contract cases run in limit-store-contract.test.ts): atomicity across clients, outages,
 // prefixes, TTLs, running out of memory, and the connection's log lines and metrics hooks.
 import { Registry } from 'prom-client';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadUrl } from '../../support/listen.ts';
 import type { LimitCheck, LimitStore } from '../../../server/src/limits/limit-store.ts';
@@ -76,7 +77,7 @@ describe('Redis limit store', () => {
     expect(slots.filter(Boolean)).toHaveLength(1);
   });
 
-  it('sends the peeks made while one is on its way as one script once it is answered, each answered as if alone', async () => {
+  it('sends the peeks made while one is on its way as one script once it is answered, each record read once, each peek answered as if alone', async () => {
     const commands: Array<{ operation: string; outcome: CommandOutcome }> = [];
     const connection = connect({ commands, timeoutMs: 5_000 });
     expect(await connection.waitReady(5_000)).toBe(true);
@@ -84,6 +85,9 @@ describe('Redis limit store', () => {
     // Numbers 0-9 on cooldown (one call each), 10-19 never called.
     for (let i = 0; i < 10; i++) expect((await store.consume([numberCheck(`n${i}`)], sec(0))).ok).toBe(true);
     commands.length = 0;
+    const admin = createClient({ url: server.url });
+    await admin.connect();
+    await admin.configResetStat();
     // A flood's peeks, two per tick over 20 ticks, while the first batch is on its way (Redis
     // frozen, so its answer cannot come back in between, however fast the machine).
     const peeks: Array<Promise<unknown>> = [];
@@ -107,6 +111,10 @@ describe('Redis limit store', () => {
       { operation: 'limits.peek', outcome: 'ok' },
       { operation: 'limits.peek', outcome: 'ok' },
     ]);
+    // Each record read once per script, however many peeks asked for it: 2, then the 20 numbers.
+    const stats = await admin.info('commandstats');
+    admin.destroy();
+    expect(/cmdstat_get:calls=(\d+)/.exec(stats)?.[1]).toBe('22');
   });
 
   it("keeps two prefixes apart: one site sharing the Redis does not see the other's counts", async () => {

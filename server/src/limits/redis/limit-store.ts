@@ -102,13 +102,25 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
   // two.
   type Op = { keys: string[]; now: number; specs: string[] };
   const peekAtOnce = gatherSameTick<Op, number[]>(
-    async (ops) =>
-      (await connection.evalScript(
-        'limits.peek',
-        PEEK_EACH,
-        ops.map((op) => op.keys[0]!),
-        ops.flatMap((op) => [op.now, op.specs[0]!]),
-      )) as number[][],
+    async (ops) => {
+      // The same look asked twice is read once: a flood's new addresses share their network's records.
+      const unique = new Map<string, number>();
+      const keys: string[] = [];
+      const args: Array<string | number> = [];
+      const slots = ops.map((op) => {
+        const id = `${op.keys[0]} ${op.now} ${op.specs[0]}`;
+        let slot = unique.get(id);
+        if (slot === undefined) {
+          slot = keys.length;
+          unique.set(id, slot);
+          keys.push(op.keys[0]!);
+          args.push(op.now, op.specs[0]!);
+        }
+        return slot;
+      });
+      const replies = (await connection.evalScript('limits.peek', PEEK_EACH, keys, args)) as number[][];
+      return slots.map((slot) => replies[slot]!);
+    },
     // Read-only: peeks made while one batch is on its way go together once it is answered.
     { oneInFlight: true },
   );
