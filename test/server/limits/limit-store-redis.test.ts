@@ -117,6 +117,27 @@ describe('Redis limit store', () => {
     expect(/cmdstat_get:calls=(\d+)/.exec(stats)?.[1]).toBe('22');
   });
 
+  it('consumes one record several times in one script (a flood’s strikes against one /24), each seeing the ones before it', async () => {
+    const { store, connection } = await redisStore();
+    const strikes: LimitCheck = { table: 'network_refusals', key: hex('203.0.113.0/24'), counts: [{ reason: 'network_refusals', limit: 3, windowSec: 600 }] };
+    const site: LimitCheck = { table: 'site', key: hex('site'), counts: [{ reason: 'site_hourly_cap', limit: 60, windowSec: 3600 }] };
+    // Same tick: one script. Five strikes with room for three, and two consumes of another record between them.
+    const decisions = await Promise.all([
+      store.consume([strikes], sec(0)),
+      store.consume([site], sec(0)),
+      store.consume([strikes], sec(0)),
+      store.consume([strikes], sec(0)),
+      store.consume([site, strikes], sec(0)),
+      store.consume([strikes], sec(0)),
+    ]);
+    expect(decisions.map((d) => (d.ok ? 'ok' : d.refusals[0]!.reason))).toEqual(['ok', 'ok', 'ok', 'ok', 'network_refusals', 'network_refusals']);
+    // The refused consume of both wrote neither: the site counted once, the strikes three times.
+    expect(await store.peek(strikes, sec(1))).toEqual([{ reason: 'network_refusals', retryAfter: 599 }]);
+    const key = `${connection.keyspace('limits')}site:${hex('site').slice(0, 16)}`;
+    expect(await connection.client.get(key)).toBe(`|3600:${Math.floor(sec(0) / 1000 / 3600)}:0:1|`);
+    expect(await connection.client.ttl(key)).toBe(7200);
+  });
+
   it("keeps two prefixes apart: one site sharing the Redis does not see the other's counts", async () => {
     const a = await redisStore('siteA:');
     const b = await redisStore('siteB:');
