@@ -10,7 +10,7 @@
 //      destination), so hostile input is refused before it touches anything; then a call now to a
 //      number its own counts refused moments ago is refused from memory (heldNumberRefusal), before
 //      the never-call list: a flood of one number from ever-new addresses asks the store nothing
-//      more after its body;
+//      more after its body (only whether an Idempotency-Key it carries is known);
 //   2. idempotency, before anything that counts or verifies: a repeat of a request gets the first
 //      answer, even though its CAPTCHA token is spent and its number is now cooling down;
 //   3. a call now (place-now.ts: CAPTCHA, limits, the service, or held for later when the service
