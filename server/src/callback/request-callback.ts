@@ -7,7 +7,10 @@
 //      new limit, only an earlier answer. A repeat of a known Idempotency-Key skips it: the first
 //      answer it is owed comes from step 2;
 //   1. checks that need no state (the department, a booked time or its office open now, consent,
-//      destination), so hostile input is refused before it touches anything;
+//      destination), so hostile input is refused before it touches anything; then a call now to a
+//      number its own counts refused moments ago is refused from memory (heldNumberRefusal), before
+//      the never-call list: a flood of one number from ever-new addresses asks the store nothing
+//      more after its body (only whether an Idempotency-Key it carries is known);
 //   2. idempotency, before anything that counts or verifies: a repeat of a request gets the first
 //      answer, even though its CAPTCHA token is spent and its number is now cooling down;
 //   3. a call now (place-now.ts: CAPTCHA, limits, the service, or held for later when the service
@@ -27,6 +30,7 @@ import { bookCall } from './book-call.ts';
 import { createAnswers, type CallbackOutcome } from './outcome.ts';
 import { placeNow } from './place-now.ts';
 import { numberHmac } from '../consent/consent-log.ts';
+import { maskPhone } from '../log/index.ts';
 
 export interface CallbackInput {
   request: CallbackRequest;
@@ -57,6 +61,21 @@ export function createCallbacks(app: AppContext): Callbacks {
     return blocked;
   }
 
+  /**
+   * A call now to a number its own counts refused moments ago (held in memory, limits/limiter.ts):
+   * that refusal, answered before the never-call list, the Idempotency-Key, the CAPTCHA and the
+   * limit tables are asked (with Redis, a flood of one number from ever-new addresses then waits
+   * for no round trip after its body). Both refusals place no call, so a number on the never-call
+   * list that is also on cooldown hears 429 until the cooldown ends, then number_not_allowed. A
+   * known Idempotency-Key is not refused here: a repeat is owed its first answer (step 2).
+   */
+  async function heldNumberRefusal(input: CallbackInput, digits: string): Promise<Refusal | null> {
+    const held = app.limiter.heldNumber(digits);
+    if (held === null || (input.idempotencyKey !== undefined && (await app.idempotency.has(input.origin, input.idempotencyKey)))) return null;
+    app.limiter.refusedHeld(input.clientIp, held);
+    return held;
+  }
+
   async function request(input: CallbackInput): Promise<CallbackOutcome> {
     const { request } = input;
     const now = app.now();
@@ -73,6 +92,8 @@ export function createCallbacks(app: AppContext): Callbacks {
       throw new RelayError('consent_required', 'Please agree to be called before we place the call.', { field: 'consent' });
     }
     const destination = destinationOf(request.phone, request.country);
+    const held = bookedFor === null ? await heldNumberRefusal(input, destination.digits) : null;
+    if (held) return { kind: 'refused', refusal: held, phone: maskPhone(destination.e164) };
     // The owner's never-call list (keyed hashes, shared by every relay): refused like the project's own lines.
     if (await app.stores.neverCall.has(numberHmac(app.config.hash.secret, destination.e164))) {
       throw new RelayError('number_not_allowed', 'We cannot call this number.', { field: 'phone' });

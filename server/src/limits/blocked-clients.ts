@@ -43,6 +43,8 @@ export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCach
     surging: (site) => limiter.surging(site),
     chargeStrike: (clientIp) => limiter.chargeStrike(clientIp),
     numberHolds: (digits) => limiter.numberHolds(digits),
+    heldNumber: (digits) => limiter.heldNumber(digits),
+    refusedHeld: (clientIp, refusal) => limiter.refusedHeld(clientIp, refusal),
     async blockedClient(clientIp) {
       const key = clientKey(clientIp);
       const network = narrowestNetwork(clientIp);

@@ -43,6 +43,14 @@ export interface Limiter {
   chargeStrike(clientIp: string): Promise<{ refund(): Promise<void> }>;
   /** Read-only: what the number's own limits (cooldown, daily) would refuse now; [] when nothing. For a visitor's data on request. */
   numberHolds(digits: string): Promise<Refusal[]>;
+  /**
+   * Read-only, from memory, no store asked: the refusal a call now to this number met moments ago by
+   * its own counts (held at most 3 s, never past its wait), with the wait left, or null. A caller
+   * that answers with it reports it with `refusedHeld`.
+   */
+  heldNumber(digits: string): Refusal | null;
+  /** A refusal made of `heldNumber`: counted in /metrics, and a strike against the client (sent, not waited for). */
+  refusedHeld(clientIp: string, refusal: Refusal): void;
 }
 
 export interface LimiterDeps {
@@ -67,7 +75,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const keys = createLimitKeys(deps.hashSecret);
   const plan = createLimitPlan(s, keys);
   const breaker = createSiteBreaker(s, log, metrics, deps.shared);
-  const strikes = createStrikes(store, plan);
+  const strikes = createStrikes(store, plan, () => metrics.limiterStrikesLost.inc());
   const surge = createSurge(s.surge, store, keys, log);
   const refusedNumbers = new HeldRefusals();
 
@@ -75,13 +83,18 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     for (const [table, size] of Object.entries(store.sizes())) metrics.limiterKeys.set(size, { table });
   });
 
-  function refuse(k: ClientKeys, refusal: Refusal, at: number): never {
+  /** A refusal answered to a visitor: counted in /metrics, and a strike against who asked. */
+  function counted(k: ClientKeys, refusal: Refusal, at: number): void {
     metrics.limiterRefusals.inc({ reason: refusal.reason });
     // The answer does not wait for the strike: a strike only brings a block closer (one the store
     // could not take only delays it), and it is sent before this refusal is answered, so this
     // client's next look at its strikes, on the same store connection, comes after it. With Redis
     // that is one round trip less for every refused request of a flood.
     strikes.record(k, refusal.reason, at).catch(() => undefined);
+  }
+
+  function refuse(k: ClientKeys, refusal: Refusal, at: number): never {
+    counted(k, refusal, at);
     throw new LimitRefusalError(refusal);
   }
 
@@ -134,6 +147,10 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     },
 
     numberHolds: (digits) => store.peek(plan.numberCheck(digits), now()),
+
+    heldNumber: (digits) => refusedNumbers.get(plan.numberKey(digits), now()),
+
+    refusedHeld: (clientIp, refusal) => counted(plan.keysOf(clientIp), refusal, now()),
 
     async blockedClient(clientIp) {
       const k = plan.keysOf(clientIp);

@@ -4,13 +4,14 @@
 // LIMIT_NETWORK_REFUSALS (the same bot rotating addresses), is refused outright, before its body
 // is read, until the window has room again. Strikes are recorded like accepted requests, in tables
 // of their own, so they count against no real limit.
-import type { LimitReason, LimitStore, Refusal } from './limit-store.ts';
+import type { LimitDecision, LimitReason, LimitStore, Refusal } from './limit-store.ts';
 import { notTheClients } from './refusal.ts';
 import type { ClientKeys, LimitPlan } from './plan.ts';
 
 export type StrikeCharge = { ok: true; refund(): Promise<void> } | { ok: false; refusals: Refusal[] };
 
-export function createStrikes(store: LimitStore, plan: LimitPlan) {
+/** `lost`: told of each strike the store could not take (a metric), as nothing waits for one. */
+export function createStrikes(store: LimitStore, plan: LimitPlan, lost: () => void = () => {}) {
   return {
     /**
      * After a refusal that is the client's doing: one strike against the client and one against
@@ -20,8 +21,12 @@ export function createStrikes(store: LimitStore, plan: LimitPlan) {
     async record(k: ClientKeys, reason: LimitReason, at: number): Promise<void> {
       if (notTheClients(reason)) return;
       // Side by side (with Redis, one pipelined round trip). A strike the store could not take only
-      // delays the block; the refusal stands either way.
-      await Promise.all(plan.strikeChecks(k).map((check) => store.consume([check], at).catch(() => undefined)));
+      // delays the block; the refusal stands either way, and the loss is counted.
+      const taken = (decision: LimitDecision) => {
+        // A full store (LIMITER_MAX_KEYS, Redis out of memory) takes no strike either.
+        if (!decision.ok && decision.refusals.some((r) => r.reason === 'limiter_full')) lost();
+      };
+      await Promise.all(plan.strikeChecks(k).map((check) => store.consume([check], at).then(taken, lost)));
     },
     /**
      * Before a check that costs us something per try (a CAPTCHA verification with Cloudflare): the

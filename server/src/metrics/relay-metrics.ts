@@ -15,6 +15,8 @@ export interface RelayMetrics {
   /** Calls held for later (scheduled, queued, redial), by kind and what became of them. */
   heldCalls: Counter;
   limiterRefusals: Counter;
+  /** Strikes the limit store could not take (sent without waiting, so no request fails for them): each only delays a block. */
+  limiterStrikesLost: Counter;
   /** Lead-webhook attempts by outcome (delivered, retry, gave_up): retries without deliveries mean the CRM is not hearing of leads. */
   webhookDeliveries: Counter;
   breakerOpen: Gauge;
@@ -43,6 +45,10 @@ export function createRelayMetrics(): RelayMetrics {
       ['kind', 'outcome'],
     ),
     limiterRefusals: registry.counter('dialback_limiter_refusals_total', 'Callback requests refused by a limit, by reason.', ['reason']),
+    limiterStrikesLost: registry.counter(
+      'dialback_limiter_strikes_lost_total',
+      'Strikes (refusals counted against a client and its networks) the limit store could not take; each only delays a block.',
+    ),
     webhookDeliveries: registry.counter('dialback_webhook_deliveries_total', 'Lead-webhook delivery attempts, by outcome (delivered, retry, gave_up).', ['outcome']),
     breakerOpen: registry.gauge('dialback_breaker_open', 'Site-wide cap breaker: 1 while open (callbacks refused), by window.', ['window']),
     limiterKeys: registry.gauge('dialback_limiter_keys', 'Keys held by the memory limit store, by table.', ['table']),

@@ -1,6 +1,7 @@
 // What only the Redis limit store has (the shared contract cases run in limit-store-contract.test.ts): atomicity across clients, outages,
 // prefixes, TTLs, running out of memory, and the connection's log lines and metrics hooks.
 import { Registry } from 'prom-client';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadUrl } from '../../support/listen.ts';
 import type { LimitCheck, LimitStore } from '../../../server/src/limits/limit-store.ts';
@@ -74,6 +75,67 @@ describe('Redis limit store', () => {
     // In-flight slots too: one of 300.
     const slots = await Promise.all(Array.from({ length: 300 }, (_, i) => stores[i % 3]!.acquire(hex('one'), 1, 10_000, sec(0))));
     expect(slots.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('sends the peeks made while one is on its way as one script once it is answered, each record read once, each peek answered as if alone', async () => {
+    const commands: Array<{ operation: string; outcome: CommandOutcome }> = [];
+    const connection = connect({ commands, timeoutMs: 5_000 });
+    expect(await connection.waitReady(5_000)).toBe(true);
+    const store = createRedisLimitStore({ connection });
+    // Numbers 0-9 on cooldown (one call each), 10-19 never called.
+    for (let i = 0; i < 10; i++) expect((await store.consume([numberCheck(`n${i}`)], sec(0))).ok).toBe(true);
+    commands.length = 0;
+    const admin = createClient({ url: server.url });
+    await admin.connect();
+    await admin.configResetStat();
+    // A flood's peeks, two per tick over 20 ticks, while the first batch is on its way (Redis
+    // frozen, so its answer cannot come back in between, however fast the machine).
+    const peeks: Array<Promise<unknown>> = [];
+    await server.pause();
+    try {
+      for (let tick = 0; tick < 20; tick++) {
+        peeks.push(store.peek(numberCheck(`n${tick}`), sec(30)), store.peek(numberCheck(`n${(tick + 10) % 20}`), sec(30)));
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      await server.resume();
+    }
+    const answers = await Promise.all(peeks);
+    for (const [i, answer] of answers.entries()) {
+      const tick = Math.floor(i / 2);
+      const n = i % 2 === 0 ? tick : (tick + 10) % 20;
+      expect(answer).toEqual(n < 10 ? [{ reason: 'number_cooldown', retryAfter: 90 }] : []);
+    }
+    // 40 peeks in 20 ticks: the first tick's, then all the others together.
+    expect(commands.filter((c) => c.operation === 'limits.peek')).toEqual([
+      { operation: 'limits.peek', outcome: 'ok' },
+      { operation: 'limits.peek', outcome: 'ok' },
+    ]);
+    // Each record read once per script, however many peeks asked for it: 2, then the 20 numbers.
+    const stats = await admin.info('commandstats');
+    admin.destroy();
+    expect(/cmdstat_get:calls=(\d+)/.exec(stats)?.[1]).toBe('22');
+  });
+
+  it('consumes one record several times in one script (a flood’s strikes against one /24), each seeing the ones before it', async () => {
+    const { store, connection } = await redisStore();
+    const strikes: LimitCheck = { table: 'network_refusals', key: hex('203.0.113.0/24'), counts: [{ reason: 'network_refusals', limit: 3, windowSec: 600 }] };
+    const site: LimitCheck = { table: 'site', key: hex('site'), counts: [{ reason: 'site_hourly_cap', limit: 60, windowSec: 3600 }] };
+    // Same tick: one script. Five strikes with room for three, and two consumes of another record between them.
+    const decisions = await Promise.all([
+      store.consume([strikes], sec(0)),
+      store.consume([site], sec(0)),
+      store.consume([strikes], sec(0)),
+      store.consume([strikes], sec(0)),
+      store.consume([site, strikes], sec(0)),
+      store.consume([strikes], sec(0)),
+    ]);
+    expect(decisions.map((d) => (d.ok ? 'ok' : d.refusals[0]!.reason))).toEqual(['ok', 'ok', 'ok', 'ok', 'network_refusals', 'network_refusals']);
+    // The refused consume of both wrote neither: the site counted once, the strikes three times.
+    expect(await store.peek(strikes, sec(1))).toEqual([{ reason: 'network_refusals', retryAfter: 599 }]);
+    const key = `${connection.keyspace('limits')}site:${hex('site').slice(0, 16)}`;
+    expect(await connection.client.get(key)).toBe(`|3600:${Math.floor(sec(0) / 1000 / 3600)}:0:1|`);
+    expect(await connection.client.ttl(key)).toBe(7200);
   });
 
   it("keeps two prefixes apart: one site sharing the Redis does not see the other's counts", async () => {

@@ -10,12 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../../server/src/config/index.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import type { NumberData } from '../../../server/src/number-data/number-data.ts';
-import { openRedisStores } from '../../../server/src/redis-stores.ts';
-import { createRelay, type Relay } from '../../../server/src/relay.ts';
-import type { RelayStores } from '../../../server/src/relay-stores.ts';
 import type { LeadReport } from '../../../server/src/report/lead-report.ts';
-import { listen, type Listening } from '../../support/listen.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
+import { redisRelaysPerTest } from '../../support/redis-relays.ts';
 import { type RedisForTests, redisForTests } from '../../support/redis-test-connection.ts';
 import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
 
@@ -26,27 +23,15 @@ const ERASED = '+380501234577';
 const FORMS = ['+380501234577', '380501234577', '0501234577', '050 123 45 77', '501234577'];
 
 let system: System | undefined;
-const relays: Array<{ relay: Relay; stores: RelayStores; listening: Listening }> = [];
+const startRedisRelay = redisRelaysPerTest();
 afterEach(async () => {
-  for (const r of relays.splice(0)) {
-    await r.listening.close();
-    await r.relay.close();
-    await r.stores.close();
-  }
   await system?.close();
   system = undefined;
 });
 
 async function relayOnRedis(s: System, redis: RedisForTests, prefix: string): Promise<string> {
   const config: Config = { ...s.config, redis: { ...redis.target, prefix, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 } };
-  const log = createLogger({ level: 'warn', write: () => {} });
-  const stores = openRedisStores(config, log);
-  // Until its connection is up a relay refuses callbacks (503, fail closed): wait for it.
-  expect(await stores.connection.waitReady(5_000)).toBe(true);
-  const relay = createRelay({ config, log, stores });
-  const listening = await listen(relay.server);
-  relays.push({ relay, stores, listening });
-  return listening.url;
+  return (await startRedisRelay(config, { log: createLogger({ level: 'warn', write: () => {} }) })).url;
 }
 
 /** Every key of the relays' prefix with its value, as text: SCAN on every node. */

@@ -38,14 +38,19 @@ return all
  */
 export const CONSUME_EACH = lua(`#!lua
 ${PRELUDE}
+-- A record consumed several times in one batch (a flood's strikes against one /24) is read and
+-- decoded once, each consume seeing the ones before it, and written once at the end with its TTL.
+local cached, written, order = {}, {}, {}
 local all = {}
 local a, first = 1, 1
 while a <= #ARGV do
   local now, n = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
   local recs, rules, ttls, refused = {}, {}, {}, {}
   for i = 1, n do
+    local key = KEYS[first + i - 1]
     ttls[i], rules[i] = parse_rules(ARGV[a + 1 + i])
-    recs[i] = decode(redis.call('GET', KEYS[first + i - 1]))
+    if cached[key] == nil then cached[key] = decode(redis.call('GET', key)) end
+    recs[i] = cached[key]
     evaluate(recs[i], rules[i], now, refused, i)
   end
   if #refused > 0 then
@@ -54,13 +59,18 @@ while a <= #ARGV do
   else
     local out = { 1 }
     for i = 1, n do
+      local key = KEYS[first + i - 1]
       out[#out + 1] = apply(recs[i], rules[i], now)
-      redis.call('SET', KEYS[first + i - 1], encode(recs[i]), 'EX', ttls[i])
+      if written[key] == nil then order[#order + 1] = key end
+      written[key] = math.max(written[key] or 0, ttls[i])
     end
     all[#all + 1] = out
   end
   a = a + 2 + n
   first = first + n
+end
+for _, key in ipairs(order) do
+  redis.call('SET', key, encode(cached[key]), 'EX', written[key])
 end
 return all
 `);

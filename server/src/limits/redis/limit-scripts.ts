@@ -23,7 +23,11 @@ export const PRELUDE = `
 local LOG_MAX = 8
 local COUNT_MAX = 65535
 
+-- A batch repeats a few specs (every client's strikes have the same rules): each is parsed once.
+local parsed = {}
 local function parse_rules(spec)
+  local hit = parsed[spec]
+  if hit then return hit[1], hit[2] end
   local rules = {}
   local ttl
   for item in string.gmatch(spec, '[^;]+') do
@@ -34,6 +38,7 @@ local function parse_rules(spec)
       rules[#rules + 1] = { kind = kind, limit = tonumber(limit), window = tonumber(window), member = member }
     end
   end
+  parsed[spec] = { ttl, rules }
   return ttl, rules
 end
 

@@ -1,7 +1,8 @@
 // LimitStore in Redis (REDIS_URL): the same semantics as the memory store
 // (protect/memory-limit-store.ts), shared by every relay. Each operation is one Lua script
 // (limit-scripts.ts), so a consume over five tables is all-or-nothing even with many relays; peeks
-// and consumes made in the same tick share one script (limit-batch-scripts.ts), each still on its own.
+// and consumes made in the same tick share one script (limit-batch-scripts.ts), each still on its own,
+// and so do the peeks made while one batch of them is on its way (storage/redis/same-tick.ts).
 //
 // Keys, under the connection's keyspace for the group "limits" (one hash tag, so one Cluster slot):
 //   <prefix>{<prefix>limits}:<table>:<16 hex>     the record of one subject (see limit-scripts.ts)
@@ -101,13 +102,27 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
   // two.
   type Op = { keys: string[]; now: number; specs: string[] };
   const peekAtOnce = gatherSameTick<Op, number[]>(
-    async (ops) =>
-      (await connection.evalScript(
-        'limits.peek',
-        PEEK_EACH,
-        ops.map((op) => op.keys[0]!),
-        ops.flatMap((op) => [op.now, op.specs[0]!]),
-      )) as number[][],
+    async (ops) => {
+      // The same look asked twice is read once: a flood's new addresses share their network's records.
+      const unique = new Map<string, number>();
+      const keys: string[] = [];
+      const args: Array<string | number> = [];
+      const slots = ops.map((op) => {
+        const id = `${op.keys[0]} ${op.now} ${op.specs[0]}`;
+        let slot = unique.get(id);
+        if (slot === undefined) {
+          slot = keys.length;
+          unique.set(id, slot);
+          keys.push(op.keys[0]!);
+          args.push(op.now, op.specs[0]!);
+        }
+        return slot;
+      });
+      const replies = (await connection.evalScript('limits.peek', PEEK_EACH, keys, args)) as number[][];
+      return slots.map((slot) => replies[slot]!);
+    },
+    // Read-only: peeks made while one batch is on its way go together once it is answered.
+    { oneInFlight: true },
   );
   // durable: a number's cooldown lost in a failover would let it be rung again at once.
   const consumeAtOnce = gatherSameTick<Op, number[]>(
