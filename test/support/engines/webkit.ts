@@ -112,8 +112,8 @@ export async function launchWebKitEngine(): Promise<Engine> {
     name: 'webkit',
     async open(url, { width, height }) {
       // The window is made the active one first: Xvfb runs no window manager, so which window has
-      // the keyboard follows the pointer, and a page in a window without it at times kept no element
-      // focused (a focus() made by the page left <body> active in the next task).
+      // the keyboard follows the pointer. (The focus() left on <body> that this was first written
+      // for came from the phone-size frame chosen by mistake for a desktop page: see sizeWindow.)
       await d.switchTo().window(await d.getWindowHandle());
       await fitViewport(d, url, width, height);
       const adapter: EnginePage = {
