@@ -7,10 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHash, createHmac } from 'node:crypto';
 import type { Config } from '../../../server/src/config/index.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
-import { openRedisStores } from '../../../server/src/redis-stores.ts';
-import { createRelay, type Relay } from '../../../server/src/relay.ts';
-import type { RelayStores } from '../../../server/src/relay-stores.ts';
-import { listen, type Listening } from '../../support/listen.ts';
+import { redisRelaysPerTest } from '../../support/redis-relays.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
 import { callbackCalls, errorOf, QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
 
@@ -23,14 +20,11 @@ const PREFIX = 'consent-relay:';
 const USER = 'consent-relay';
 const PASSWORD = 'consent-relay-password';
 
+const startRedisRelay = redisRelaysPerTest();
 let system: System | undefined;
-let relayOnRedis: { relay: Relay; stores: RelayStores; listening: Listening } | undefined;
 afterEach(async () => {
-  await relayOnRedis?.listening.close();
-  await relayOnRedis?.relay.close();
-  await relayOnRedis?.stores.close();
   await system?.close();
-  system = relayOnRedis = undefined;
+  system = undefined;
 });
 
 /** The admin's view of the test server (the file's own connection). */
@@ -68,10 +62,7 @@ async function startOnRedis(s: System, lines: Array<Record<string, unknown>>): P
     redis: { url: url.toString(), prefix: PREFIX, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 },
   };
   const log = createLogger({ level: 'info', write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
-  const stores = openRedisStores(config, log);
-  const relay = createRelay({ config, log, stores });
-  relayOnRedis = { relay, stores, listening: await listen(relay.server) };
-  return relayOnRedis.listening.url;
+  return (await startRedisRelay(config, { log })).url;
 }
 
 describe('consent records on Redis', () => {
