@@ -4,7 +4,10 @@
 // events by self time: script compilation and evaluation, style, layout, paint…) and the JavaScript
 // functions that took the most self time in them (V8's sampling profiler, in the same trace).
 // The opening is timed in the page as the bench times it (first pointer event → first frame).
-//   node test/bench/page-load-trace.ts [min-ms, default 10] [hover]
+//   node test/bench/page-load-trace.ts [min-ms, default 10] [hover] [timeline]
+// `timeline`: without the sampling profiler (which stretches JavaScript about twofold), the opening
+// as one list on the page's clock: every main-thread task over 1 ms and each request's start,
+// response and end, so waits for the network show between the tasks.
 // `hover`: the pointer rests on the launcher until the UI has arrived, then presses (the bench's
 // "usual pace" run); without it, the pointer enters and presses at once (the worst case).
 import type { CDPSession, Page } from 'playwright-core';
@@ -14,7 +17,8 @@ import { startSystem } from '../support/system.ts';
 import { frameSeen, marks, observe, restOn } from './page-load-probe.ts';
 
 const min = Number(process.argv[2] ?? 10);
-const hover = process.argv[3] === 'hover';
+const hover = process.argv.includes('hover');
+const timeline = process.argv.includes('timeline');
 
 interface TraceEvent {
   name: string;
@@ -40,7 +44,14 @@ async function trace(cdp: CDPSession, during: () => Promise<void>): Promise<Trac
   cdp.on('Tracing.dataCollected', onData);
   const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
   await cdp.send('Tracing.start', {
-    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'loading'].join(','),
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'v8.execute',
+      ...(timeline ? [] : ['disabled-by-default-v8.cpu_profiler']),
+      'blink.user_timing',
+      'loading',
+    ].join(','),
     transferMode: 'ReportEvents',
   });
   await during();
@@ -72,7 +83,43 @@ function samples(events: TraceEvent[], pid: number): Array<[number, string]> {
   return out;
 }
 
+/** The opening as one list: tasks over 1 ms (with their largest parts) and requests, on the page's clock. */
+function printTimeline(events: TraceEvent[]) {
+  const count = (m: TraceEvent) => events.filter((x) => x.pid === m.pid && x.tid === m.tid && x.name === 'RunTask').length;
+  const main = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').sort((a, b) => count(b) - count(a))[0];
+  if (!main) return;
+  const intent = events.find((e) => e.name === 'bench:intent' && e.pid === main.pid)?.ts ?? 0;
+  const rows: Array<[number, string]> = [];
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+  for (const task of onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) >= 1000 && e.ts >= intent - 5000)) {
+    const parts = onMain
+      .filter((e) => e !== task && e.name !== 'RunTask' && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur!)
+      .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
+      .slice(0, 3)
+      .map(
+        (e) =>
+          `${e.name}${e.args?.data?.url ? ` ${e.args.data.url.replace(/^.*\//, '')}` : ''}${e.args?.data?.functionName ? ` ${e.args.data.functionName}` : ''} ${((e.dur ?? 0) / 1000).toFixed(1)}`,
+      );
+    rows.push([task.ts, `task ${(task.dur! / 1000).toFixed(1)} ms (CPU ${((task.tdur ?? 0) / 1000).toFixed(1)}): ${parts.join(', ')}`]);
+  }
+  const urls = new Map<string, string>();
+  for (const e of events.filter((x) => x.name.startsWith('Resource') && x.ts >= intent - 5000)) {
+    const d = e.args?.data as { requestId?: string; url?: string } | undefined;
+    if (d?.url) urls.set(d.requestId ?? '', d.url.replace(/^.*\//, ''));
+    if (['ResourceSendRequest', 'ResourceReceiveResponse', 'ResourceFinish'].includes(e.name))
+      rows.push([e.ts, `${e.name.replace('Resource', '')} ${urls.get(d?.requestId ?? '') ?? d?.requestId}`]);
+  }
+  for (const mark of events.filter((e) => e.name.startsWith('bench:') && e.pid === main.pid)) rows.push([mark.ts, mark.name]);
+  const frame = events.find((e) => e.name === 'bench:frame' && e.pid === main.pid)?.ts ?? Infinity;
+  const spanned = onMain.filter((e) => e.name === 'RunTask' && e.ts >= intent && e.ts < frame);
+  const cpu = spanned.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
+  console.log(`\nmain-thread CPU from the first pointer event to the frame: ${cpu.toFixed(1)} ms in ${spanned.length} tasks`);
+  console.log('\n### the opening, on the page clock (ms from the first pointer event)');
+  for (const [ts, what] of rows.sort((a, b) => a[0] - b[0])) if (ts - intent < 1500_000) console.log(`${((ts - intent) / 1000).toFixed(1).padStart(8)}  ${what}`);
+}
+
 function report(label: string, events: TraceEvent[]) {
+  if (timeline) return label === 'page load' ? undefined : printTimeline(events);
   // The page's renderer: the main thread that ran the most tasks (about:blank's renderer runs few).
   const count = (m: TraceEvent) => events.filter((x) => x.pid === m.pid && x.tid === m.tid && x.name === 'RunTask').length;
   const mainThread = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').sort((a, b) => count(b) - count(a))[0];
