@@ -45,7 +45,7 @@ export function builtFiles(): BuiltFile[] {
 /** Chunks a built file imports statically (`import … from "../build/x.js"`), transitively. */
 export function staticImports(file: string, seen = new Set<string>()): Set<string> {
   const code = readFileSync(join(distDir, file), 'utf8');
-  for (const [, spec] of code.matchAll(/(?:^|[;}])\s*import\s*[\w{*][^"'`]*?from\s*["'`](\.\/[^"'`]+)["'`]/g)) {
+  for (const [, spec] of code.matchAll(/(?:^|[;}\n])\s*import\s*[\w{*][^"'`]*?from\s*["'`](\.\/[^"'`]+)["'`]/g)) {
     const target = join(file, '..', spec!).replace(/\\/g, '/');
     if (!seen.has(target)) {
       seen.add(target);
@@ -57,7 +57,7 @@ export function staticImports(file: string, seen = new Set<string>()): Set<strin
 
 export interface WidgetSizes {
   entry: BuiltFile;
-  /** The Preact UI chunk (mount-*.js) with the chunks it imports statically (the Preact runtime). */
+  /** The Preact UI chunk (mount-*.js, Preact inside it) with any chunk it imports statically. */
   ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
   /** Chunks fetched only when needed: consent, Turnstile, call progress, the call (the request with the attribution reader, and its progress), opening hours, the picker, the choice of department, the messenger links, the invitation and its bubble (not its words). */

@@ -4,9 +4,9 @@
 //     dispatches `vite:preloadError` on the host's window, which a host built with Vite may answer by
 //     reloading the page. Our chunks have no CSS or shared dependencies to preload, so the helper is
 //     replaced by a plain call, and each chunk gets its own copy instead of importing it from the
-//     entry (an entry with exports cannot be a classic script). The calls themselves keep their
-//     wrapper (`__vitePreload(() => import(…), …)`): when renderChunk runs, Vite has not yet
-//     replaced their second argument (its __VITE_PRELOAD__ marker), so they cannot be unwrapped here.
+//     entry (an entry with exports cannot be a classic script). In the chunks the calls keep their
+//     wrapper (`__vitePreload(() => import(…), …)`) until generateBundle, where Vite has replaced
+//     their second argument (its __VITE_PRELOAD__ marker); in the entry they are unwrapped at once.
 //  2. Top-level declarations of a classic script become globals (minified names like `e`, `t` would
 //     overwrite the host's), and a second copy of the script would fail on redeclared `let`s. The
 //     entry is therefore wrapped in a function.
@@ -55,6 +55,9 @@ function unwrapPreloads(code: string, helperName: string): string | null {
   return out + code.slice(from);
 }
 
+/** The script-tag entry: the one chunk run as a classic script (the UI chunk is an entry too, an ES module). */
+const isClassic = (chunk: { isEntry: boolean; name: string }) => chunk.isEntry && chunk.name === 'widget';
+
 export function classicScriptEntry(): Plugin {
   return {
     name: 'dialback:classic-script-entry',
@@ -64,9 +67,18 @@ export function classicScriptEntry(): Plugin {
       return null;
     },
     renderChunk(code, chunk) {
-      const next = chunk.isEntry
-        ? code.replace(/export\s*\{\s*__vitePreload as \w+\s*\};?/, '')
-        : code.replace(/import\s*\{\s*\w+ as __vitePreload\s*\}\s*from\s*["'][^"']*\.js["'];?/, code.includes('__vitePreload(') ? `const __vitePreload = ${helper};` : '');
+      const importsHelper = /import\s*\{\s*\w+ as __vitePreload\s*\}\s*from\s*["'][^"']*\.js["'];?/;
+      let next: string;
+      if (isClassic(chunk)) {
+        // Here the calls can be unwrapped before minifying, in their one known shape: modulePreload
+        // is off, so their marker would become an empty list. Once minified, the helper's short name
+        // is also taken by the entry's locals, and could no longer be told from them.
+        next = code
+          .replace(/export\s*\{\s*__vitePreload as \w+\s*\};?/, '')
+          .replace(/__vitePreload\(\(\) => import\(\s*(?:\/\*[^*]*\*\/\s*)?("[^"]+"|`[^`]+`)\s*\), __VITE_PRELOAD__\)/g, 'import($1)')
+          .replace(importsHelper, '');
+        if (next.includes('__vitePreload(') && !/const __vitePreload\b/.test(next)) next = `const __vitePreload = ${helper};\n${next}`;
+      } else next = code.replace(importsHelper, code.includes('__vitePreload(') ? `const __vitePreload = ${helper};` : '');
       return next === code ? null : { code: next, map: null };
     },
     generateBundle(_options, bundle) {
@@ -86,19 +98,19 @@ export function classicScriptEntry(): Plugin {
           // `var h=e=>e();` goes whole, `,h=e=>e()` loses itself, `var h=e=>e(),b` keeps `var b`.
           if (unwrapped) chunk.code = called ? unwrapped : unwrapped.replace(declaration, before === ',' ? after : after === ',' ? before : '');
         }
-        if (!chunk.isEntry) continue;
+        if (!isClassic(chunk)) continue;
         const problems = [
           /\bimport\.meta\b/.test(chunk.code) && 'import.meta',
           /(^|[;}\s])import\s*[\w{*]/.test(chunk.code) && 'a static import',
           /(^|[;}\s])export\s*[\w{*]/.test(chunk.code) && 'an export',
         ].filter(Boolean);
         if (problems.length) this.error(`${chunk.fileName} must run as a classic script but contains ${problems.join(', ')}`);
-        const code = chunk.code.replace(
-          /\bimport\((["'`])(\.\/[^"'`]+)\1\)/g,
-          (_m, quote: string, path: string) => `import(new URL(${quote}${path}${quote},__dialbackScriptUrl).href)`,
-        );
-        const prologue = 'var __dialbackScriptUrl=document.currentScript?.src||location.href;';
-        chunk.code = `(function(){"use strict";${prologue}${code}\n})();\n`;
+        // The script's own address, the wrapper's one parameter. Its name is short (every byte of
+        // the entry is paid on every page view) but not one the minifier gives its locals: checked.
+        const base = '__u';
+        if (new RegExp(`(^|[^\\w$])${base}($|[^\\w$])`).test(chunk.code)) this.error(`${chunk.fileName} already uses the name ${base}`);
+        const code = chunk.code.replace(/\bimport\((["'`])(\.\/[^"'`]+)\1\)/g, (_m, quote: string, path: string) => `import(new URL(${quote}${path}${quote},${base}).href)`);
+        chunk.code = `(function(${base}){"use strict";${code}\n})(document.currentScript?.src||location.href);\n`;
       }
     },
   };

@@ -38,7 +38,13 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   // The launcher in the page, with what the lazy chunks are handed (one object for all of them).
   let mounted: Promise<MountedWidget & InviteContext>; // assigned below, once the actions it wires up exist
 
-  const loadUi = (): Promise<WidgetUi> => (ui ??= Promise.all([mounted, import('./ui/mount.tsx')]).then(([context, module]) => module.start(context)));
+  // The visitor's language catalog is fetched beside the UI chunk, not after it (the build names the
+  // catalogs after the UI chunk, whose hash it writes in place of __UI_HASH__; the UI chunk then finds
+  // the catalog in the browser's module map). Only in the build: the sources have no such file.
+  const loadUi = (): Promise<WidgetUi> =>
+    (ui ??= Promise.all([mounted, import('./ui/mount.tsx'), import.meta.env.PROD && import(/* @vite-ignore */ `./chunks/${config.lang}-__UI_HASH__.js`)]).then(
+      ([context, module]) => module.start(context),
+    ));
   // A failed download (flaky network) may succeed next time: forget it.
   const retryable = (p: Promise<WidgetUi>) =>
     p.catch((error) => {
