@@ -52,7 +52,7 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
   let opener: HTMLElement | null = null;
   let generation = 0; // a new boundary after a crash, so the next open starts clean
   let shown = false; // what the page was last told: the dialog is in the shadow root
-  let counted: Promise<void> | undefined; // the lead report's open beacon (its own chunk): once per page view, at the first open
+  let counted = false; // the lead report's open beacon (its own chunk): once per page view, at the first open
   // Drawn in a task of its own (later()), not the caller's: not the UI's arrival (evaluating the
   // chunks is one task already) nor the click (Chrome lays the page out again at the end of a
   // click, so a dialog rendered within it made one task of its first render and layout, 60–70 ms
@@ -83,6 +83,9 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
       // out): a site's handler that looks for the dialog or moves focus into it finds it. An open
       // closed again before its render, or a render that crashed, tells the page nothing.
       if (shown !== isOpen) ctx.emit((shown = isOpen) ? 'open' : 'close');
+      // The open beacon's chunk is asked for in a task after this one, so that neither the request
+      // nor the chunk's arrival comes between the first open's render and its frame.
+      if (isOpen && !counted) counted = !!setTimeout(() => import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report));
     } catch (error) {
       crashed(error);
     }
@@ -122,7 +125,6 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
     if (isOpen) return;
     opener = from;
     isOpen = true;
-    if (!counted) counted = import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report);
     later();
     ctx.onOpenChange(true);
   }
