@@ -92,7 +92,7 @@ export interface Messages {
    * FailureCode leaves just those out, so a code a visitor can meet without a sentence in every
    * language is a compile error; the i18n test checks every language shares where English does.
    * Each catalog lists the shared codes itself, though the grouping is the same in all five: one
-   * table of them in the runtime chunk, spread into each catalog, was measured (2026-11-26) at
+   * table of them in the UI chunk (then the Preact chunk), spread into each catalog, was measured (2026-11-26) at
    * +89 B gzip for every visitor against 25–36 B less per catalog (the keys compress well in each).
    */
   errors: Record<FailureCode | ClientErrorCode, string>;
