@@ -1,13 +1,13 @@
 // The dialog's layout: a bottom sheet across the full width under 480 px, a panel above the
-// launcher on wider screens. Screenshots at 375×667 and 1280×800 go to test-output/ (not committed)
-// for people to look at.
+// launcher on wider screens. Screenshots at 375×667 and 1280×800 go to dist/screenshots/ (generated,
+// not committed, like the rest of dist/) for people to look at.
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { useStage } from '../support/stage.ts';
 import { widget } from '../support/widget-page.ts';
 
-const outputDir = join(import.meta.dirname, '../../test-output');
+const outputDir = join(import.meta.dirname, '../../dist/screenshots');
 const stage = useStage();
 
 beforeAll(() => {
