@@ -1,10 +1,12 @@
 // Peeks and consumes, several in one script (limit-store.ts gathers those made in the same tick):
 // the peeks one request makes at once (its client, its networks, their strikes) and the consumes
-// made at once (a refused request's strikes, each on its own) cost one command, not one each; a
-// lone one is a batch of one. Same arithmetic as limit-scripts.ts (its PRELUDE); every key is
-// under the "limits" hash tag, so one Cluster slot.
+// made at once (a CAPTCHA's strikes charged up front, an accepted request's counts) cost one
+// command, not one each; a lone one is a batch of one. The strikes of refused requests, held a
+// moment by the relay (strike-buffer.ts), go as one STRIKE_EACH. Same arithmetic as
+// limit-scripts.ts (its PRELUDE); every key is under the "limits" hash tag, so one Cluster slot.
 import { lua } from '../../storage/redis/connection.ts';
 import { PRELUDE } from './limit-scripts.ts';
+import type { HeldStrikes } from './strike-buffer.ts';
 
 /**
  * Strikes a relay holds and has not written yet ("<now>:<n>,…", limit-store.ts), counted into a
@@ -121,3 +123,18 @@ for _, key in ipairs(order) do
 end
 return all
 `);
+
+/** STRIKE_EACH's arguments: the specs once, then each record's spec index and strikes. */
+export function strikeArgs(records: HeldStrikes[]): string[] {
+  const specs = new Map<string, number>();
+  const tail: string[] = [];
+  for (const r of records) {
+    let index = specs.get(r.spec);
+    if (index === undefined) {
+      index = specs.size + 1;
+      specs.set(r.spec, index);
+    }
+    tail.push(String(index), r.pending);
+  }
+  return [String(specs.size), ...specs.keys(), ...tail];
+}

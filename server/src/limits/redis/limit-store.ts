@@ -31,8 +31,8 @@ import { StoreUnavailableError } from '../../storage/errors.ts';
 import type { RedisConnection } from '../../storage/redis/connection.ts';
 import { gatherSameTick } from '../../storage/redis/same-tick.ts';
 import { ACQUIRE, REFUND, RELEASE } from './limit-scripts.ts';
-import { CONSUME_EACH, PEEK_EACH, STRIKE_EACH } from './limit-batch-scripts.ts';
-import { createStrikeBuffer, type HeldStrikes } from './strike-buffer.ts';
+import { CONSUME_EACH, PEEK_EACH, STRIKE_EACH, strikeArgs } from './limit-batch-scripts.ts';
+import { createStrikeBuffer } from './strike-buffer.ts';
 import type { Timers } from '../../lib/timers.ts';
 
 const LOG_MAX = 8;
@@ -88,21 +88,6 @@ function assertHexKey(key: string): void {
 }
 
 const isOutOfMemory = (err: unknown) => err instanceof StoreUnavailableError && err.cause instanceof ErrorReply && err.cause.message.startsWith('OOM');
-
-/** STRIKE_EACH's arguments: the specs once, then each record's spec index and strikes. */
-function strikeArgs(records: HeldStrikes[]): string[] {
-  const specs = new Map<string, number>();
-  const tail: string[] = [];
-  for (const r of records) {
-    let index = specs.get(r.spec);
-    if (index === undefined) {
-      index = specs.size + 1;
-      specs.set(r.spec, index);
-    }
-    tail.push(String(index), r.pending);
-  }
-  return [String(specs.size), ...specs.keys(), ...tail];
-}
 
 export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLimitStore {
   const { connection } = options;
