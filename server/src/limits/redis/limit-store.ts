@@ -3,6 +3,8 @@
 // (limit-scripts.ts), so a consume over five tables is all-or-nothing even with many relays; peeks
 // and consumes made in the same tick share one script (limit-batch-scripts.ts), each still on its own,
 // and so do the peeks made while one batch of them is on its way (storage/redis/same-tick.ts).
+// Refused requests' strikes are held up to 100 ms and written together (strike-buffer.ts); this
+// relay's peeks count the ones it holds.
 //
 // Keys, under the connection's keyspace for the group "limits" (one hash tag, so one Cluster slot):
 //   <prefix>{<prefix>limits}:<table>:<16 hex>     the record of one subject (see limit-scripts.ts)
