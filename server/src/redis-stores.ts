@@ -42,10 +42,11 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
   const connection = options.connection ?? connectRedis(settings!, { log, observer: createRedisMetrics(registry), name: 'dialback-relay' });
   const retentionDays = config.store.retentionDays;
   const relayId = options.relayId ?? `relay-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const limits = createRedisLimitStore({ connection });
   return {
     kind: 'redis',
     connection,
-    limits: createRedisLimitStore({ connection }),
+    limits,
     wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
     idempotency: createRedisIdempotencyStore({ ...config.protect.idempotency, ...(options.now && { now: options.now }), connection, hashSecret: config.hash.secret }),
     jobs: createRedisCallbackJobStore({ connection, retentionDays }),
@@ -60,6 +61,10 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
     leadTally: createRedisLeadTally({ connection }),
     shared: createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) }),
     registry,
-    close: () => connection.close(),
+    // The strikes the limit store still holds go to Redis before the connection closes.
+    close: async () => {
+      await limits.close();
+      await connection.close();
+    },
   };
 }

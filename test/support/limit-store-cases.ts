@@ -224,6 +224,28 @@ export function limitStoreCases(create: LimitStoreFactory): void {
     ]);
   });
 
+  it('counts a refusal’s strikes: the next look sees them at once, none past its limit, and a consume of the record judges them', async () => {
+    const store = await fresh();
+    // Through `strike` where a store has it (Redis holds strikes a moment before writing them),
+    // else the consume the limiter uses; not waited for, as the limiter does not wait.
+    const strike = (check: LimitCheck, at: number) =>
+      store.strike ? store.strike(check, at) : store.consume([check], at).then((d) => d.ok || d.refusals.every((r) => r.reason !== 'limiter_full'));
+    const client: LimitCheck = { table: 'client_refusals', key: hex('striker'), counts: [{ reason: 'client_refusals', limit: 3, windowSec: 600 }] };
+    const network: LimitCheck = { table: 'network_refusals', key: hex('striker net'), counts: [{ reason: 'network_refusals', limit: 20, windowSec: 600 }] };
+    const taken: Promise<boolean>[] = [];
+    for (let i = 0; i < 5; i++) taken.push(strike(client, sec(i % 2)), strike(network, sec(0)));
+    expect(await Promise.all([store.peek(client, sec(2)), store.peek(network, sec(2))])).toEqual([[{ reason: 'client_refusals', retryAfter: 598 }], []]);
+    // The two past the limit were not counted (a subject at its limit records nothing more), and had room to be refused.
+    expect(await Promise.all(taken)).toEqual(Array(10).fill(true));
+    expect(await store.peek(client, sec(601))).toEqual([]);
+    // A CAPTCHA's strike charged up front (a consume, all or nothing) counts the strikes before it.
+    const charged: LimitCheck = { ...client, key: hex('charged') };
+    void strike(charged, sec(3));
+    void strike(charged, sec(3));
+    expect((await store.consume([charged, network], sec(3))).ok).toBe(true);
+    expect(await store.consume([charged, network], sec(3))).toEqual({ ok: false, refusals: [{ reason: 'client_refusals', retryAfter: 600 }] });
+  });
+
   it('keeps every key apart: 1,000 numbers each get exactly one call per cooldown', async () => {
     const store = await fresh();
     const numbers = Array.from({ length: 1000 }, (_, i) => numberCheck(`n${i}`));

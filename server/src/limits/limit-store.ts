@@ -88,6 +88,14 @@ export interface LimitStore {
    * is already over its limit before it reads the request's body.
    */
   peek(check: LimitCheck, nowMs: number): Promise<Refusal[]>;
+  /**
+   * A refused request's strike (limits/strikes.ts): what consume([check]) does for one check, for
+   * a caller that does not wait to know more than whether it was lost. A store may gather strikes
+   * and write them a moment later (the Redis store: at most `strikeFlushMs`, summed per record);
+   * its own `peek` counts the ones it still holds. Resolves false when the store had no room for
+   * it (full), rejects when the store is unavailable. Without it the limiter calls `consume`.
+   */
+  strike?(check: LimitCheck, nowMs: number): Promise<boolean>;
   /** Undoes a consume whose request provably never reached the service. */
   refund(receipt: Receipt): Promise<void>;
   /** Takes one of `max` in-flight slots for `key`; the slot frees itself after `ttlMs` at worst. */

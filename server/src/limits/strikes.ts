@@ -26,6 +26,14 @@ export function createStrikes(store: LimitStore, plan: LimitPlan, lost: () => vo
         // A full store (LIMITER_MAX_KEYS, Redis out of memory) takes no strike either.
         if (!decision.ok && decision.refusals.some((r) => r.reason === 'limiter_full')) lost();
       };
+      if (store.strike) {
+        // A store that gathers strikes (Redis) answers each one only with whether it had room.
+        const roomFor = (room: boolean) => {
+          if (!room) lost();
+        };
+        await Promise.all(plan.strikeChecks(k).map((check) => store.strike!(check, at).then(roomFor, lost)));
+        return;
+      }
       await Promise.all(plan.strikeChecks(k).map((check) => store.consume([check], at).then(taken, lost)));
     },
     /**

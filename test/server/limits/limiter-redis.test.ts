@@ -8,7 +8,8 @@ import { createLimiter, LimitRefusalError, type Limiter } from '../../../server/
 import type { LimitSettings } from '../../../server/src/config/limits.ts';
 import { StoreUnavailableError, toRelayError } from '../../../server/src/storage/errors.ts';
 import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
-import { createRedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';
+import { createRedisLimitStore, type RedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';
+import { createManualTimers } from '../../support/manual-timers.ts';
 import { cacheBlockedClients } from '../../../server/src/limits/blocked-clients.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { T0 } from '../../support/limit-store-cases.ts';
@@ -45,17 +46,18 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A relay's limiter over Redis, and the number of Redis commands it has sent. */
-async function relayLimiter(): Promise<[Limiter, () => number]> {
+/** A relay's limiter over Redis, the number of Redis commands it has sent, and its limit store. */
+async function relayLimiter(): Promise<[Limiter, () => number, RedisLimitStore]> {
   const log = createLogger({ level: 'silent', write: () => {} });
   let commands = 0;
   const connection = connectRedis({ url: server.url, prefix: 'relays:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 }, { log, observer: { command: () => void commands++ } });
   connections.push(connection);
   expect(await connection.waitReady(5_000)).toBe(true);
-  const store = createRedisLimitStore({ connection });
+  // Its strikes are written when the test says so (the flush's timer never fires by itself).
+  const store = createRedisLimitStore({ connection, timers: createManualTimers().timers });
   const now = () => clock;
   const limiter = createLimiter({ settings, store, hashSecret: 'x'.repeat(32), log, metrics: createRelayMetrics(), inFlightTtlMs: 30_000, now });
-  return [cacheBlockedClients(limiter, { now }), () => commands];
+  return [cacheBlockedClients(limiter, { now }), () => commands, store];
 }
 
 const refusalOf = (p: Promise<unknown>) =>
@@ -66,7 +68,7 @@ const refusalOf = (p: Promise<unknown>) =>
 
 describe('limiter over Redis', () => {
   it('counts one number across two relays, refuses a blocked client up front, and fails closed while Redis is down', async () => {
-    const [[a], [b, commandsOfB]] = [await relayLimiter(), await relayLimiter()];
+    const [[a, , storeOfA], [b, commandsOfB, storeOfB]] = [await relayLimiter(), await relayLimiter()];
     const site = 'https://shop.example';
     const first = await a.admit({ digits: '380501234567', clientIp: '203.0.113.7', site });
     await first.release();
@@ -83,7 +85,13 @@ describe('limiter over Redis', () => {
     // A client hammering a number on cooldown collects strikes; then it is refused before its body.
     expect(await b.blockedClient('198.51.100.1')).toBeNull();
     for (let i = 0; i < 3; i++) await refusalOf(a.admit({ digits: '380501234567', clientIp: '198.51.100.1', site }));
+    // Each relay holds its strikes a moment (at most 100 ms) before writing them: relay a counts its
+    // own three, not yet b's one (its cooldown refusal above), so the block (4) comes with b's write.
+    expect(await a.blockedClient('198.51.100.1')).toBeNull();
+    await storeOfB.flushStrikes();
     expect(await a.blockedClient('198.51.100.1')).toEqual({ reason: 'client_refusals', retryAfter: 600 });
+    expect(await b.blockedClient('198.51.100.1')).toBeNull();
+    await storeOfA.flushStrikes();
     expect(await b.blockedClient('198.51.100.1')).toEqual({ reason: 'client_refusals', retryAfter: 600 });
     // A flood from the blocked client costs the relay no Redis command.
     const sent = commandsOfB();

@@ -1,24 +1,52 @@
 // Peeks and consumes, several in one script (limit-store.ts gathers those made in the same tick):
 // the peeks one request makes at once (its client, its networks, their strikes) and the consumes
-// made at once (a refused request's strikes, each on its own) cost one command, not one each; a
-// lone one is a batch of one. Same arithmetic as limit-scripts.ts (its PRELUDE); every key is
-// under the "limits" hash tag, so one Cluster slot.
+// made at once (a CAPTCHA's strikes charged up front, an accepted request's counts) cost one
+// command, not one each; a lone one is a batch of one. The strikes of refused requests, held a
+// moment by the relay (strike-buffer.ts), go as one STRIKE_EACH. Same arithmetic as
+// limit-scripts.ts (its PRELUDE); every key is under the "limits" hash tag, so one Cluster slot.
 import { lua } from '../../storage/redis/connection.ts';
 import { PRELUDE } from './limit-scripts.ts';
+import type { HeldStrikes } from './strike-buffer.ts';
 
 /**
- * KEYS: one record per peek. ARGV[2i-1], ARGV[2i]: that peek's now (epoch seconds) and rules.
- * Returns one list per peek, {rule, retryAfter, …}: what its rules would refuse now. Read-only: runs
- * on replicas and when Redis is out of memory.
+ * Strikes a relay holds and has not written yet ("<now>:<n>,…", limit-store.ts), counted into a
+ * record one by one, each only while the rules have room (a subject at its strike limit records
+ * nothing more): exactly what n consumes of it one after another would do. True when any counted.
+ */
+const ADD_STRIKES = `
+local function add_strikes(rec, rules, pending)
+  local added = false
+  for at, n in string.gmatch(pending, '(%d+):(%d+)') do
+    at = tonumber(at)
+    for _ = 1, tonumber(n) do
+      local refused = {}
+      evaluate(rec, rules, at, refused, 1)
+      if #refused > 0 then break end
+      apply(rec, rules, at)
+      added = true
+    end
+  end
+  return added
+end
+`;
+
+/**
+ * KEYS: one record per peek. ARGV[3i-2], ARGV[3i-1], ARGV[3i]: that peek's now (epoch seconds), its
+ * rules, and the strikes this relay holds for the record and has not written yet ("" when none:
+ * its next STRIKE_EACH writes them), counted in as if written. Returns one list per peek, {rule,
+ * retryAfter, …}: what its rules would refuse now. Read-only: runs on replicas and when Redis is
+ * out of memory.
  */
 export const PEEK_EACH = lua(`#!lua flags=no-writes
 ${PRELUDE}
+${ADD_STRIKES}
 local all = {}
 for k = 1, #KEYS do
   local rec = decode(redis.call('GET', KEYS[k]))
-  local _, rules = parse_rules(ARGV[2 * k])
+  local _, rules = parse_rules(ARGV[3 * k - 1])
+  if ARGV[3 * k] ~= '' then add_strikes(rec, rules, ARGV[3 * k]) end
   local out = {}
-  evaluate(rec, rules, tonumber(ARGV[2 * k - 1]), out, 1)
+  evaluate(rec, rules, tonumber(ARGV[3 * k - 2]), out, 1)
   local flat = {}
   for i = 1, #out, 3 do
     flat[#flat + 1] = out[i + 1]
@@ -27,6 +55,27 @@ for k = 1, #KEYS do
   all[k] = flat
 end
 return all
+`);
+
+/**
+ * The strikes a relay gathered (limit-store.ts), each record's summed: KEYS: one record each.
+ * ARGV[1]: how many rule specs follow (the strike tables'), then those specs, then per record the
+ * index of its spec (1-based) and its strikes, "<now>:<n>,…". A record whose rules have room for
+ * none of them is left as it is. Returns the number of records. Without flags, Redis refuses the
+ * whole script when it is out of memory (those strikes are lost, and counted so by the relay).
+ */
+export const STRIKE_EACH = lua(`#!lua
+${PRELUDE}
+${ADD_STRIKES}
+local specs = tonumber(ARGV[1])
+for k = 1, #KEYS do
+  local ttl, rules = parse_rules(ARGV[1 + tonumber(ARGV[specs + 2 * k])])
+  local rec = decode(redis.call('GET', KEYS[k]))
+  if add_strikes(rec, rules, ARGV[specs + 2 * k + 1]) then
+    redis.call('SET', KEYS[k], encode(rec), 'EX', ttl)
+  end
+end
+return #KEYS
 `);
 
 /**
@@ -74,3 +123,18 @@ for _, key in ipairs(order) do
 end
 return all
 `);
+
+/** STRIKE_EACH's arguments: the specs once, then each record's spec index and strikes. */
+export function strikeArgs(records: HeldStrikes[]): string[] {
+  const specs = new Map<string, number>();
+  const tail: string[] = [];
+  for (const r of records) {
+    let index = specs.get(r.spec);
+    if (index === undefined) {
+      index = specs.size + 1;
+      specs.set(r.spec, index);
+    }
+    tail.push(String(index), r.pending);
+  }
+  return [String(specs.size), ...specs.keys(), ...tail];
+}

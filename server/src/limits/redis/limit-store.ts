@@ -3,6 +3,8 @@
 // (limit-scripts.ts), so a consume over five tables is all-or-nothing even with many relays; peeks
 // and consumes made in the same tick share one script (limit-batch-scripts.ts), each still on its own,
 // and so do the peeks made while one batch of them is on its way (storage/redis/same-tick.ts).
+// Refused requests' strikes are held up to 100 ms and written together (strike-buffer.ts); this
+// relay's peeks count the ones it holds.
 //
 // Keys, under the connection's keyspace for the group "limits" (one hash tag, so one Cluster slot):
 //   <prefix>{<prefix>limits}:<table>:<16 hex>     the record of one subject (see limit-scripts.ts)
@@ -31,7 +33,9 @@ import { StoreUnavailableError } from '../../storage/errors.ts';
 import type { RedisConnection } from '../../storage/redis/connection.ts';
 import { gatherSameTick } from '../../storage/redis/same-tick.ts';
 import { ACQUIRE, REFUND, RELEASE } from './limit-scripts.ts';
-import { CONSUME_EACH, PEEK_EACH } from './limit-batch-scripts.ts';
+import { CONSUME_EACH, PEEK_EACH, STRIKE_EACH, strikeArgs } from './limit-batch-scripts.ts';
+import { createStrikeBuffer } from './strike-buffer.ts';
+import type { Timers } from '../../lib/timers.ts';
 
 const LOG_MAX = 8;
 /** The memory store's answer when it cannot take a new key. */
@@ -41,7 +45,24 @@ type Entry = { key: string; kind: 'l'; at: number } | { key: string; kind: 'c'; 
 
 export interface RedisLimitStoreOptions {
   connection: RedisConnection;
+  /** Longest a refused request's strike waits in this relay's memory before it is written (strike-buffer.ts; default 100 ms). */
+  strikeFlushMs?: number;
+  /** What the strikes' flush waits on (tests move it on). */
+  timers?: Timers;
 }
+
+export interface RedisLimitStore extends LimitStore {
+  strike(check: LimitCheck, nowMs: number): Promise<boolean>;
+  /** Writes the strikes held now and waits until Redis answered every write of them (whatever it answered). */
+  flushStrikes(): Promise<void>;
+  /** The same, at the relay's shutdown (SIGTERM): no strike held is left behind. */
+  close(): Promise<void>;
+}
+
+/** The strike buffer's default wait: as the embedded store's for its strikes' commit. */
+const STRIKE_FLUSH_MS = 100;
+/** Most records one strikes' script writes, as a batch of peeks or consumes. */
+const STRIKE_RECORDS_MAX = 128;
 
 /** What fixes a table's rules (as in the memory store): their limits and windows. */
 function signatureOf(check: LimitCheck): string {
@@ -70,7 +91,7 @@ function assertHexKey(key: string): void {
 
 const isOutOfMemory = (err: unknown) => err instanceof StoreUnavailableError && err.cause instanceof ErrorReply && err.cause.message.startsWith('OOM');
 
-export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitStore {
+export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLimitStore {
   const { connection } = options;
   const space = connection.keyspace('limits');
   // 64 bits of the keyed hash name a subject, as in the memory store's fingerprints: collisions are
@@ -97,6 +118,20 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
     return `${ttlOf(check)}${counts}${distinct}`;
   }
 
+  // A refused request's strikes, summed per record and written a few times a second (strike-buffer.ts).
+  const strikes = createStrikeBuffer({
+    write: (records) =>
+      connection.evalScript(
+        'limits.strike',
+        STRIKE_EACH,
+        records.map((r) => r.key),
+        strikeArgs(records),
+      ),
+    flushMs: options.strikeFlushMs ?? STRIKE_FLUSH_MS,
+    maxRecords: STRIKE_RECORDS_MAX,
+    ...(options.timers && { timers: options.timers }),
+  });
+
   // Peeks and consumes made in the same tick go as one script (limit-batch-scripts.ts): a request's
   // look at its client, networks and strikes, or its strikes recorded, is one command, not four or
   // two.
@@ -114,7 +149,8 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
           slot = keys.length;
           unique.set(id, slot);
           keys.push(op.keys[0]!);
-          args.push(op.now, op.specs[0]!);
+          // Taken as the script is sent: strikes written since the look was asked are in a script sent before it.
+          args.push(op.now, op.specs[0]!, strikes.pending(op.keys[0]!));
         }
         return slot;
       });
@@ -156,9 +192,12 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
         assertSameRules(check, true);
       }
       const now = Math.floor(nowMs / 1000);
+      const keys = checks.map(recordKey);
+      // A record with strikes held (a CAPTCHA's strike charged up front) judges them: written first.
+      if (keys.some((key) => strikes.holds(key))) void strikes.flush();
       let reply: number[];
       try {
-        reply = await consumeAtOnce({ keys: checks.map(recordKey), now, specs: checks.map(specOf) });
+        reply = await consumeAtOnce({ keys, now, specs: checks.map(specOf) });
       } catch (err) {
         if (isOutOfMemory(err)) return { ok: false, refusals: [FULL] } satisfies LimitDecision;
         throw err;
@@ -199,6 +238,22 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
       }
       return refusals;
     },
+
+    strike(check, nowMs) {
+      assertHexKey(check.key);
+      assertSameRules(check, true);
+      return strikes.add(recordKey(check), specOf(check), Math.floor(nowMs / 1000)).then(
+        () => true,
+        (err: unknown) => {
+          if (isOutOfMemory(err)) return false;
+          throw err;
+        },
+      );
+    },
+
+    flushStrikes: () => strikes.drain(),
+
+    close: () => strikes.drain(),
 
     async refund(receipt: Receipt) {
       const entries = receipt.entries as Entry[];

@@ -1,0 +1,112 @@
+// The refused requests' strikes, gathered in the relay's memory and written to Redis together (one
+// STRIKE_EACH script, limit-batch-scripts.ts) at most `flushMs` after the first of them, or at once
+// when `maxRecords` records hold some: under a flood from ever-new addresses that is a few scripts
+// a second instead of one per event-loop turn, and the strikes against one network are summed, so
+// Redis reads, counts and writes that record once per flush instead of once per strike.
+//
+// Why this weakens nothing: a strike only brings a block closer, and this relay's own looks count
+// the strikes it still holds (the peek script adds them in), so on one relay a client or network is
+// blocked exactly when it was. Another relay sees them up to `flushMs` later: across relays a block
+// may come that much later. A consume of a record with strikes held (a CAPTCHA's strike charged up
+// front, all or nothing) has them written first, so it judges them. Strikes held when the relay
+// stops are written by `close` (SIGTERM); those a crash or a failed write loses only delay a block,
+// and each is reported to its caller (dialback_limiter_strikes_lost_total).
+import { realTimers, type Timers } from '../../lib/timers.ts';
+
+/** One record's strikes not yet written: its rules (a spec, limit-scripts.ts) and its "<now>:<n>" groups. */
+export interface HeldStrikes {
+  key: string;
+  spec: string;
+  /** "<now>:<n>,…" in the order taken: what STRIKE_EACH and PEEK_EACH count in. */
+  pending: string;
+}
+
+export interface StrikeBufferOptions {
+  /** Writes one flush's strikes (rejects when Redis did not take them). */
+  write(records: HeldStrikes[]): Promise<unknown>;
+  /** Longest a strike waits in memory. */
+  flushMs: number;
+  /** Records held at which the strikes go at once (keeps each script short). */
+  maxRecords: number;
+  timers?: Timers;
+}
+
+interface Held {
+  spec: string;
+  /** Pairs of epoch seconds and strikes at that second, oldest first. */
+  groups: number[];
+}
+
+interface Generation {
+  records: Map<string, Held>;
+  /** Settles when this generation's write is answered; every strike of it gets it. */
+  written: Promise<void>;
+  settle(err?: unknown): void;
+  timer: unknown;
+}
+
+const pendingOf = (held: Held): string => {
+  let out = '';
+  for (let i = 0; i < held.groups.length; i += 2) out += `${out ? ',' : ''}${held.groups[i]}:${held.groups[i + 1]}`;
+  return out;
+};
+
+export function createStrikeBuffer(options: StrikeBufferOptions) {
+  const timers = options.timers ?? realTimers;
+  let current: Generation | null = null;
+  /** Writes under way: `close` waits for them. */
+  const writing = new Set<Promise<void>>();
+
+  function flush(): Promise<void> {
+    const generation = current;
+    if (generation === null) return Promise.resolve();
+    current = null;
+    timers.clearTimeout(generation.timer);
+    const records = [...generation.records].map(([key, held]) => ({ key, spec: held.spec, pending: pendingOf(held) }));
+    // Sent now, in this tick: every later command on the connection (a look, a consume) comes after it.
+    const write = options.write(records).then(
+      () => generation.settle(),
+      (err: unknown) => generation.settle(err ?? new Error('strikes not written')),
+    );
+    writing.add(write);
+    void write.finally(() => writing.delete(write));
+    return write;
+  }
+
+  return {
+    /** One strike against `key` (rules `spec`) at `nowSec`; settles when it is written (or not). */
+    add(key: string, spec: string, nowSec: number): Promise<void> {
+      if (current === null) {
+        let settle: Generation['settle'] = () => undefined;
+        const written = new Promise<void>((resolve, reject) => {
+          settle = (err) => (err === undefined ? resolve() : reject(err));
+        });
+        written.catch(() => undefined); // every caller gets it; none must be an unhandled rejection
+        current = { records: new Map(), written, settle, timer: timers.setTimeout(() => void flush(), options.flushMs) };
+      }
+      const generation = current;
+      const held = generation.records.get(key);
+      if (held === undefined) generation.records.set(key, { spec, groups: [nowSec, 1] });
+      else if (held.groups[held.groups.length - 2] === nowSec) held.groups[held.groups.length - 1]! += 1;
+      else held.groups.push(nowSec, 1);
+      if (generation.records.size >= options.maxRecords) void flush();
+      return generation.written;
+    },
+    /** The strikes held for `key`, as PEEK_EACH counts them in ("" when none). */
+    pending(key: string): string {
+      const held = current?.records.get(key);
+      return held === undefined ? '' : pendingOf(held);
+    },
+    holds(key: string): boolean {
+      return current?.records.has(key) ?? false;
+    },
+    flush,
+    /** Writes what is held and waits for every write under way to be answered (errors are the callers'). */
+    async drain(): Promise<void> {
+      void flush();
+      await Promise.allSettled([...writing]);
+    },
+  };
+}
+
+export type StrikeBuffer = ReturnType<typeof createStrikeBuffer>;
