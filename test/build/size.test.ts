@@ -75,6 +75,19 @@ describe('what reaches the browser', () => {
     expect(code).not.toMatch(/(^|[;}])\s*(import|export)\s*[\w{*]/);
   });
 
+  test('the UI chunk asks V8 to compile it on arrival (//# allFunctionsCalledOnLoad, at its very start); no other file does', () => {
+    const [ui] = sizes.ui.files;
+    expect(read(ui!).startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
+    for (const { file } of builtFiles()) if (file !== ui && file.endsWith('.js')) expect(read(file), file).not.toContain('allFunctionsCalledOnLoad');
+  });
+
+  test("the entry asks for the visitor's catalog beside the UI chunk, by the name the build gave the catalogs", () => {
+    const uiHash = /mount-([\w-]+)\.js$/.exec(sizes.ui.files[0]!)![1];
+    expect(read('widget.js')).toContain(`./chunks/\${`);
+    expect(read('widget.js')).toMatch(new RegExp(`\\$\\{[\\w$]+\\.lang\\}-${uiHash}\\.js`));
+    for (const lang of ['en', 'uk', 'ru', 'pl', 'de']) expect(builtFiles().map((f) => f.file)).toContain(`chunks/${lang}-${uiHash}.js`);
+  });
+
   test('the entry makes chunk URLs absolute from its own address', () => {
     expect(read('widget.js')).toMatch(/import\(new URL\(`\.\/chunks\/mount-[\w-]+\.js`,__u\)\.href\)/);
   });

@@ -157,6 +157,33 @@ describe('window.dialback', () => {
     expect(container.querySelector('[role=dialog]')).not.toBeNull();
   });
 
+  test("the dialog's stylesheets go in at its first draw, not when the UI starts", async () => {
+    const { start: createUi } = await import('../../widget/src/ui/mount.tsx');
+    const adopted: string[] = [];
+    const container = document.body.appendChild(document.createElement('div'));
+    const tag = document.createElement('script');
+    tag.setAttribute('data-consent-text', 'I agree to be called.');
+    const ui = await createUi({
+      config: testEntry,
+      script: tag,
+      container,
+      pageAtLoad: location.href,
+      cookiesAtLoad: '',
+      emit: () => {},
+      report: () => {},
+      adoptStyles: (css) => void adopted.push(css),
+      onOpenChange: () => {},
+    });
+    // Started, consent chunk and all: nothing adopted yet, so no frame restyles the launcher for it.
+    expect(adopted).toEqual([]);
+    ui.open(null);
+    await vi.waitFor(() => expect(container.querySelector('[role=dialog]')).not.toBeNull());
+    // The dialog's and the consent box's (the unit tests' build inlines CSS files as empty texts,
+    // so here the two are told apart by count, not content).
+    expect(adopted).toHaveLength(2);
+    expect(container.style.colorScheme).toBe('light');
+  });
+
   test('any element with data-dialback-open opens the dialog, including ones added later', async () => {
     const booted = boot(window, document, script())!;
     await booted.mounted;
