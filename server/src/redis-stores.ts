@@ -63,7 +63,7 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
     registry,
     // The strikes the limit store still holds go to Redis before the connection closes.
     close: async () => {
-      await limits.close();
+      await limits.flushStrikes();
       await connection.close();
     },
   };

@@ -7,6 +7,11 @@ import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LimitCheck } from '../../../server/src/limits/limit-store.ts';
 import { createRedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';
+import { loadConfig } from '../../../server/src/config/index.ts';
+import { createLogger } from '../../../server/src/log/index.ts';
+import { openRedisStores } from '../../../server/src/redis-stores.ts';
+import { HELD_ENV } from '../../support/held-calls.ts';
+import { NO_SERVICE_ENV } from '../../support/notify-receivers.ts';
 import { StoreUnavailableError } from '../../../server/src/storage/errors.ts';
 import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { createManualTimers } from '../../support/manual-timers.ts';
@@ -93,7 +98,7 @@ describe('Redis limit store: strikes held a moment', () => {
     expect(await Promise.all(first)).toEqual(Array(128).fill(true));
     expect(operations).toEqual(['limits.strike']);
     void store.strike(clientStrikes('last'), sec(0));
-    await store.close();
+    await store.flushStrikes();
     expect(operations).toEqual(['limits.strike', 'limits.strike']);
     expect(await record(clientStrikes('last'))).toBe(`${s0}||`);
   });
@@ -122,5 +127,26 @@ describe('Redis limit store: strikes held a moment', () => {
     void store.strike(clientStrikes('after'), sec(0));
     void store.strike(clientStrikes('after'), sec(0));
     expect(await store.peek(clientStrikes('after'), sec(0))).toEqual([{ reason: 'client_refusals', retryAfter: 600 }]);
+  });
+
+  it('the relay’s Redis stores write the strikes they hold when they close (SIGTERM), before their connection goes', async () => {
+    const config = loadConfig({ ...HELD_ENV, ...NO_SERVICE_ENV, PORT: '0', REDIS_URL: redis.server.url });
+    const connection = redis.fresh();
+    const stores = openRedisStores(config, createLogger({ level: 'silent' }), { connection });
+    const strike = clientStrikes('closing');
+    expect(await connection.waitReady(5_000)).toBe(true);
+    const taken = (stores.limits.strike ?? (() => Promise.reject(new Error('no strike'))))(strike, sec(0));
+    await stores.close();
+    expect(await taken).toBe(true);
+    // Read through a connection of its own, with the closed one's key prefix.
+    const reader = createClient({ url: redis.server.url });
+    await reader.connect();
+    try {
+      const keys = await reader.keys(`*limits}:client_refusals:${strike.key.slice(0, 16)}`);
+      expect(keys).toHaveLength(1);
+      expect(await reader.get(keys[0]!)).toBe(`${s0}||`);
+    } finally {
+      await reader.quit();
+    }
   });
 });

@@ -53,10 +53,11 @@ export interface RedisLimitStoreOptions {
 
 export interface RedisLimitStore extends LimitStore {
   strike(check: LimitCheck, nowMs: number): Promise<boolean>;
-  /** Writes the strikes held now and waits until Redis answered every write of them (whatever it answered). */
+  /**
+   * Writes the strikes held now and waits until Redis answered every write of them (whatever it
+   * answered): at the relay's shutdown (SIGTERM), so no strike held is left behind.
+   */
   flushStrikes(): Promise<void>;
-  /** The same, at the relay's shutdown (SIGTERM): no strike held is left behind. */
-  close(): Promise<void>;
 }
 
 /** The strike buffer's default wait: as the embedded store's for its strikes' commit. */
@@ -252,8 +253,6 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
     },
 
     flushStrikes: () => strikes.drain(),
-
-    close: () => strikes.drain(),
 
     async refund(receipt: Receipt) {
       const entries = receipt.entries as Entry[];
