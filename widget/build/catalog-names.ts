@@ -12,7 +12,7 @@
 import type { Plugin } from 'vite';
 
 /** What the entry writes where the UI chunk's hash goes (`./chunks/${lang}-__UI_HASH__.js`). */
-export const placeholder = '__UI_HASH__';
+const placeholder = '__UI_HASH__';
 
 export function catalogNames(ui: RegExp, catalog: RegExp): Plugin {
   return {

@@ -85,7 +85,10 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
       if (shown !== isOpen) ctx.emit((shown = isOpen) ? 'open' : 'close');
       // The open beacon's chunk is asked for in a task after this one, so that neither the request
       // nor the chunk's arrival comes between the first open's render and its frame.
-      if (isOpen && !counted) counted = !!setTimeout(() => import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report));
+      if (isOpen && !counted) {
+        counted = true;
+        setTimeout(() => import('./opened.ts').then((m) => m.countOpen(ctx, status), ctx.report));
+      }
     } catch (error) {
       crashed(error);
     }
