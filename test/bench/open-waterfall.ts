@@ -7,7 +7,7 @@
 import { launchChromium } from '../support/browser.ts';
 import { startHostSite } from '../support/host-site.ts';
 import { startSystem } from '../support/system.ts';
-import { frameSeen, marks, observe } from './page-load-probe.ts';
+import { benchPageHead, frameSeen, launcherCentre, marks, observe } from './page-load-probe.ts';
 
 const runs = Number(process.argv[2] ?? 5);
 const host = await startHostSite();
@@ -15,7 +15,7 @@ const system = await startSystem({ ALLOWED_ORIGINS: host.url, LOG_LEVEL: 'error'
 const browser = await launchChromium();
 const spans: number[] = [];
 try {
-  const url = host.page('/waterfall', { relayUrl: system.relayUrl, head: '<style>body{font:16px/1.5 system-ui;margin:2rem}</style>' });
+  const url = host.page('/waterfall', { relayUrl: system.relayUrl, head: benchPageHead });
   for (let run = 0; run < runs; run++) {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -25,9 +25,11 @@ try {
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(500);
-    const box = (await page.locator('dialback-widget button.launcher').boundingBox())!;
+    // As the bench: the pointer starts away from the launcher, then enters it and presses at once.
+    const [x, y] = await launcherCentre(page);
+    await page.mouse.move(x - 200, y - 200);
     const seen = frameSeen(page);
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.move(x, y);
     await page.mouse.down();
     await page.mouse.up();
     await seen;

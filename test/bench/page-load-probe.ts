@@ -4,6 +4,15 @@
 // Chrome trace's main-thread tasks.
 import type { CDPSession, Page } from 'playwright-core';
 
+/** The bench's host page: text in the system font, as most sites set it (the trace tools load the same). */
+export const benchPageHead = '<style>body{font:16px/1.5 system-ui;margin:2rem}</style>';
+
+/** The launcher's centre, where the bench's pointer enters and presses. */
+export async function launcherCentre(page: Page): Promise<[number, number]> {
+  const box = (await page.locator('dialback-widget button.launcher').boundingBox())!;
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
 export type Marks = { longTasks: number[]; shift: number; launcherAt: number | null; intentAt: number | null; pressAt: number | null; dialogFrameAt: number | null };
 export const marks = (page: Page) =>
   page.evaluate(() => ({ ...(window as unknown as { __bench: Marks }).__bench, longTasks: [...(window as unknown as { __bench: Marks }).__bench.longTasks] }));

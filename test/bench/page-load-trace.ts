@@ -14,7 +14,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
 import { startHostSite } from '../support/host-site.ts';
 import { startSystem } from '../support/system.ts';
-import { frameSeen, marks, observe, restOn } from './page-load-probe.ts';
+import { benchPageHead, frameSeen, launcherCentre, marks, observe, restOn } from './page-load-probe.ts';
 
 const min = Number(process.argv[2] ?? 10);
 const hover = process.argv.includes('hover');
@@ -160,7 +160,7 @@ const host = await startHostSite();
 const system = await startSystem({ ALLOWED_ORIGINS: host.url, LOG_LEVEL: 'error' });
 const browser = await launchChromium();
 try {
-  const url = host.page('/trace', { relayUrl: system.relayUrl, head: '<style>body{font:16px/1.5 system-ui;margin:2rem}</style>' });
+  const url = host.page('/trace', { relayUrl: system.relayUrl, head: benchPageHead });
   const context = await browser.newContext();
   const page: Page = await context.newPage();
   await page.route('**/hostile.css', (route) => route.fulfill({ status: 200, contentType: 'text/css', body: '' }));
@@ -175,9 +175,7 @@ try {
       await page.waitForTimeout(500);
     }),
   );
-  const launcher = page.locator('dialback-widget button.launcher');
-  const box = (await launcher.boundingBox())!;
-  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const [x, y] = await launcherCentre(page);
   // Raw input, as the bench sends it: no injected script of the driver's runs in the page meanwhile.
   await page.mouse.move(x - 200, y - 200);
   const events = await trace(cdp, async () => {

@@ -8,7 +8,7 @@ import { launchChromium } from '../support/browser.ts';
 import { startSystem } from '../support/system.ts';
 import { startHostSite } from '../support/host-site.ts';
 import { budgets, distDir, widgetSizes } from '../support/widget-size.ts';
-import { frameSeen, longest, marks, observe, restOn, type Task, traced } from './page-load-probe.ts';
+import { benchPageHead, frameSeen, launcherCentre, longest, marks, observe, restOn, type Task, traced } from './page-load-probe.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const throttle = 4;
@@ -89,9 +89,7 @@ async function measure(page: Page, url: string, relayUrl: string, withWidget: bo
   let intentLongTaskMs: number | null = null;
   let intentLongestTaskMs: number | null = null;
   if (withWidget) {
-    const launcher = page.locator('dialback-widget button.launcher');
-    const box = (await launcher.boundingBox())!;
-    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    const [x, y] = await launcherCentre(page);
     await page.mouse.move(x - 200, y - 200);
     if (hover) {
       await restOn(page, x, y);
@@ -169,9 +167,8 @@ const host = await startHostSite();
 const system = await startSystem({ ALLOWED_ORIGINS: host.url, LOG_LEVEL: 'error' });
 const browser = await launchChromium();
 try {
-  const plainHead = '<style>body{font:16px/1.5 system-ui;margin:2rem}</style>';
-  const withUrl = host.page('/bench', { relayUrl: system.relayUrl, head: plainHead });
-  const withoutUrl = host.page('/bench-baseline', { relayUrl: system.relayUrl, head: plainHead, noScript: true });
+  const withUrl = host.page('/bench', { relayUrl: system.relayUrl, head: benchPageHead });
+  const withoutUrl = host.page('/bench-baseline', { relayUrl: system.relayUrl, head: benchPageHead, noScript: true });
   const samples: { with: Sample[]; without: Sample[]; traced: Sample[]; hovered: Sample[] } = { with: [], without: [], traced: [], hovered: [] };
   for (let i = 0; i < runs; i++) {
     for (const [key, url] of [
