@@ -80,16 +80,15 @@ async function measure(page: Page, url: string, relayUrl: string, withWidget: bo
   if (trace) loadTasks = (await traced(cdp, load)).tasks;
   else await load();
   const atLoad = [...requests];
-  // Playwright's first locator evaluates its own injected script in the page (30–40 ms at 4× CPU):
-  // done before the marks are read, so the opening's long tasks are the widget's alone.
-  if (withWidget) await page.locator('dialback-widget button.launcher').waitFor();
+  // The launcher is there before the marks are read (no locator: see launcherCentre).
+  const centre = withWidget ? await launcherCentre(page) : null;
   const m = await marks(page);
   let intentToDialogMs: number | null = null;
   let inPageMs: number | null = null;
   let intentLongTaskMs: number | null = null;
   let intentLongestTaskMs: number | null = null;
   if (withWidget) {
-    const [x, y] = await launcherCentre(page);
+    const [x, y] = centre!;
     await page.mouse.move(x - 200, y - 200);
     if (hover) {
       await restOn(page, x, y);
