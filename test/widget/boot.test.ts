@@ -28,6 +28,22 @@ const testEntry: EntryConfig = {
 
 const shadow = () => document.querySelector('dialback-widget')?.shadowRoot ?? null;
 
+/** The UI chunk started on its own, as the script tag starts it, rendering into `container`. */
+async function startUi(container: HTMLElement, context: { script?: HTMLScriptElement; emit?: (name: string) => void; adoptStyles?: (css: string) => void } = {}) {
+  const { start } = await import('../../widget/src/ui/mount.tsx');
+  return start({
+    config: testEntry,
+    script: context.script ?? null,
+    container,
+    pageAtLoad: location.href,
+    cookiesAtLoad: '',
+    emit: context.emit ?? (() => {}),
+    report: () => {},
+    adoptStyles: context.adoptStyles ?? (() => {}),
+    onOpenChange: () => {},
+  });
+}
+
 beforeEach(() => {
   delete win.dialback;
   delete win.dataLayer;
@@ -132,20 +148,9 @@ describe('window.dialback', () => {
   });
 
   test('a dialog opened and closed again before it was drawn tells the page nothing', async () => {
-    const { start: createUi } = await import('../../widget/src/ui/mount.tsx');
     const events: string[] = [];
     const container = document.body.appendChild(document.createElement('div'));
-    const ui = await createUi({
-      config: testEntry,
-      script: null,
-      container,
-      pageAtLoad: location.href,
-      cookiesAtLoad: '',
-      emit: (name) => void events.push(name),
-      report: () => {},
-      adoptStyles: () => {},
-      onOpenChange: () => {},
-    });
+    const ui = await startUi(container, { emit: (name) => void events.push(name) });
     ui.open(null);
     ui.close();
     // A timer set now runs after the one that would have drawn the dialog.
@@ -157,23 +162,28 @@ describe('window.dialback', () => {
     expect(container.querySelector('[role=dialog]')).not.toBeNull();
   });
 
+  test('the status is asked for after the first frame, not between the click and it', async () => {
+    const frames: FrameRequestCallback[] = [];
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => frames.push(callback));
+    const asked = vi.spyOn(window, 'fetch').mockImplementation(() => new Promise(() => {}));
+    const container = document.body.appendChild(document.createElement('div'));
+    const ui = await startUi(container);
+    ui.open(null);
+    await vi.waitFor(() => expect(container.querySelector('[role=dialog]')).not.toBeNull());
+    await new Promise((resolve) => setTimeout(resolve));
+    expect(asked).not.toHaveBeenCalled();
+    // The frame: its callbacks, then a task after it.
+    for (const callback of frames.splice(0)) callback(performance.now());
+    await vi.waitFor(() => expect(asked).toHaveBeenCalledTimes(1));
+    expect(String(asked.mock.calls[0]![0])).toBe('http://127.0.0.1:9/api/status');
+  });
+
   test("the dialog's stylesheets go in at its first draw, not when the UI starts", async () => {
-    const { start: createUi } = await import('../../widget/src/ui/mount.tsx');
     const adopted: string[] = [];
     const container = document.body.appendChild(document.createElement('div'));
     const tag = document.createElement('script');
     tag.setAttribute('data-consent-text', 'I agree to be called.');
-    const ui = await createUi({
-      config: testEntry,
-      script: tag,
-      container,
-      pageAtLoad: location.href,
-      cookiesAtLoad: '',
-      emit: () => {},
-      report: () => {},
-      adoptStyles: (css) => void adopted.push(css),
-      onOpenChange: () => {},
-    });
+    const ui = await startUi(container, { script: tag, adoptStyles: (css) => void adopted.push(css) });
     // Started, consent chunk and all: nothing adopted yet, so no frame restyles the launcher for it.
     expect(adopted).toEqual([]);
     ui.open(null);

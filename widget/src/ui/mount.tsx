@@ -60,6 +60,7 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
   // and a second render before the first frame ran the first one's effects ahead of that frame
   // (Preact flushes them when a component renders again): the focus and the forced style and
   // layout it brings, ~50 ms at 4× CPU between the click and the dialog on screen.
+  let askStatus: (() => void) | undefined;
   let queued: unknown;
   const later = () => (queued ||= setTimeout(draw));
   const draw = () => {
@@ -79,6 +80,10 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
         </ErrorBoundary>,
         ctx.container,
       );
+      // The status's request waits for this draw's frame (see prepare).
+      const ask = askStatus;
+      if (ask) requestAnimationFrame(() => setTimeout(ask));
+      askStatus = undefined;
       // 'open' and 'close' are told from here, once the render has put the dialog in (or taken it
       // out): a site's handler that looks for the dialog or moves focus into it finds it. An open
       // closed again before its render, or a render that crashed, tells the page nothing.
@@ -111,16 +116,27 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
     // pointer rests on the launcher, and the click only shows it. Unseen, it is no dialog to anyone
     // (no role, out of the accessibility tree, nothing in it focusable) and the page hears nothing.
     // Not for a site with the security check: its third party's script waits for the open.
-    if (!status && !config.turnstileSiteKey) later();
+    const drawAhead = !status && !config.turnstileSiteKey;
+    if (drawAhead) later();
+    // Asked for once the first draw's frame is out, not before it: starting a request is ~5 ms of
+    // the main thread at 4× CPU, which came between a click at once and the dialog's first frame
+    // (the answer comes after that frame either way). At once where nothing is drawn ahead. (A
+    // hidden tab draws no frames: then a second later, as soon as its timers may run at all.)
     // Several departments: their choice (a chunk of its own) is ready when the status is.
-    status ??= api.status().then((r) =>
-      (r as { data?: StatusResponse }).data?.departments?.[1]
-        ? import('./departments.tsx').then(
-            (d) => d.adopt(ctx, r),
-            () => r,
-          )
-        : r,
-    );
+    status ??= new Promise<void>((ask) => {
+      if (drawAhead) askStatus = ask;
+      else ask();
+      setTimeout(ask, 1000);
+    })
+      .then(api.status)
+      .then((r) =>
+        (r as { data?: StatusResponse }).data?.departments?.[1]
+          ? import('./departments.tsx').then(
+              (d) => d.adopt(ctx, r),
+              () => r,
+            )
+          : r,
+      );
   }
 
   function open(from: HTMLElement | null) {
