@@ -98,7 +98,7 @@ test('computed styles of every widget part are the same under the hostile styles
     expect(launcher['background-color']).toBe('rgb(11, 87, 208)');
     expect(launcher.color).toBe('lch(100 0 0)'); // white, chosen in CSS for contrast with the accent
     expect(inHostile['launcher icon']!.width).toBe('22px');
-    expect(inHostile['phone input']!['font-size']).toBe('18px');
+    expect(inHostile['phone input']!['font-size']).toBe('16px');
     expect(inHostile['phone input']!['border-top-width']).toBe('2px');
     expect(inHostile.title!['font-size']).toBe('20px');
     expect(inHostile.title!['font-weight']).toBe('700');

@@ -78,3 +78,40 @@ test('focus (keyboard intent) also prefetches, and the widget works from a page 
     await page.close();
   }
 });
+
+test("the dialog's first frame asks the page for no font size of its own but the title's, and only then for the status", async () => {
+  const page = await stage.browser.newPage();
+  try {
+    // When the first frame after the page heard 'open' began (its frame callbacks run first).
+    await page.addInitScript(() => {
+      addEventListener('dialback:open', () => requestAnimationFrame(() => ((window as { framedAt?: number }).framedAt ??= performance.now())), { once: true });
+    });
+    await page.goto(stage.host.page('/first-frame', { relayUrl: stage.system.relayUrl }), { waitUntil: 'load' });
+    const w = widget(page);
+    await w.launcher.waitFor();
+    await page.evaluate(() => (window as { dialback?: (command: string) => void }).dialback!('open'));
+    await w.dialog.waitFor();
+    // Every size and weight the dialog's text is drawn in, hidden placeholders included (they are
+    // laid out too): each one a page has not used yet cost that frame a font lookup and metrics
+    // (~4 ms of layout at 4× CPU on Linux; the close button's "×" at 28 px, ~10 ms).
+    const fonts = await page.evaluate(() => {
+      const found = new Set<string>();
+      for (const el of document.querySelector('dialback-widget')!.shadowRoot!.querySelectorAll('[role=dialog] *')) {
+        const drawsText = el.matches('input, select') || [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
+        if (drawsText && el.checkVisibility()) found.add(`${getComputedStyle(el).fontSize} ${getComputedStyle(el).fontWeight}`);
+      }
+      return [...found].sort();
+    });
+    expect(fonts).toEqual(['16px 400', '16px 600', '20px 700']);
+    // The status request started after that frame, not between the open and it.
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/status')))).toBe(true);
+    const [framedAt, asked] = await page.evaluate(() => [
+      (window as { framedAt?: number }).framedAt,
+      performance.getEntriesByType('resource').find((e) => e.name.endsWith('/api/status'))!.startTime,
+    ]);
+    expect(framedAt).toBeDefined();
+    expect(asked).toBeGreaterThan(framedAt!);
+  } finally {
+    await page.close();
+  }
+});

@@ -80,7 +80,9 @@ export function Dialog({ hidden, title, closeLabel, view, onClose, children }: D
       <div class="head">
         <h2 id="db-title">{title}</h2>
         <button type="button" class="close" aria-label={closeLabel} onClick={onClose}>
-          ×
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M6 6l12 12M18 6 6 18" />
+          </svg>
         </button>
       </div>
       {children}
