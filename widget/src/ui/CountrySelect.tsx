@@ -19,7 +19,9 @@ export interface CountrySelectProps {
 }
 
 export function CountrySelect({ lang, label, names, value, onChange }: CountrySelectProps) {
-  const known = Object.entries(names).map(([iso, name]): Option => ({ iso, label: `${name} (+${countries[iso]!.code})` }));
+  // The whole list is made only when it is drawn (not for the first frame, which shows one).
+  const option = (iso: string): Option => ({ iso, label: `${names[iso]} (+${countries[iso]!.code})` });
+  const known = () => Object.keys(names).map(option);
   // A country the table does not know (only the site's own, data-country, can be: a number picks
   // a country of the table): by its code until phone/names.ts (a chunk) has named it and
   // placed it among the others.
@@ -30,11 +32,11 @@ export function CountrySelect({ lang, label, names, value, onChange }: CountrySe
     setPainted(true);
     if (unknown)
       import('./phone/names.ts').then(
-        (module) => setNamed(module.withCountry(lang, known, value)),
+        (module) => setNamed(module.withCountry(lang, known(), value)),
         () => {},
       );
   }, [unknown]);
-  const options = unknown ? (named ?? [{ iso: value, label: value }]) : painted ? known : known.filter((o) => o.iso === value);
+  const options = unknown ? (named ?? [{ iso: value, label: value }]) : painted ? known() : [option(value)];
 
   return (
     <div class="field country">
