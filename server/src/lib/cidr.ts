@@ -5,6 +5,15 @@
 // of meaning something else: proxy-addr also takes forms like `10.1` or `2130706433` for IPv4.
 import { isIP } from 'node:net';
 import proxyaddr from 'proxy-addr';
+import { RecentCache } from './recent-cache.ts';
+
+/**
+ * Addresses whose answer is remembered. proxy-addr asks about every hop it walks past, and the
+ * first hop is the relay's own peer, a proxy that sends every request: parsing it again each time
+ * (ipaddr.js) was 2 % of the relay's CPU under a flood. The client's own address, the last hop, is
+ * never asked about, so ever-new clients do not churn this.
+ */
+const REMEMBERED_ADDRESSES = 1_024;
 
 export interface CidrList {
   /** Whether a proxy at this address is trusted. */
@@ -32,6 +41,19 @@ export function parseCidrList(text: string): CidrList {
       throw new Error(`"${entry}" has an invalid prefix length (1 to ${max})`);
     }
   }
-  const trust = entries.length === 0 ? () => false : proxyaddr.compile(entries);
+  const trust = entries.length === 0 ? () => false : remembered(proxyaddr.compile(entries));
   return { size: entries.length, trust, has: (address) => trust(address, 0) };
+}
+
+/** The compiled matcher with its recent answers kept (it ignores the hop index; so does this). */
+function remembered(matches: (address: string, hop: number) => boolean): (address: string, hop: number) => boolean {
+  const answers = new RecentCache<string, boolean>(REMEMBERED_ADDRESSES);
+  return (address, hop) => {
+    let trusted = answers.get(address);
+    if (trusted === undefined) {
+      trusted = matches(address, hop);
+      answers.set(address, trusted);
+    }
+    return trusted;
+  };
 }

@@ -38,6 +38,9 @@ export const countsIn = (part: AdmitPart, table: string): boolean => part === 'a
 export interface ClientKeys {
   client: [string, string];
   networks: Array<{ size: NetworkSize; key: string }>;
+  /** Its blocking and strike checks, made when first asked for and kept with the keys (keysOf). */
+  blocking?: readonly LimitCheck[];
+  strikes?: readonly LimitCheck[];
 }
 
 export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
@@ -104,21 +107,29 @@ export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
       const part = input.part ?? 'all';
       return part === 'all' ? checks : checks.filter((check) => countsIn(part, check.table));
     },
-    /** The counts that block a client whatever it asks for: its own, and its networks'. */
-    blockingChecks(k: ClientKeys): LimitCheck[] {
-      const checks: LimitCheck[] = [{ table: 'client', key: k.client[0], counts: clientCounts }];
-      for (const n of k.networks) {
-        const check = networkCheck(n);
-        if (check) checks.push(check);
+    /**
+     * The counts that block a client whatever it asks for: its own, and its networks'. Made once per
+     * client: a request asks for them before its body, and for its strikes after (a flood's new
+     * client does both), so they live as long as the client's keys.
+     */
+    blockingChecks(k: ClientKeys): readonly LimitCheck[] {
+      if (k.blocking === undefined) {
+        const checks: LimitCheck[] = [{ table: 'client', key: k.client[0], counts: clientCounts }];
+        for (const n of k.networks) {
+          const check = networkCheck(n);
+          if (check) checks.push(check);
+        }
+        k.blocking = checks;
       }
-      return checks;
+      return k.blocking;
     },
-    /** Where a refusal is a strike: against the client and against each of its networks. */
-    strikeChecks(k: ClientKeys): LimitCheck[] {
-      return [
+    /** Where a refusal is a strike: against the client and against each of its networks (made once per client, as above). */
+    strikeChecks(k: ClientKeys): readonly LimitCheck[] {
+      k.strikes ??= [
         { table: 'client_refusals', key: k.client[0], counts: clientStrikes },
         ...k.networks.map((n): LimitCheck => ({ table: 'network_refusals', key: n.key, counts: networkStrikes })),
       ];
+      return k.strikes;
     },
   };
 }

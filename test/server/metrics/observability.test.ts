@@ -70,6 +70,21 @@ describe('/metrics', () => {
     expect(text).toContain('t_total{v="a\\"b\\\\c\\nd"} 1');
     expect(text.split('\n').filter((l) => l.startsWith('t_total{')).length).toBeLessThanOrEqual(500);
   });
+
+  it('counts every inc of a labelled counter, before a scrape and between two, and refuses a label it does not declare at the inc', async () => {
+    const registry = createRegistry();
+    const c = registry.counter('t_total', 'help', ['reason']);
+    for (let i = 0; i < 3; i++) c.inc({ reason: 'a' });
+    c.inc({ reason: 'b' });
+    const first = await registry.render();
+    expect(first).toContain('t_total{reason="a"} 3');
+    expect(first).toContain('t_total{reason="b"} 1');
+    c.inc({ reason: 'a' });
+    expect(await registry.render()).toContain('t_total{reason="a"} 4');
+    expect(await registry.render()).toContain('t_total{reason="a"} 4');
+    expect(() => c.inc({ reason: 'c', other: 'x' })).toThrow(/label/i);
+    expect(await registry.render()).toContain('t_total{reason="b"} 1');
+  });
 });
 
 describe('/readyz', () => {

@@ -28,16 +28,16 @@
 // and places no call without its limits. When Redis is out of memory (maxmemory, noeviction), a
 // consume is refused with 'limiter_full', as the memory store does at LIMITER_MAX_KEYS.
 import { ErrorReply } from 'redis';
-import type { CountRule, LimitCheck, LimitDecision, LimitStore, Receipt, Refusal } from '../limit-store.ts';
+import type { LimitCheck, LimitDecision, LimitStore, Receipt, Refusal } from '../limit-store.ts';
 import { StoreUnavailableError } from '../../storage/errors.ts';
 import type { RedisConnection } from '../../storage/redis/connection.ts';
 import { gatherSameTick } from '../../storage/redis/same-tick.ts';
 import { ACQUIRE, REFUND, RELEASE } from './limit-scripts.ts';
 import { CONSUME_EACH, PEEK_EACH, STRIKE_EACH, strikeArgs } from './limit-batch-scripts.ts';
 import { createStrikeBuffer } from './strike-buffer.ts';
+import { LOG_MAX, memberOf, signatureOf, specOf } from './rule-specs.ts';
 import type { Timers } from '../../lib/timers.ts';
 
-const LOG_MAX = 8;
 /** The memory store's answer when it cannot take a new key. */
 const FULL: Refusal = { reason: 'limiter_full', retryAfter: 60 };
 
@@ -65,27 +65,6 @@ const STRIKE_FLUSH_MS = 100;
 /** Most records one strikes' script writes, as a batch of peeks or consumes. */
 const STRIKE_RECORDS_MAX = 128;
 
-/** What fixes a table's rules (as in the memory store): their limits and windows. */
-function signatureOf(check: LimitCheck): string {
-  let signature = '';
-  if (check.counts) for (const r of check.counts) signature += `${r.limit}/${r.windowSec},`;
-  if (check.distinct) signature += `distinct ${check.distinct.limit}/${check.distinct.windowSec}`;
-  return signature;
-}
-
-/** Longest time a record matters: a log rule its window, a counter two windows, a distinct set its window. */
-function ttlOf(check: LimitCheck): number {
-  let ttl = check.distinct?.windowSec ?? 1;
-  for (const r of check.counts ?? []) ttl = Math.max(ttl, r.windowSec * (r.limit > LOG_MAX ? 2 : 1));
-  return ttl;
-}
-
-/** Members are kept as 8 hex digits of their keyed hash, as the memory store keeps 32 bits (0 → 1). */
-function memberOf(hex: string): string {
-  const m = hex.slice(0, 8).toLowerCase().padStart(8, '0');
-  return m === '00000000' ? '00000001' : m;
-}
-
 function assertHexKey(key: string): void {
   if (key.length < 16 || !/^[0-9a-f]+$/i.test(key)) throw new Error('limit keys must be hex hashes of at least 16 digits');
 }
@@ -99,25 +78,8 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
   // negligible at millions of keys, and the shorter key saves ~24 bytes of Redis memory per key.
   const recordKey = (check: LimitCheck) => `${space}${check.table}:${check.key.slice(0, 16).toLowerCase()}`;
   const inFlightKey = (key: string) => `${space}in_flight:${key.slice(0, 16)}`;
-  /** Rule specs of count arrays: the limiter passes the same arrays every time. */
-  const countSpecs = new WeakMap<readonly CountRule[], string>();
   /** The rules each table was first consumed with, in this process: two rule sets for one table is a bug. */
   const signatures = new Map<string, string>();
-
-  function specOf(check: LimitCheck): string {
-    let counts = '';
-    if (check.counts) {
-      const cached = countSpecs.get(check.counts);
-      if (cached !== undefined) counts = cached;
-      else {
-        counts = check.counts.map((r) => `;c,${r.limit},${r.windowSec}`).join('');
-        countSpecs.set(check.counts, counts);
-      }
-    }
-    const d = check.distinct;
-    const distinct = d ? `;d,${d.limit},${d.windowSec},${memberOf(d.member)}` : '';
-    return `${ttlOf(check)}${counts}${distinct}`;
-  }
 
   // A refused request's strikes, summed per record and written a few times a second (strike-buffer.ts).
   const strikes = createStrikeBuffer({
@@ -137,21 +99,22 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
   // look at its client, networks and strikes, or its strikes recorded, is one command, not four or
   // two.
   type Op = { keys: string[]; now: number; specs: string[] };
-  const peekAtOnce = gatherSameTick<Op, number[]>(
-    async (ops) => {
+  type Look = { key: string; now: number; spec: string };
+  const peekAtOnce = gatherSameTick<Look, number[]>(
+    async (looks) => {
       // The same look asked twice is read once: a flood's new addresses share their network's records.
       const unique = new Map<string, number>();
       const keys: string[] = [];
       const args: Array<string | number> = [];
-      const slots = ops.map((op) => {
-        const id = `${op.keys[0]} ${op.now} ${op.specs[0]}`;
+      const slots = looks.map((look) => {
+        const id = `${look.key} ${look.now} ${look.spec}`;
         let slot = unique.get(id);
         if (slot === undefined) {
           slot = keys.length;
           unique.set(id, slot);
-          keys.push(op.keys[0]!);
+          keys.push(look.key);
           // Taken as the script is sent: strikes written since the look was asked are in a script sent before it.
-          args.push(op.now, op.specs[0]!, strikes.pending(op.keys[0]!));
+          args.push(look.now, look.spec, strikes.pending(look.key));
         }
         return slot;
       });
@@ -231,7 +194,8 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
     async peek(check, nowMs) {
       assertHexKey(check.key);
       assertSameRules(check, false);
-      const reply = await peekAtOnce({ keys: [recordKey(check)], now: Math.floor(nowMs / 1000), specs: [specOf(check)] });
+      const reply = await peekAtOnce({ key: recordKey(check), now: Math.floor(nowMs / 1000), spec: specOf(check) });
+      if (reply.length === 0) return [];
       const rules = rulesOf(check);
       const refusals: Refusal[] = [];
       for (let i = 0; i + 1 < reply.length; i += 2) {

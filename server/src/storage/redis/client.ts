@@ -15,6 +15,14 @@ export type Topology = 'standalone' | 'sentinel' | 'cluster';
 /** Commands held while connected but unanswered; beyond this they fail at once. */
 const MAX_QUEUED_COMMANDS = 10_000;
 
+/**
+ * No deadline of node-redis's own (by default 5 s, an AbortSignal.timeout per command: a timer, and
+ * an exception made when it fires whether or not the answer came long before, ~1 % of the relay's
+ * CPU under a flood). Every command already has the connection's deadline (REDIS_TIMEOUT_MS,
+ * connection.ts), which is shorter and is what the relay answers by.
+ */
+const NO_CLIENT_DEADLINE = { timeout: 0 } as const;
+
 /** Reconnect delays: 100 ms doubling to 2 s, plus up to 250 ms jitter so relays do not stampede. */
 export function reconnectDelay(retries: number): number {
   return Math.min(100 * 2 ** Math.min(retries, 10), 2_000) + Math.floor(Math.random() * 250);
@@ -25,6 +33,7 @@ function nodeOptions(settings: RedisSettings, name: string) {
     name,
     disableOfflineQueue: true,
     commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
+    commandOptions: NO_CLIENT_DEADLINE,
     socket: {
       connectTimeout: settings.connectTimeoutMs,
       reconnectStrategy: (retries: number) => reconnectDelay(retries),
@@ -59,6 +68,7 @@ export function createRedisClient(settings: RedisSettings, name: string): { clie
         ...(topology.sentinelPassword && { password: topology.sentinelPassword }),
         socket: { connectTimeout: settings.connectTimeoutMs, keepAlive: true, noDelay: true },
       },
+      commandOptions: NO_CLIENT_DEADLINE,
       masterPoolSize: 1,
       replicaPoolSize: 0,
       // Failovers are announced on the sentinels' +switch-master channel; the scan is the backstop.
@@ -72,6 +82,7 @@ export function createRedisClient(settings: RedisSettings, name: string): { clie
     const client = createCluster({
       rootNodes: topology.seeds.map((url) => ({ url })),
       defaults: { ...base, ...auth, socket: { ...base.socket, ...(tls && { tls: true as const }) } },
+      commandOptions: NO_CLIENT_DEADLINE,
       useReplicas: false,
       minimizeConnections: false,
     });
