@@ -33,12 +33,18 @@ export interface Registry {
   readonly contentType: string;
 }
 
+/** One series' name among a metric's: its label values in the metric's label order. */
+function seriesKey(labelNames: readonly string[], labels: Labels): string {
+  let key = '';
+  for (const name of labelNames) key += labels[name] + '\u0000';
+  return key;
+}
+
 /** Whether a label set is one the metric may count: known already, or room for one more. */
 function seriesGate(labelNames: readonly string[]): (labels: Labels) => boolean {
   const seen = new Set<string>();
   return (labels) => {
-    let key = '';
-    for (const name of labelNames) key += labels[name] + '\u0000';
+    const key = seriesKey(labelNames, labels);
     if (seen.has(key)) return true;
     if (seen.size >= MAX_SERIES_PER_METRIC) return false;
     seen.add(key);
@@ -55,8 +61,7 @@ function pendingCounts(metric: PromCounter, labelNames: readonly string[]) {
   const series = new Map<string, { labels: Labels; pending: number }>();
   return {
     inc(labels: Labels): void {
-      let key = '';
-      for (const name of labelNames) key += labels[name] + '\u0000';
+      const key = seriesKey(labelNames, labels);
       const known = series.get(key);
       if (known !== undefined) known.pending++;
       else if (series.size < MAX_SERIES_PER_METRIC) {
