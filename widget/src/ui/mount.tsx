@@ -124,8 +124,8 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
     // hidden tab draws no frames: then a second later, as soon as its timers may run at all.)
     // Several departments: their choice (a chunk of its own) is ready when the status is.
     status ??= new Promise<void>((ask) => {
-      if (drawAhead) askStatus = ask;
-      else ask();
+      if (!drawAhead) return ask();
+      askStatus = ask;
       setTimeout(ask, 1000);
     })
       .then(api.status)
