@@ -8,6 +8,31 @@ import type { CDPSession, Page } from 'playwright-core';
 export const benchPageHead = '<style>body{font:16px/1.5 system-ui;margin:2rem}</style>';
 
 /**
+ * The opening's floor: the bench page without the widget, with a button that only shows a div
+ * rendered at load, both in a shadow root named and classed like the widget's (so `observe` and
+ * `launcherCentre` find them) and `dialback:open` sent when it shows. What the same pointer steps
+ * cost with nothing to load, render or restyle but that div: the driver's input delivery, the
+ * browser's event dispatch and one frame, at the same 4× CPU.
+ */
+export const bareOpening = `<script>
+(() => {
+  const host = document.createElement('dialback-widget');
+  const shadow = host.attachShadow({ mode: 'open' });
+  shadow.innerHTML = '<style>.root{position:fixed;right:20px;bottom:20px;display:flex;flex-direction:column;align-items:flex-end;gap:12px;font:16px/1.4 system-ui}'
+    + '.launcher{min-height:52px;border:0;border-radius:26px;padding:0 20px;background:#0b57d0;color:#fff;font:inherit}'
+    + '.d{width:320px;padding:16px;border-radius:12px;background:#fff;box-shadow:0 8px 30px #0004}</style>'
+    + '<div class="root"><div class="d" hidden><h2>Call me back</h2><input type="tel"><button>Call me</button></div><button class="launcher">Call me back</button></div>';
+  const dialog = shadow.querySelector('.d');
+  shadow.querySelector('.launcher').onclick = () => {
+    dialog.hidden = false;
+    dialog.setAttribute('role', 'dialog');
+    dispatchEvent(new CustomEvent('dialback:open'));
+  };
+  document.documentElement.append(host);
+})();
+</script>`;
+
+/**
  * The launcher's centre, where the bench's pointer enters and presses, once the launcher is drawn.
  * Read with a plain evaluation, never a locator: a locator injects Playwright's own script, whose
  * capture listeners for hit-target interception (on window, in an isolated world) then run on every

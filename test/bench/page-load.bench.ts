@@ -8,7 +8,7 @@ import { launchChromium } from '../support/browser.ts';
 import { startSystem } from '../support/system.ts';
 import { startHostSite } from '../support/host-site.ts';
 import { budgets, distDir, widgetSizes } from '../support/widget-size.ts';
-import { benchPageHead, frameSeen, launcherCentre, longest, marks, observe, restOn, type Task, traced } from './page-load-probe.ts';
+import { bareOpening, benchPageHead, frameSeen, launcherCentre, longest, marks, observe, restOn, type Task, traced } from './page-load-probe.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const throttle = 4;
@@ -168,13 +168,15 @@ const browser = await launchChromium();
 try {
   const withUrl = host.page('/bench', { relayUrl: system.relayUrl, head: benchPageHead });
   const withoutUrl = host.page('/bench-baseline', { relayUrl: system.relayUrl, head: benchPageHead, noScript: true });
-  const samples: { with: Sample[]; without: Sample[]; traced: Sample[]; hovered: Sample[] } = { with: [], without: [], traced: [], hovered: [] };
+  const bareUrl = host.page('/bench-bare', { relayUrl: system.relayUrl, head: benchPageHead, body: bareOpening, noScript: true });
+  const samples: { with: Sample[]; without: Sample[]; traced: Sample[]; hovered: Sample[]; bare: Sample[] } = { with: [], without: [], traced: [], hovered: [], bare: [] };
   for (let i = 0; i < runs; i++) {
     for (const [key, url] of [
       ['without', withoutUrl],
       ['with', withUrl],
       ['traced', withUrl],
       ['hovered', withUrl],
+      ['bare', bareUrl],
     ] as const) {
       const context = await browser.newContext();
       const page = await context.newPage();
@@ -200,6 +202,7 @@ try {
     ['launcher visible after (ms from navigation)', '–', col((s) => s.launcherMs, 'with')],
     ['first pointer event → first frame showing the dialog (ms, in the page)', '–', col((s) => s.inPageMs, 'with')],
     ["  the same, the driver's wall time (move + press + release → frame seen)", '–', col((s) => s.intentToDialogMs, 'with')],
+    ['  the same steps on a bare page: a shown div, no widget (the driver, the events and one frame; ms, in the page)', '–', col((s) => s.inPageMs, 'bare')],
     ["  the main thread's CPU time in that span, from a trace (ms; network waits excluded)", '–', col((s) => s.inPageQuietMs, 'traced')],
     ['press → first frame, the pointer having rested on the launcher until the UI arrived (ms, in the page)', '–', col((s) => s.pressToDialogMs, 'hovered')],
     ['long tasks while the dialog opens (total ms)', '–', col((s) => s.intentLongTaskMs, 'with')],
