@@ -70,6 +70,11 @@ test('the owner sees agents live and the widget call with its attribution', asyn
     expect(rowText).toContain('Widget');
     expect(rowText).not.toContain('501234567');
     expect(rowText).toContain('+380 50 *** **67');
+    // One lead in the period, said in the singular (the count and its noun agree).
+    await expect.poll(() => page.locator('#period-leads-summary').textContent()).toMatch(/^1 lead, /);
+    const calls = (await page.locator('#calls-summary').textContent()) ?? '';
+    const listed = Number(/^\d+/.exec(calls)?.[0]);
+    expect(calls.startsWith(`${listed} latest ${listed === 1 ? 'call' : 'calls'}, `)).toBe(true);
 
     // Nothing the browser received holds the Auth-key, nor does the page.
     await Promise.all(pending);

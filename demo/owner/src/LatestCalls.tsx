@@ -1,6 +1,6 @@
 // The latest calls in the service's call log, the widget's marked, numbers masked by the relay.
 import { h } from 'preact';
-import type { Formats } from './format.ts';
+import { counted, type Formats } from './format.ts';
 import { ListTable } from './TableWrap.tsx';
 import type { OwnerCalls } from './types.ts';
 import { usePoll } from './use-poll.ts';
@@ -16,7 +16,7 @@ export function LatestCalls({ formats }: { formats: Formats }) {
       <h2 id="calls-title">Latest calls</h2>
       <p id="calls-summary" class="summary">
         {data
-          ? `${data.latest.length} latest calls, ${fromWidget} from the widget${data.live ? '' : ' (the call log is not answering; showing the last data)'}.`
+          ? `${counted(data.latest.length, 'latest call', 'latest calls')}, ${fromWidget} from the widget${data.live ? '' : ' (the call log is not answering; showing the last data)'}.`
           : (error ?? 'Loading…')}
       </p>
       <ListTable

@@ -21,6 +21,10 @@ export function formatsFor(timeZone: string): Formats {
   };
 }
 
+const plural = new Intl.PluralRules('en');
+/** A count with its noun in agreement (`1 lead`, `4 leads`): the page is in English. */
+export const counted = (n: number, one: string, other: string): string => `${n} ${plural.select(n) === 'one' ? one : other}`;
+
 /** The page path of a lead's page URL, or a dash. */
 export function pagePath(url: string | null): string {
   if (!url) return '—';

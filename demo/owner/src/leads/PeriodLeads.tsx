@@ -3,7 +3,7 @@
 // if it is not in the period shown, the page asks for a longer one once, then says so.
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { Formats } from '../format.ts';
+import { counted, type Formats } from '../format.ts';
 import type { Period } from '../report/period.ts';
 import { ListTable } from '../TableWrap.tsx';
 import type { PeriodLead } from '../types.ts';
@@ -55,7 +55,9 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
     <section class="card wide" aria-labelledby="period-leads-title" id="period-leads">
       <h2 id="period-leads-title">Leads in this period</h2>
       <p class="summary" id="period-leads-summary">
-        {data ? `${data.leads.length}${data.truncated ? ' latest' : ''} leads, ${formats.day(period.from)} – ${formats.day(period.to)}.` : (error ?? 'Loading…')}
+        {data
+          ? `${data.truncated ? counted(data.leads.length, 'latest lead', 'latest leads') : counted(data.leads.length, 'lead', 'leads')}, ${formats.day(period.from)} – ${formats.day(period.to)}.`
+          : (error ?? 'Loading…')}
       </p>
       {leads && error ? (
         <p class="error" role="alert">
