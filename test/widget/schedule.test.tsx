@@ -167,10 +167,11 @@ describe('open: right away, or later if the visitor prefers', () => {
     expect(button.className).toBe('link wait');
     await waitFor(() => expect(button.className).toBe('link'));
     fireEvent.click(button);
-    expect(within(dialog()).getByText(en.intro)).toBeTruthy();
     const later = (await within(dialog()).findByRole('radio', { name: en.atTime })) as HTMLInputElement;
     expect(later.checked).toBe(true);
     await waitFor(() => expect(document.activeElement).toBe(later));
+    // A time is chosen: the dialog no longer says "we will call you right away".
+    expect(within(dialog()).queryByText(en.intro)).toBeNull();
     // Ten minutes from 05:10 at least, on the half hour: 05:30 today.
     const time = within(dialog()).getByLabelText(en.timeLabel) as HTMLSelectElement;
     expect(time.selectedOptions[0]!.textContent).toBe('05:30 AM');
@@ -178,6 +179,7 @@ describe('open: right away, or later if the visitor prefers', () => {
 
     fireEvent.click(within(dialog()).getByRole('radio', { name: en.rightAway }));
     expect(within(dialog()).queryByLabelText(en.timeLabel)).toBeNull();
+    expect(within(dialog()).getByText(en.intro)).toBeTruthy();
     typePhone('050 123 45 67');
     submit();
     await within(dialog()).findByText('Your phone should ring in about 20 seconds.');

@@ -127,8 +127,9 @@ export function App({ ctx, api, open, status, onClose }: AppProps) {
         {(!closed || (schedule && bookable)) && (
           <PhoneForm
             config={config}
-            // Closed: not "we will call you right away" (the notice says when, the picker asks).
-            messages={needsOpening ? { ...m, intro: '' } : m}
+            // Closed, or a time chosen: not "we will call you right away" (the notice says when,
+            // the picker asks).
+            messages={needsOpening || values.scheduledFor ? { ...m, intro: '' } : m}
             Consent={ctx.ConsentField}
             values={values}
             error={phase.error}
