@@ -21,21 +21,34 @@ import type { RouteModule } from './index.ts';
  */
 const BODY_LIMIT_BYTES = 20 * 1024;
 
+/**
+ * A field of the wrong type in words a developer reads at once ("must be a boolean", "is
+ * missing"), not the validator's ("Invalid input: expected boolean, received string").
+ */
+function wrongType(body: unknown, path: readonly PropertyKey[], field: string, expected: string): string {
+  let value = body;
+  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  if (value === undefined) return `The field "${field}" is missing${field === 'phone' ? ': send the number to call' : ''}.`;
+  return `The field "${field}" must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}.`;
+}
+
 function parseCallbackRequest(body: unknown): CallbackRequest {
   const parsed = CallbackRequest.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const field = issue.path.join('.') || undefined;
+  const field = issue.path.join('.').slice(0, 80) || undefined;
   const what =
     issue.code === 'unrecognized_keys'
       ? `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys
           .slice(0, 5)
           .map((k) => k.slice(0, 40))
           .join(', ')}.`
-      : field
-        ? `The field "${field.slice(0, 80)}" is invalid: ${issue.message}.`
-        : `The request body must be a JSON object with a "phone" field.`;
-  throw new RelayError(field === 'phone' ? 'invalid_phone' : 'invalid_request', what, field ? { field: field.slice(0, 80) } : {});
+      : field && issue.code === 'invalid_type'
+        ? wrongType(body, issue.path, field, issue.expected)
+        : field
+          ? `The field "${field}" is invalid: ${issue.message}.`
+          : `The request body must be a JSON object with a "phone" field.`;
+  throw new RelayError(field === 'phone' ? 'invalid_phone' : 'invalid_request', what, field ? { field } : {});
 }
 
 /**

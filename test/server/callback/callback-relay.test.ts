@@ -128,6 +128,16 @@ describe('POST /api/callback, refused before the service is asked', () => {
     await expectError(await post({ phone: 42 }), 400, 'invalid_phone', 'phone');
   });
 
+  it("a missing or wrong-typed field is named in plain words, not in the validator's", async () => {
+    await begin();
+    expect((await expectError(await post({}), 400, 'invalid_phone', 'phone')).message).toBe('The field "phone" is missing: send the number to call.');
+    expect((await expectError(await post({ phone: ['0501234567'] }), 400, 'invalid_phone', 'phone')).message).toBe('The field "phone" must be a string.');
+    expect((await expectError(await post({ phone: '0501234567', consent: 'yes' }), 400, 'invalid_request', 'consent')).message).toBe('The field "consent" must be a boolean.');
+    expect((await expectError(await post({ phone: '0501234567', attribution: 'google' }), 400, 'invalid_request', 'attribution')).message).toBe(
+      'The field "attribution" must be an object.',
+    );
+  });
+
   it('country_not_allowed', async () => {
     await begin();
     await expectError(await post({ phone: '+44 20 7946 0958' }), 400, 'country_not_allowed', 'phone');
