@@ -33,7 +33,8 @@ export function Messengers({ ctx, status, known, phase, progress, children }: Me
     status?.then((result) => setUnreachable(!result.ok && result.code === 'network_error'));
   }, [status]);
   if (!links) {
-    ctx.adoptStyles('.write a{margin-inline-end:20px}');
+    // The heading sits on its links (each link keeps its 44 px line for touch), apart from the form above.
+    ctx.adoptStyles('.write{margin-top:8px}.write p{margin:0}.write a{margin-inline-end:20px}');
     links = messengerLinks(
       (name) => ctx.script?.getAttribute('data-' + name)?.trim() || null,
       (message) => console.warn(message),
