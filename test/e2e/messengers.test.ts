@@ -72,6 +72,22 @@ function links(): Links | null {
   };
 }
 
+/** Runs in the page: px from the heading's bottom to its first link's top (the block sits together). */
+function headingToLinks(): number {
+  const block = document.querySelector('dialback-widget')?.shadowRoot?.querySelector('[role=dialog] .write');
+  const heading = block?.querySelector('p')?.getBoundingClientRect();
+  const link = block?.querySelector('a')?.getBoundingClientRect();
+  return heading && link ? Math.round(link.top - heading.bottom) : Number.NaN;
+}
+
+/** Runs in the page: px between the dialog's title row and the sentence under it. */
+function titleToIntro(): number {
+  const dialog = document.querySelector('dialback-widget')?.shadowRoot?.querySelector('[role=dialog]');
+  const head = dialog?.querySelector('.head')?.getBoundingClientRect();
+  const intro = dialog?.querySelector('.intro')?.getBoundingClientRect();
+  return head && intro ? Math.round(intro.top - head.bottom) : Number.NaN;
+}
+
 const heard = () => {
   const w = window as unknown as { __heard: string[]; __warnings: string[]; dataLayer: Array<{ event: string; channel?: string }> };
   return { channels: w.__heard, dataLayer: w.dataLayer.filter((e) => e.event === 'dialback_messenger').map((e) => e.channel), warnings: w.__warnings };
@@ -109,6 +125,10 @@ for (const name of engineNames) {
           await until(p, 'the form', opened);
           const l = await waitForLinks(p, 'the links', () => true);
           expect(l).toEqual({ hrefs, first: false, heading: 'Or write to us' });
+          // The heading sits on its links (it stood 12 px above the links' 44 px line).
+          expect(Math.abs(await p.run(headingToLinks))).toBeLessThanOrEqual(1);
+          // And a title that wraps (as Ukrainian's does) keeps its distance from the sentence under it.
+          expect(await p.run(titleToIntro)).toBe(6);
           expect(await axeViolations(p)).toEqual([]);
           // Tab from the phone field, staying in the dialog, to the WhatsApp link.
           let s = await p.run(snapshot);
