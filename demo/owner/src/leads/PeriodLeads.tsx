@@ -13,6 +13,9 @@ import { keepInView, leadRowId, linkedLead } from './lead-link.ts';
 import { leadName, stageWords } from './stage-words.ts';
 import { useLeadActions } from './use-lead-actions.ts';
 
+/** "latest " when the period holds more leads than the list shows. */
+const latest = (data: { truncated: boolean }) => (data.truncated ? 'latest ' : '');
+
 /** /owner/api/leads with a period: its leads, newest first (and more than shown: truncated). */
 type LeadsAnswer = { leads: PeriodLead[]; truncated: boolean };
 
@@ -55,9 +58,7 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
     <section class="card wide" aria-labelledby="period-leads-title" id="period-leads">
       <h2 id="period-leads-title">Leads in this period</h2>
       <p class="summary" id="period-leads-summary">
-        {data
-          ? `${data.truncated ? counted(data.leads.length, 'latest lead', 'latest leads') : counted(data.leads.length, 'lead', 'leads')}, ${formats.day(period.from)} – ${formats.day(period.to)}.`
-          : (error ?? 'Loading…')}
+        {data ? `${counted(data.leads.length, `${latest(data)}lead`, `${latest(data)}leads`)}, ${formats.day(period.from)} – ${formats.day(period.to)}.` : (error ?? 'Loading…')}
       </p>
       {leads && error ? (
         <p class="error" role="alert">
