@@ -3,9 +3,10 @@
 // consent records, the outbox (lead webhook and notifications), the digest's lead tally — plus what they coordinate without storing (the SIP
 // status and call-log polls, the site breaker: shared-state.ts).
 //
-// The limit store is used behind the blocked-client cache (refusal-cache.ts): a client already
+// The limit store is used behind the blocked-client cache (blocked-clients.ts): a client already
 // refused is answered from this relay's memory for a few seconds, with no Redis round trip (also
-// while Redis is down); everything else asks Redis, and fails closed (503) when it cannot.
+// while Redis is down); a new client's look comes from the store's copy of the blocked subjects
+// while it is fresh (blocked-copy.ts); everything else asks Redis, and fails closed (503) when it cannot.
 import { Registry } from 'prom-client';
 import type { Config } from './config/index.ts';
 import { createConsentLog } from './consent/consent-log.ts';
@@ -42,7 +43,8 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
   const connection = options.connection ?? connectRedis(settings!, { log, observer: createRedisMetrics(registry), name: 'dialback-relay' });
   const retentionDays = config.store.retentionDays;
   const relayId = options.relayId ?? `relay-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-  const limits = createRedisLimitStore({ connection });
+  // The look before each request's body is answered from a copy of the blocked subjects (blocked-copy.ts).
+  const limits = createRedisLimitStore({ connection, blockedCopy: {} });
   return {
     kind: 'redis',
     connection,
@@ -63,6 +65,7 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
     registry,
     // The strikes the limit store still holds go to Redis before the connection closes.
     close: async () => {
+      limits.stop();
       await limits.flushStrikes();
       await connection.close();
     },

@@ -103,6 +103,14 @@ export interface LimitStore {
   release(key: string): Promise<void>;
   /** Keys held, by table (for /metrics). */
   sizes(): Record<string, number>;
+  /**
+   * From memory, no round trip: what `peek` of each check (all of BLOCKING_TABLES) would refuse now,
+   * as far as the store's copy of the blocked subjects knows, or null when it has no copy fresh
+   * enough to answer (the caller then peeks). A shared store's copy sees another relay's blocks a
+   * moment late (the Redis store: ~100 ms), never a call it should not place: consume still judges
+   * every call.
+   */
+  blockedNow?(checks: readonly LimitCheck[], nowMs: number): Refusal[] | null;
 }
 
 /**
@@ -112,3 +120,9 @@ export interface LimitStore {
  * before the call is placed.
  */
 export const DEFERRABLE_TABLES: readonly string[] = ['client_refusals', 'network_refusals', 'surge_site', 'surge_site_hourly', 'surge_network'];
+
+/**
+ * Tables whose limits refuse a client whatever it asks for, before its body is read
+ * (Limiter.blockedClient): its own counts, its networks', and the strikes against both.
+ */
+export const BLOCKING_TABLES: ReadonlySet<string> = new Set(['client', 'client_refusals', 'network_refusals', 'network_ipv4_24', 'network_ipv6_56', 'network_ipv6_48']);

@@ -6,6 +6,7 @@
 // limit-scripts.ts (its PRELUDE); every key is under the "limits" hash tag, so one Cluster slot.
 import { lua } from '../../storage/redis/connection.ts';
 import { PRELUDE } from './limit-scripts.ts';
+import { SYNC_BLOCKS } from './blocked-scripts.ts';
 import type { HeldStrikes } from './strike-buffer.ts';
 
 /**
@@ -58,38 +59,66 @@ return all
 `);
 
 /**
- * The strikes a relay gathered (limit-store.ts), each record's summed: KEYS: one record each.
- * ARGV[1]: how many rule specs follow (the strike tables'), then those specs, then per record the
- * index of its spec (1-based) and its strikes, "<now>:<n>,…". A record whose rules have room for
- * none of them is left as it is. Returns the number of records. Without flags, Redis refuses the
- * whole script when it is out of memory (those strikes are lost, and counted so by the relay).
+ * The strikes a relay gathered (limit-store.ts), each record's summed: KEYS: one record each, then
+ * the three keys of the blocked subjects (blocked-scripts.ts). ARGV[1]: how many rule specs follow
+ * (the strike tables'), then those specs, then per record the index of its spec (1-based) and its
+ * strikes, "<now>:<n>,…". A record whose rules have room for none of them is left as it is. Returns
+ * the changes made to the blocked subjects (a record that reached its strike limit), as the log has
+ * them. Without flags, Redis refuses the whole script when it is out of memory (those strikes are
+ * lost, and counted so by the relay).
  */
 export const STRIKE_EACH = lua(`#!lua
 ${PRELUDE}
 ${ADD_STRIKES}
+${SYNC_BLOCKS}
+local bk = { KEYS[#KEYS - 2], KEYS[#KEYS - 1], KEYS[#KEYS] }
 local specs = tonumber(ARGV[1])
-for k = 1, #KEYS do
-  local ttl, rules = parse_rules(ARGV[1 + tonumber(ARGV[specs + 2 * k])])
+local changes, latest = {}, 0
+for k = 1, #KEYS - 3 do
+  local ttl, rules, blocking = parse_rules(ARGV[1 + tonumber(ARGV[specs + 2 * k])])
+  local pending = ARGV[specs + 2 * k + 1]
   local rec = decode(redis.call('GET', KEYS[k]))
-  if add_strikes(rec, rules, ARGV[specs + 2 * k + 1]) then
-    redis.call('SET', KEYS[k], encode(rec), 'EX', ttl)
+  if add_strikes(rec, rules, pending) then redis.call('SET', KEYS[k], encode(rec), 'EX', ttl) end
+  if blocking then
+    -- Judged at its latest strike's second, written or not (a block made before this relay kept
+    -- blocks, or lost in a failover, is then known again).
+    local last = 0
+    for at in string.gmatch(pending, '(%d+):') do last = math.max(last, tonumber(at)) end
+    latest = math.max(latest, last)
+    sync_blocks(bk, KEYS[k], rec, rules, last, changes)
   end
 end
-return #KEYS
+prune_blocks(bk, latest, changes)
+return changes
 `);
 
 /**
  * Consumes, each all or nothing on its own, one after another as if sent one by one. KEYS: every
- * consume's records in turn. ARGV: per consume "<now>", "<key count n>", then its n rules.
- * Returns one reply per consume: {0, check, rule, retryAfter, …} when refused (nothing of it
- * written), or {1, added_1, …} (added_i: 1 when check i's distinct member was added).
- * Without flags, Redis refuses the whole script when it is out of memory (the limits fail closed).
+ * consume's records in turn, then the three keys of the blocked subjects (blocked-scripts.ts).
+ * ARGV: per consume "<now>", "<key count n>", then its n rules. Returns one reply per consume:
+ * {0, check, rule, retryAfter, …} when refused (nothing of it written), or {1, added_1, …}
+ * (added_i: 1 when check i's distinct member was added); then, last, the changes made to the
+ * blocked subjects, as the log has them. Without flags, Redis refuses the whole script when it is
+ * out of memory (the limits fail closed).
  */
 export const CONSUME_EACH = lua(`#!lua
 ${PRELUDE}
+${SYNC_BLOCKS}
+local bk = { KEYS[#KEYS - 2], KEYS[#KEYS - 1], KEYS[#KEYS] }
 -- A record consumed several times in one batch (a flood's strikes against one /24) is read and
 -- decoded once, each consume seeing the ones before it, and written once at the end with its TTL.
 local cached, written, order = {}, {}, {}
+-- The blocking records judged, refused or written, with their rules and the latest second: each
+-- one's blocks are synced at the end (a refused one too: a block made before this relay kept
+-- blocks, or lost in a failover, is then known again).
+local blocking_rules, blocking_at, blocking_order = {}, {}, {}
+local function judged(key, rules, spec, now)
+  local _, _, blocking = parse_rules(spec)
+  if not blocking then return end
+  if blocking_rules[key] == nil then blocking_order[#blocking_order + 1] = key end
+  blocking_rules[key] = rules
+  blocking_at[key] = math.max(blocking_at[key] or 0, now)
+end
 local all = {}
 local a, first = 1, 1
 while a <= #ARGV do
@@ -101,6 +130,7 @@ while a <= #ARGV do
     if cached[key] == nil then cached[key] = decode(redis.call('GET', key)) end
     recs[i] = cached[key]
     evaluate(recs[i], rules[i], now, refused, i)
+    judged(key, rules[i], ARGV[a + 1 + i], now)
   end
   if #refused > 0 then
     table.insert(refused, 1, 0)
@@ -121,6 +151,13 @@ end
 for _, key in ipairs(order) do
   redis.call('SET', key, encode(cached[key]), 'EX', written[key])
 end
+local changes, latest = {}, 0
+for _, key in ipairs(blocking_order) do
+  sync_blocks(bk, key, cached[key], blocking_rules[key], blocking_at[key], changes)
+  latest = math.max(latest, blocking_at[key])
+end
+prune_blocks(bk, latest, changes)
+all[#all + 1] = changes
 return all
 `);
 

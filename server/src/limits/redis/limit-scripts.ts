@@ -18,6 +18,7 @@
 // keeps no rule state of its own, so relays with different settings (a rolling deploy) never
 // corrupt a record, they only judge it by their own rules.
 import { lua } from '../../storage/redis/connection.ts';
+import { SYNC_BLOCKS } from './blocked-scripts.ts';
 
 export const PRELUDE = `
 local LOG_MAX = 8
@@ -25,21 +26,25 @@ local COUNT_MAX = 65535
 
 -- A batch repeats a few specs (every client's strikes have the same rules): each is parsed once.
 local parsed = {}
+-- A trailing "b" marks a table that blocks a client before its body is read (blocked-scripts.ts).
 local function parse_rules(spec)
   local hit = parsed[spec]
-  if hit then return hit[1], hit[2] end
+  if hit then return hit[1], hit[2], hit[3] end
   local rules = {}
   local ttl
+  local blocking = false
   for item in string.gmatch(spec, '[^;]+') do
     if not ttl then
       ttl = tonumber(item)
+    elseif item == 'b' then
+      blocking = true
     else
       local kind, limit, window, member = string.match(item, '^(%a),(%d+),(%d+),?(%x*)$')
       rules[#rules + 1] = { kind = kind, limit = tonumber(limit), window = tonumber(window), member = member }
     end
   end
-  parsed[spec] = { ttl, rules }
-  return ttl, rules
+  parsed[spec] = { ttl, rules, blocking }
+  return ttl, rules, blocking
 end
 
 local function decode(raw)
@@ -173,48 +178,65 @@ end
 `;
 
 /**
- * KEYS: the records a receipt touched. ARGV: one entry each, "<key index>,l,<at>" (a log time),
- * "<key index>,c,<windowSec>,<windowIndex>" (a counter place), "<key index>,d,<member>".
- * A record that has expired meanwhile has nothing left to give back. The TTL is kept.
+ * KEYS: the records a receipt touched, then the three keys of the blocked subjects
+ * (blocked-scripts.ts). ARGV: one entry each, "<key index>,l,<at>" (a log time),
+ * "<key index>,c,<windowSec>,<windowIndex>" (a counter place), "<key index>,d,<member>"; and for a
+ * record of a blocking table "<key index>,b,<at>,<spec>": its rules, to judge it again at the
+ * consume's second. A record that has expired meanwhile has nothing left to give back. The TTL is
+ * kept. Returns the changes made to the blocked subjects.
  */
 export const REFUND = lua(`#!lua
 ${PRELUDE}
-local recs = {}
+${SYNC_BLOCKS}
+local bk = { KEYS[#KEYS - 2], KEYS[#KEYS - 1], KEYS[#KEYS] }
+local recs, blocking, latest = {}, {}, 0
 for _, e in ipairs(ARGV) do
-  local ki, kind, a, b = string.match(e, '^(%d+),(%a),(%x+),?(%d*)$')
-  ki = tonumber(ki)
-  if recs[ki] == nil then
-    local raw = redis.call('GET', KEYS[ki])
-    recs[ki] = raw and decode(raw) or false
-  end
-  local rec = recs[ki]
-  if rec and kind == 'l' then
-    local at = tonumber(a)
-    for i, t in ipairs(rec.log) do
-      if t == at then
-        table.remove(rec.log, i)
-        break
+  local bi, bat, bspec = string.match(e, '^(%d+),b,(%d+),(.*)$')
+  if bi then
+    local _, rules = parse_rules(bspec)
+    blocking[tonumber(bi)] = { rules, tonumber(bat) }
+    latest = math.max(latest, tonumber(bat))
+  else
+    local ki, kind, a, b = string.match(e, '^(%d+),(%a),(%x+),?(%d*)$')
+    ki = tonumber(ki)
+    if recs[ki] == nil then
+      local raw = redis.call('GET', KEYS[ki])
+      recs[ki] = raw and decode(raw) or false
+    end
+    local rec = recs[ki]
+    if rec and kind == 'l' then
+      local at = tonumber(a)
+      for i, t in ipairs(rec.log) do
+        if t == at then
+          table.remove(rec.log, i)
+          break
+        end
       end
+    elseif rec and kind == 'c' then
+      local s, idx = rec.ctr[tonumber(a)], tonumber(b)
+      if s and s[1] == idx then
+        s[3] = math.max(0, s[3] - 1)
+      elseif s and s[1] == idx + 1 then
+        s[2] = math.max(0, s[2] - 1)
+      end
+    elseif rec then
+      local kept = {}
+      for _, m in ipairs(rec.members) do
+        if m ~= a then kept[#kept + 1] = m end
+      end
+      rec.members = kept
     end
-  elseif rec and kind == 'c' then
-    local s, idx = rec.ctr[tonumber(a)], tonumber(b)
-    if s and s[1] == idx then
-      s[3] = math.max(0, s[3] - 1)
-    elseif s and s[1] == idx + 1 then
-      s[2] = math.max(0, s[2] - 1)
-    end
-  elseif rec then
-    local kept = {}
-    for _, m in ipairs(rec.members) do
-      if m ~= a then kept[#kept + 1] = m end
-    end
-    rec.members = kept
   end
 end
+local changes = {}
 for ki, rec in pairs(recs) do
-  if rec then redis.call('SET', KEYS[ki], encode(rec), 'KEEPTTL') end
+  if rec then
+    redis.call('SET', KEYS[ki], encode(rec), 'KEEPTTL')
+    if blocking[ki] then sync_blocks(bk, KEYS[ki], rec, blocking[ki][1], blocking[ki][2], changes) end
+  end
 end
-return 1
+prune_blocks(bk, latest, changes)
+return changes
 `);
 
 /**

@@ -4,11 +4,14 @@
 // and consumes made in the same tick share one script (limit-batch-scripts.ts), each still on its own,
 // and so do the peeks made while one batch of them is on its way (storage/redis/same-tick.ts).
 // Refused requests' strikes are held up to 100 ms and written together (strike-buffer.ts); this
-// relay's peeks count the ones it holds.
+// relay's peeks count the ones it holds. The scripts that write a client's, a network's or a
+// strike record also keep the set of blocked subjects (blocked-scripts.ts), of which the relay
+// keeps a copy (blocked-copy.ts) to answer `blockedNow`, the look before a request's body.
 //
 // Keys, under the connection's keyspace for the group "limits" (one hash tag, so one Cluster slot):
 //   <prefix>{<prefix>limits}:<table>:<16 hex>     the record of one subject (see limit-scripts.ts)
 //   <prefix>{<prefix>limits}:in_flight:<16 hex>   "<count>:<expiresAtMs>", a number's calls being placed
+//   <prefix>{<prefix>limits}:blocks, :blocks:seq, :blocks:log   the blocked subjects (blocked-scripts.ts)
 // e.g. dialback:{dialback:limits}:number:9f86d081884c7d65 (the first 16 hex digits of the keyed hash).
 //
 // Why one hash tag for all limit keys of a deployment, rather than one per site: one request checks
@@ -28,12 +31,14 @@
 // and places no call without its limits. When Redis is out of memory (maxmemory, noeviction), a
 // consume is refused with 'limiter_full', as the memory store does at LIMITER_MAX_KEYS.
 import { ErrorReply } from 'redis';
-import type { LimitCheck, LimitDecision, LimitStore, Receipt, Refusal } from '../limit-store.ts';
+import { BLOCKING_TABLES, type LimitCheck, type LimitDecision, type LimitStore, type Receipt, type Refusal } from '../limit-store.ts';
 import { StoreUnavailableError } from '../../storage/errors.ts';
 import type { RedisConnection } from '../../storage/redis/connection.ts';
 import { gatherSameTick } from '../../storage/redis/same-tick.ts';
 import { ACQUIRE, REFUND, RELEASE } from './limit-scripts.ts';
 import { CONSUME_EACH, PEEK_EACH, STRIKE_EACH, strikeArgs } from './limit-batch-scripts.ts';
+import { BLOCKS_SINCE } from './blocked-scripts.ts';
+import { createBlockedCopy, type BlockedCopyOptions } from './blocked-copy.ts';
 import { createStrikeBuffer } from './strike-buffer.ts';
 import { LOG_MAX, memberOf, signatureOf, specOf } from './rule-specs.ts';
 import type { Timers } from '../../lib/timers.ts';
@@ -41,7 +46,12 @@ import type { Timers } from '../../lib/timers.ts';
 /** The memory store's answer when it cannot take a new key. */
 const FULL: Refusal = { reason: 'limiter_full', retryAfter: 60 };
 
-type Entry = { key: string; kind: 'l'; at: number } | { key: string; kind: 'c'; windowSec: number; windowIndex: number } | { key: string; kind: 'd'; member: string };
+type Entry =
+  | { key: string; kind: 'l'; at: number }
+  | { key: string; kind: 'c'; windowSec: number; windowIndex: number }
+  | { key: string; kind: 'd'; member: string }
+  // A record of a blocking table: its rules, for the refund to judge its blocks again.
+  | { key: string; kind: 'b'; at: number; spec: string };
 
 export interface RedisLimitStoreOptions {
   connection: RedisConnection;
@@ -49,6 +59,11 @@ export interface RedisLimitStoreOptions {
   strikeFlushMs?: number;
   /** What the strikes' flush waits on (tests move it on). */
   timers?: Timers;
+  /**
+   * Keep a copy of the blocked subjects and answer `blockedNow` from it (blocked-copy.ts; the
+   * relay's stores do). Its polls run on `timers` unless given their own.
+   */
+  blockedCopy?: Omit<BlockedCopyOptions, 'read'>;
 }
 
 export interface RedisLimitStore extends LimitStore {
@@ -58,6 +73,10 @@ export interface RedisLimitStore extends LimitStore {
    * answered): at the relay's shutdown (SIGTERM), so no strike held is left behind.
    */
   flushStrikes(): Promise<void>;
+  /** Stops the blocked copy's polls (at shutdown, before the connection closes). */
+  stop(): void;
+  /** The copy of the blocked subjects, when kept (tests). */
+  readonly copy: ReturnType<typeof createBlockedCopy> | null;
 }
 
 /** The strike buffer's default wait: as the embedded store's for its strikes' commit. */
@@ -80,16 +99,22 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
   const inFlightKey = (key: string) => `${space}in_flight:${key.slice(0, 16)}`;
   /** The rules each table was first consumed with, in this process: two rule sets for one table is a bug. */
   const signatures = new Map<string, string>();
+  /** The blocked subjects' set, change counter and change log (blocked-scripts.ts), last in every write script's keys. */
+  const blocks = [`${space}blocks`, `${space}blocks:seq`, `${space}blocks:log`];
+  const copy = options.blockedCopy
+    ? createBlockedCopy({
+        ...(options.timers && { timers: options.timers }),
+        ...options.blockedCopy,
+        read: (since) => connection.evalScript('limits.blocks', BLOCKS_SINCE, blocks, [since]),
+      })
+    : null;
+  const took = (changes: unknown) => {
+    if (copy && Array.isArray(changes)) copy.took(changes as string[]);
+  };
 
   // A refused request's strikes, summed per record and written a few times a second (strike-buffer.ts).
   const strikes = createStrikeBuffer({
-    write: (records) =>
-      connection.evalScript(
-        'limits.strike',
-        STRIKE_EACH,
-        records.map((r) => r.key),
-        strikeArgs(records),
-      ),
+    write: async (records) => took(await connection.evalScript('limits.strike', STRIKE_EACH, [...records.map((r) => r.key), ...blocks], strikeArgs(records))),
     flushMs: options.strikeFlushMs ?? STRIKE_FLUSH_MS,
     maxRecords: STRIKE_RECORDS_MAX,
     ...(options.timers && { timers: options.timers }),
@@ -125,16 +150,18 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
     { oneInFlight: true },
   );
   // durable: a number's cooldown lost in a failover would let it be rung again at once.
-  const consumeAtOnce = gatherSameTick<Op, number[]>(
-    async (ops) =>
-      (await connection.evalScript(
-        'limits.consume',
-        CONSUME_EACH,
-        ops.flatMap((op) => op.keys),
-        ops.flatMap((op) => [op.now, op.keys.length, ...op.specs]),
-        { durable: true },
-      )) as number[][],
-  );
+  const consumeAtOnce = gatherSameTick<Op, number[]>(async (ops) => {
+    const replies = (await connection.evalScript(
+      'limits.consume',
+      CONSUME_EACH,
+      [...ops.flatMap((op) => op.keys), ...blocks],
+      ops.flatMap((op) => [op.now, op.keys.length, ...op.specs]),
+      { durable: true },
+    )) as number[][];
+    // Last: the changes to the blocked subjects.
+    took(replies.pop());
+    return replies;
+  });
 
   /** The rules in spec order, to name a refusal by its index. */
   const rulesOf = (check: LimitCheck) => [...(check.counts ?? []), ...(check.distinct ? [check.distinct] : [])];
@@ -187,6 +214,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
           }
         }
         if (check.distinct && Number(reply[i + 1]) === 1) entries.push({ key, kind: 'd', member: memberOf(check.distinct.member) });
+        if (BLOCKING_TABLES.has(check.table)) entries.push({ key, kind: 'b', at: now, spec: specOf(check) });
       });
       return { ok: true, receipt: { at: now, entries } };
     },
@@ -218,6 +246,33 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
 
     flushStrikes: () => strikes.drain(),
 
+    blockedNow(checks, nowMs) {
+      // A copy is only as good as its last poll, and no better than a connection that is down.
+      if (copy === null || !copy.fresh() || !connection.ready) return null;
+      const nowSec = Math.floor(nowMs / 1000);
+      const refusals: Refusal[] = [];
+      for (const check of checks) {
+        const name = `${check.table}:${check.key.slice(0, 16).toLowerCase()}`;
+        const held = strikes.heldCount(`${space}${name}`);
+        // A client's strikes held here are judged by Redis with them added (the look script), so
+        // on one relay a client is refused up front exactly at its LIMIT_CLIENT_REFUSALS-th
+        // refusal. A network's are counted here only when they alone reach its limit; with those
+        // already written they count once written (at most 100 ms), as another relay's do.
+        if (held > 0 && check.table === 'client_refusals') return null;
+        const rules = rulesOf(check);
+        for (const [rule, retryAfter] of copy.blocked(name, nowSec)) {
+          const reason = rules[rule - 1]?.reason;
+          if (reason !== undefined) refusals.push({ reason, retryAfter });
+        }
+        // Held strikes are all from the last moment: the block frees about a window from now.
+        if (held > 0) for (const r of check.counts ?? []) if (held >= r.limit) refusals.push({ reason: r.reason, retryAfter: r.windowSec });
+      }
+      return refusals;
+    },
+
+    stop: () => copy?.stop(),
+    copy,
+
     async refund(receipt: Receipt) {
       const entries = receipt.entries as Entry[];
       if (entries.length === 0) return;
@@ -232,9 +287,10 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
         }
         if (e.kind === 'l') return `${ki},l,${e.at}`;
         if (e.kind === 'c') return `${ki},c,${e.windowSec},${e.windowIndex}`;
+        if (e.kind === 'b') return `${ki},b,${e.at},${e.spec}`;
         return `${ki},d,${e.member}`;
       });
-      await connection.evalScript('limits.refund', REFUND, keys, args);
+      took(await connection.evalScript('limits.refund', REFUND, [...keys, ...blocks], args));
     },
 
     async acquire(key, max, ttlMs, nowMs) {

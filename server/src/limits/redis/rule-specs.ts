@@ -2,7 +2,7 @@
 // them (one rule set per table). The limiter passes the same count arrays every time (limits/plan.ts
 // makes them once), so the text of a count-only check (every look, every strike) is made once per
 // rule set and kept beside its array, not made again for every call of a flood.
-import type { CountRule, LimitCheck } from '../limit-store.ts';
+import { BLOCKING_TABLES, type CountRule, type LimitCheck } from '../limit-store.ts';
 
 /** Count limits up to this are exact logs of times; above it, two-window counters. */
 export const LOG_MAX = 8;
@@ -10,6 +10,7 @@ export const LOG_MAX = 8;
 const countSignatures = new WeakMap<readonly CountRule[], string>();
 const countSpecs = new WeakMap<readonly CountRule[], string>();
 const countOnlySpecs = new WeakMap<readonly CountRule[], string>();
+const blockingCountOnlySpecs = new WeakMap<readonly CountRule[], string>();
 
 function kept(cache: WeakMap<readonly CountRule[], string>, counts: readonly CountRule[], make: () => string): string {
   let text = cache.get(counts);
@@ -41,11 +42,17 @@ export function memberOf(hex: string): string {
 
 const countText = (counts: readonly CountRule[]) => kept(countSpecs, counts, () => counts.map((r) => `;c,${r.limit},${r.windowSec}`).join(''));
 
-/** "<ttl>;c,<limit>,<window>…;d,<limit>,<window>,<member>" (limit-scripts.ts). */
+/**
+ * "<ttl>;c,<limit>,<window>…;d,<limit>,<window>,<member>" (limit-scripts.ts), and ";b" last for a
+ * table that blocks a client before its body (its blocks are kept, blocked-scripts.ts).
+ */
 export function specOf(check: LimitCheck): string {
   const { counts, distinct: d } = check;
-  if (d === undefined && counts !== undefined) return kept(countOnlySpecs, counts, () => `${ttlOf(check)}${countText(counts)}`);
+  const blocking = BLOCKING_TABLES.has(check.table);
+  if (d === undefined && counts !== undefined) {
+    return kept(blocking ? blockingCountOnlySpecs : countOnlySpecs, counts, () => `${ttlOf(check)}${countText(counts)}${blocking ? ';b' : ''}`);
+  }
   const rules = counts === undefined ? '' : countText(counts);
   const distinct = d ? `;d,${d.limit},${d.windowSec},${memberOf(d.member)}` : '';
-  return `${ttlOf(check)}${rules}${distinct}`;
+  return `${ttlOf(check)}${rules}${distinct}${blocking ? ';b' : ''}`;
 }

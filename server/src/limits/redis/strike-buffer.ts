@@ -4,10 +4,11 @@
 // a second instead of one per event-loop turn, and the strikes against one network are summed, so
 // Redis reads, counts and writes that record once per flush instead of once per strike.
 //
-// Why this weakens nothing: a strike only brings a block closer, and this relay's own looks count
-// the strikes it still holds (the peek script adds them in), so on one relay a client or network is
-// blocked exactly when it was. Another relay sees them up to `flushMs` later: across relays a block
-// may come that much later. A consume of a record with strikes held (a CAPTCHA's strike charged up
+// What it changes: a strike only brings a block closer. This relay's look at a client it holds
+// strikes against asks Redis with them added in (the peek script), so on one relay a client is
+// blocked exactly when it was; a network's held strikes count in the relay's copy of the blocked
+// subjects (blocked-copy.ts) only once written, unless they alone reach its limit, and another
+// relay sees any of them once written: such a block may come up to `flushMs` later. A consume of a record with strikes held (a CAPTCHA's strike charged up
 // front, all or nothing) has them written first, so it judges them. Strikes held when the relay
 // stops are written by `close` (SIGTERM); those a crash or a failed write loses only delay a block,
 // and each is reported to its caller (dialback_limiter_strikes_lost_total).
@@ -99,6 +100,13 @@ export function createStrikeBuffer(options: StrikeBufferOptions) {
     },
     holds(key: string): boolean {
       return current?.records.has(key) ?? false;
+    },
+    /** How many strikes are held for `key` (0 when none). */
+    heldCount(key: string): number {
+      const held = current?.records.get(key);
+      let n = 0;
+      if (held !== undefined) for (let i = 1; i < held.groups.length; i += 2) n += held.groups[i]!;
+      return n;
     },
     flush,
     /** Writes what is held and waits for every write under way to be answered (errors are the callers'). */

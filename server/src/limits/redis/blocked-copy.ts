@@ -1,0 +1,159 @@
+// This relay's copy of the subjects Redis holds blocked (blocked-scripts.ts): the look before a
+// request's body (Limiter.blockedClient) is answered from it, with no round trip, as long as it is
+// fresh. Under a flood from ever-new addresses that look was a Redis call for every request, all
+// to learn that a client never seen is not blocked.
+//
+// How it stays in step: every `pollMs` the relay asks for the changes since the seq it has (one
+// read-only script; when nothing changed, one number comes back), and every `fullEvery` polls for
+// the whole set, so a change lost to a failover (a replica promoted without it) is undone within
+// seconds. The changes this relay's own writes make come back in their replies and count at once
+// (`took`). A copy whose last answered poll was sent more than `maxAgeMs` ago is not used (Redis
+// slow or unreachable): the look then asks Redis as before, and fails closed as before.
+//
+// What it costs: a block made on another relay counts here up to one poll later (~100 ms), and a
+// strike this relay still holds (strike-buffer.ts) counts once it is written. Neither lets a call
+// through that the limits refuse: the look only spares a blocked client's body being read; every
+// call is still counted and judged by the consume script in Redis.
+import { realTimers, type Timers } from '../../lib/timers.ts';
+
+export interface BlockedCopyOptions {
+  /** Runs BLOCKS_SINCE with the seq the copy has (-1: none, the whole set). */
+  read(sinceSeq: number): Promise<unknown>;
+  timers?: Timers;
+  /** A clock that only goes forward, in ms, for the copy's age (not the limiter's clock, which tests move). */
+  monotonic?: () => number;
+  /** Between the end of one poll and the next (default 100 ms). */
+  pollMs?: number;
+  /** Every this many polls, the whole set (default 100: 10 s). */
+  fullEvery?: number;
+  /** Oldest a copy may be and still answer (default 1,000 ms). */
+  maxAgeMs?: number;
+}
+
+/** A subject's rules that refuse it: rule index (1-based) → the epoch second it frees. */
+type Blocks = Map<number, number>;
+
+export interface BlockedCopy {
+  /** Whether the copy may answer now. */
+  fresh(): boolean;
+  /** The rules refusing the subject "<table>:<16 hex>" at `nowSec`: [rule index, seconds left]; empty when none. */
+  blocked(name: string, nowSec: number): Array<[number, number]>;
+  /** Changes a write script of this relay made ("<seq>|<name>|<rule>|<frees at>"), counted at once. */
+  took(changes: readonly string[]): void;
+  /** Polls now; resolves when answered (or failed). */
+  refresh(): Promise<void>;
+  /** Subjects held (tests, /metrics). */
+  readonly size: number;
+  stop(): void;
+}
+
+export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
+  const timers = options.timers ?? realTimers;
+  const monotonic = options.monotonic ?? (() => performance.now());
+  const pollMs = options.pollMs ?? 100;
+  const fullEvery = options.fullEvery ?? 100;
+  const maxAgeMs = options.maxAgeMs ?? 1_000;
+
+  let subjects = new Map<string, Blocks>();
+  let seq = -1;
+  let answeredAt = Number.NEGATIVE_INFINITY;
+  let polls = 0;
+  let stopped = false;
+  let timer: unknown = null;
+  let polling: Promise<void> | null = null;
+  /** This relay's own changes newer than the copy's seq: applied again after every poll, in order. */
+  let ahead: Array<[number, string, number, number]> = [];
+
+  function set(into: Map<string, Blocks>, name: string, rule: number, freesAt: number): void {
+    let blocks = into.get(name);
+    if (freesAt === 0) {
+      blocks?.delete(rule);
+      if (blocks?.size === 0) into.delete(name);
+      return;
+    }
+    if (blocks === undefined) {
+      blocks = new Map();
+      into.set(name, blocks);
+    }
+    blocks.set(rule, freesAt);
+  }
+
+  function parse(entry: string): [number, string, number, number] | null {
+    const [s, name, rule, freesAt] = entry.split('|');
+    if (s === undefined || name === undefined || rule === undefined || freesAt === undefined) return null;
+    return [Number(s), name, Number(rule), Number(freesAt)];
+  }
+
+  async function poll(): Promise<void> {
+    const whole = seq < 0 || ++polls % fullEvery === 0;
+    const sentAt = monotonic();
+    const reply = (await options.read(whole ? -1 : seq)) as [number, string[]?, number?];
+    const next = Number(reply[0]);
+    const listed = reply[1] ?? [];
+    if (Number(reply[2]) === 1) {
+      const fresh = new Map<string, Blocks>();
+      for (let i = 0; i + 1 < listed.length; i += 2) {
+        const [name, rule] = listed[i]!.split('|');
+        if (name !== undefined && rule !== undefined) set(fresh, name, Number(rule), Number(listed[i + 1]));
+      }
+      subjects = fresh;
+    } else {
+      for (const entry of listed) {
+        const change = parse(entry);
+        if (change) set(subjects, change[1], change[2], change[3]);
+      }
+    }
+    seq = next;
+    ahead = ahead.filter((change) => change[0] > seq);
+    for (const change of ahead) set(subjects, change[1], change[2], change[3]);
+    answeredAt = sentAt;
+  }
+
+  function refresh(): Promise<void> {
+    polling ??= poll()
+      // A failed poll only lets the copy age: past maxAgeMs the look asks Redis, which reports the failure.
+      .catch(() => undefined)
+      .finally(() => {
+        polling = null;
+      });
+    return polling;
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = timers.setTimeout(() => {
+      timer = null;
+      void refresh().then(schedule);
+    }, pollMs);
+  }
+
+  void refresh().then(schedule);
+
+  return {
+    fresh: () => monotonic() - answeredAt <= maxAgeMs,
+    blocked(name, nowSec) {
+      const blocks = subjects.get(name);
+      if (blocks === undefined) return [];
+      const found: Array<[number, number]> = [];
+      for (const [rule, freesAt] of blocks) if (freesAt > nowSec) found.push([rule, freesAt - nowSec]);
+      return found;
+    },
+    took(changes) {
+      for (const entry of changes) {
+        const change = parse(entry);
+        if (change === null || change[0] <= seq) continue;
+        ahead.push(change);
+        set(subjects, change[1], change[2], change[3]);
+      }
+    },
+    refresh,
+    get size() {
+      return subjects.size;
+    },
+    stop() {
+      stopped = true;
+      if (timer !== null) timers.clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
