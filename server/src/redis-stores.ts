@@ -17,6 +17,7 @@ import { connectRedis, type RedisConnection, type RedisLog } from './storage/red
 import { createRedisConsentLog } from './consent/redis-consent-log.ts';
 import { createRedisIdempotencyStore } from './idempotency/redis-store.ts';
 import { createRedisLimitStore } from './limits/redis/limit-store.ts';
+import { reportBlockedCopy } from './limits/redis/blocked-copy-metrics.ts';
 import { createRedisMetrics } from './storage/redis/metrics.ts';
 import { createRedisSharedState } from './shared-state/redis-shared-state.ts';
 import { createRedisWebhookOutbox } from './webhooks/redis-outbox.ts';
@@ -45,6 +46,7 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
   const relayId = options.relayId ?? `relay-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   // The look before each request's body is answered from a copy of the blocked subjects (blocked-copy.ts).
   const limits = createRedisLimitStore({ connection, blockedCopy: {} });
+  if (limits.copy) reportBlockedCopy(limits.copy, registry);
   return {
     kind: 'redis',
     connection,

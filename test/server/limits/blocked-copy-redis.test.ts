@@ -6,7 +6,11 @@
 // does not answer; a promoted replica that lost changes, or a log trimmed past the copy, is read whole.
 import { describe, expect, it } from 'vitest';
 import type { LimitCheck, LimitStore } from '../../../server/src/limits/limit-store.ts';
-import { createRedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';
+import { Registry } from 'prom-client';
+import { createRedisLimitStore, type RedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';
+import { createBlockedCopy } from '../../../server/src/limits/redis/blocked-copy.ts';
+import { reportBlockedCopy } from '../../../server/src/limits/redis/blocked-copy-metrics.ts';
+import { openRedisStores } from '../../../server/src/redis-stores.ts';
 import { createLimiter } from '../../../server/src/limits/index.ts';
 import { loadConfig } from '../../../server/src/config/index.ts';
 import { HELD_ENV } from '../../support/held-calls.ts';
@@ -206,5 +210,35 @@ describe('the limiter over a Redis store with a copy', () => {
     expect(await limiter.blockedClient('198.51.100.8')).toEqual({ reason: 'client_refusals', retryAfter: 600 });
     store.stop();
     await store.flushStrikes();
+  });
+});
+
+describe('the copy in /metrics', () => {
+  const gauge = async (registry: Registry, name: string) => new RegExp(`^${name} (\\S+)$`, 'm').exec(await registry.metrics())?.[1];
+
+  it('the relay’s Redis stores show its age (under a second once polled) and the subjects it holds', async () => {
+    const registry = new Registry();
+    const config = loadConfig({ ...HELD_ENV, ...NO_SERVICE_ENV, PORT: '0', REDIS_URL: single.server.url });
+    const stores = openRedisStores(config, createLogger({ level: 'silent' }), { connection: single.fresh(), registry });
+    const limits = stores.limits as RedisLimitStore;
+    try {
+      await limits.copy!.refresh();
+      expect(Number(await gauge(registry, 'dialback_limiter_blocked_copy_age_seconds'))).toBeLessThan(1);
+      expect(await gauge(registry, 'dialback_limiter_blocked_subjects')).toBe('0');
+      const c = clientCounts('shown');
+      for (let i = 0; i < 3; i++) await limits.consume([c], Date.now());
+      expect(await gauge(registry, 'dialback_limiter_blocked_subjects')).toBe('1');
+    } finally {
+      limits.stop();
+    }
+  });
+
+  it('shows +Inf before the first poll is answered: the look then asks Redis', async () => {
+    const registry = new Registry();
+    const copy = createBlockedCopy({ read: () => new Promise(() => undefined), timers: createManualTimers().timers });
+    reportBlockedCopy(copy, registry);
+    expect(await gauge(registry, 'dialback_limiter_blocked_copy_age_seconds')).toBe('+Inf');
+    expect(copy.fresh()).toBe(false);
+    copy.stop();
   });
 });

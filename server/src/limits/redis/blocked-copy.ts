@@ -44,6 +44,8 @@ export interface BlockedCopy {
   refresh(): Promise<void>;
   /** Subjects held (tests, /metrics). */
   readonly size: number;
+  /** Milliseconds since the last answered poll was sent (Infinity before the first): over `maxAgeMs`, the copy does not answer. */
+  age(): number;
   stop(): void;
 }
 
@@ -150,6 +152,7 @@ export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
     get size() {
       return subjects.size;
     },
+    age: () => monotonic() - answeredAt,
     stop() {
       stopped = true;
       if (timer !== null) timers.clearTimeout(timer);

@@ -38,7 +38,7 @@ import { gatherSameTick } from '../../storage/redis/same-tick.ts';
 import { ACQUIRE, REFUND, RELEASE } from './limit-scripts.ts';
 import { CONSUME_EACH, PEEK_EACH, STRIKE_EACH, strikeArgs } from './limit-batch-scripts.ts';
 import { BLOCKS_SINCE } from './blocked-scripts.ts';
-import { createBlockedCopy, type BlockedCopyOptions } from './blocked-copy.ts';
+import { createBlockedCopy, type BlockedCopy, type BlockedCopyOptions } from './blocked-copy.ts';
 import { createStrikeBuffer } from './strike-buffer.ts';
 import { LOG_MAX, memberOf, signatureOf, specOf } from './rule-specs.ts';
 import type { Timers } from '../../lib/timers.ts';
@@ -76,7 +76,7 @@ export interface RedisLimitStore extends LimitStore {
   /** Stops the blocked copy's polls (at shutdown, before the connection closes). */
   stop(): void;
   /** The copy of the blocked subjects, when kept (tests). */
-  readonly copy: ReturnType<typeof createBlockedCopy> | null;
+  readonly copy: BlockedCopy | null;
 }
 
 /** The strike buffer's default wait: as the embedded store's for its strikes' commit. */
