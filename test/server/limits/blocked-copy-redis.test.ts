@@ -154,6 +154,31 @@ describe.each([
     expect(createRedisLimitStore({ connection: redis.fresh() }).blockedNow!([c], sec(0))).toBeNull();
   });
 
+  it('steps aside while more subjects are blocked than a copy holds (a botnet’s flood), and comes back under that', async () => {
+    const connection = redis.fresh();
+    const relay = createRedisLimitStore({ connection, timers: createManualTimers().timers, blockedCopy: { maxSubjects: 2 } });
+    await relay.copy!.refresh();
+    const clients = ['bot 1', 'bot 2', 'bot 3'].map(clientCounts);
+    const receipts = [];
+    for (const c of clients) {
+      for (let i = 0; i < 3; i++) {
+        const decision = await relay.consume([c], sec(i));
+        if (decision.ok) receipts.push(decision.receipt);
+      }
+    }
+    await relay.copy!.refresh();
+    expect(relay.blockedNow!(clients, sec(3))).toBeNull();
+    expect(relay.copy!.size).toBe(0);
+    // Still three: the poll reads the set's size only.
+    await relay.copy!.refresh();
+    expect(relay.blockedNow!(clients, sec(3))).toBeNull();
+    // One freed (its last call refunded): two, which the copy holds again.
+    await relay.refund(receipts.at(-1)!);
+    await relay.copy!.refresh();
+    expect(relay.blockedNow!(clients, sec(3))?.map((r) => r.reason)).toEqual(['client_rate', 'client_rate']);
+    relay.stop();
+  });
+
   it('reads the whole set when Redis went back (a replica promoted without the last changes) or its log no longer reaches the copy', async () => {
     const { a, b, connection } = await twoRelays();
     const space = connection.keyspace('limits');

@@ -10,6 +10,10 @@
 // (`took`). A copy whose last answered poll was sent more than `maxAgeMs` ago is not used (Redis
 // slow or unreachable): the look then asks Redis as before, and fails closed as before.
 //
+// A flood that gets more than `maxSubjects` subjects blocked at once (a botnet whose every address
+// collects its strikes) is more than a copy should hold: the copy then steps aside (it answers
+// nothing, and its polls read only the set's size) until the set is under that again.
+//
 // What it costs: a block made on another relay counts here up to one poll later (~100 ms), and a
 // strike this relay still holds (strike-buffer.ts) counts once it is written. Neither lets a call
 // through that the limits refuse: the look only spares a blocked client's body being read; every
@@ -17,8 +21,8 @@
 import { realTimers, type Timers } from '../../lib/timers.ts';
 
 export interface BlockedCopyOptions {
-  /** Runs BLOCKS_SINCE with the seq the copy has (-1: none, the whole set). */
-  read(sinceSeq: number): Promise<unknown>;
+  /** Runs BLOCKS_SINCE with the seq the copy has (-1: none, the whole set) and the most subjects a copy holds. */
+  read(sinceSeq: number, maxSubjects: number): Promise<unknown>;
   timers?: Timers;
   /** A clock that only goes forward, in ms, for the copy's age (not the limiter's clock, which tests move). */
   monotonic?: () => number;
@@ -28,6 +32,8 @@ export interface BlockedCopyOptions {
   fullEvery?: number;
   /** Oldest a copy may be and still answer (default 1,000 ms). */
   maxAgeMs?: number;
+  /** Most subjects a copy holds; over that it steps aside (default 100,000: ~10 MB of heap, 94 B a subject). */
+  maxSubjects?: number;
 }
 
 /** A subject's rules that refuse it: rule index (1-based) → the epoch second it frees. */
@@ -55,6 +61,7 @@ export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
   const pollMs = options.pollMs ?? 100;
   const fullEvery = options.fullEvery ?? 100;
   const maxAgeMs = options.maxAgeMs ?? 1_000;
+  const maxSubjects = options.maxSubjects ?? 100_000;
 
   let subjects = new Map<string, Blocks>();
   let seq = -1;
@@ -89,10 +96,11 @@ export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
   async function poll(): Promise<void> {
     const whole = seq < 0 || ++polls % fullEvery === 0;
     const sentAt = monotonic();
-    const reply = (await options.read(whole ? -1 : seq)) as [number, string[]?, number?];
+    const reply = (await options.read(whole ? -1 : seq, maxSubjects)) as [number, string[]?, number?];
     const next = Number(reply[0]);
     const listed = reply[1] ?? [];
-    if (Number(reply[2]) === 1) {
+    const mode = Number(reply[2]);
+    if (mode === 1 || mode === 2) {
       const fresh = new Map<string, Blocks>();
       for (let i = 0; i + 1 < listed.length; i += 2) {
         const [name, rule] = listed[i]!.split('|');
@@ -108,6 +116,14 @@ export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
     seq = next;
     ahead = ahead.filter((change) => change[0] > seq);
     for (const change of ahead) set(subjects, change[1], change[2], change[3]);
+    if (mode === 2 || subjects.size > maxSubjects) {
+      // Too many to hold: nothing kept, nothing answered; the next poll asks for the whole set again.
+      subjects = new Map();
+      ahead = [];
+      seq = -1;
+      answeredAt = Number.NEGATIVE_INFINITY;
+      return;
+    }
     answeredAt = sentAt;
   }
 

@@ -54,10 +54,12 @@ end
 `;
 
 /**
- * KEYS: blocks, blocks:seq, blocks:log. ARGV[1]: the seq the relay's copy has (-1: none). Returns
- * {seq} when nothing changed; {seq, {entry, …}, 0}: the log's entries after it; or {seq, {member,
- * frees-at, …}, 1}: the whole set, when the copy has none, the log no longer reaches back to it, or
- * seq went back (a replica promoted without the last changes). Read-only: runs on replicas too.
+ * KEYS: blocks, blocks:seq, blocks:log. ARGV[1]: the seq the relay's copy has (-1: none); ARGV[2]:
+ * the most subjects a copy holds. Returns {seq} when nothing changed; {seq, {entry, …}, 0}: the
+ * log's entries after it; {seq, {member, frees-at, …}, 1}: the whole set, when the copy has none,
+ * the log no longer reaches back to it, or seq went back (a replica promoted without the last
+ * changes); or {seq, {}, 2} when the whole set is over the most a copy holds. Read-only: runs on
+ * replicas too.
  */
 export const BLOCKS_SINCE = lua(`#!lua flags=no-writes
 local seq = tonumber(redis.call('GET', KEYS[2]) or 0)
@@ -69,5 +71,6 @@ if last >= 0 and last < seq then
     return { seq, redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. last, '+inf'), 0 }
   end
 end
+if redis.call('ZCARD', KEYS[1]) > tonumber(ARGV[2]) then return { seq, {}, 2 } end
 return { seq, redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES'), 1 }
 `);

@@ -105,7 +105,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
     ? createBlockedCopy({
         ...(options.timers && { timers: options.timers }),
         ...options.blockedCopy,
-        read: (since) => connection.evalScript('limits.blocks', BLOCKS_SINCE, blocks, [since]),
+        read: (since, maxSubjects) => connection.evalScript('limits.blocks', BLOCKS_SINCE, blocks, [since, maxSubjects]),
       })
     : null;
   const took = (changes: unknown) => {
