@@ -49,20 +49,21 @@ afterAll(async () => {
 describe('alerting rules', () => {
   it('pass promtool check rules and their unit tests', () => {
     const check = promtool(['check', 'rules', 'prometheus-alerts.yml'], EXAMPLES);
-    expect(check.output).toContain('SUCCESS: 9 rules found');
+    expect(check.output).toContain('SUCCESS: 10 rules found');
     expect(check.status).toBe(0);
     const test = promtool(['test', 'rules', 'prometheus-alerts.test.yml'], EXAMPLES);
     expect(test.output).toContain('SUCCESS');
     expect(test.status).toBe(0);
   });
 
-  it('cover readiness, Redis down and refusing, the breaker, upstream errors, the webhook backlog and late held calls', () => {
+  it('cover readiness, Redis down and refusing, a stale copy of the blocked subjects, the breaker, upstream errors, the webhook backlog and late held calls', () => {
     const alerts = [...RULES.matchAll(/- alert: (\w+)/g)].map((m) => m[1]);
     expect(alerts).toEqual([
       'DialbackRelayDown',
       'DialbackRelayNotReady',
       'DialbackRedisDown',
       'DialbackRedisRefusingCommands',
+      'DialbackBlockedCopyStale',
       'DialbackBreakerOpen',
       'DialbackUpstreamErrors',
       'DialbackWebhookNotDelivering',
