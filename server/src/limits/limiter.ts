@@ -156,7 +156,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       const k = plan.keysOf(clientIp);
       const at = now();
       // From the store's copy of the blocked subjects when it has one fresh (Redis): no round trip.
-      const copied = store.blockedNow?.([...plan.blockingChecks(k), ...plan.strikeChecks(k)], at);
+      const copied = store.blockedNow?.(plan.lookChecks(k), at);
       if (copied) return copied.length === 0 ? null : worstOf(copied);
       // All at once: with Redis, one pipelined round trip instead of one per check.
       const found = await Promise.all([...plan.blockingChecks(k).map((check) => store.peek(check, at)), strikes.reached(k, at)]);

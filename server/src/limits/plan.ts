@@ -41,6 +41,8 @@ export interface ClientKeys {
   /** Its blocking and strike checks, made when first asked for and kept with the keys (keysOf). */
   blocking?: readonly LimitCheck[];
   strikes?: readonly LimitCheck[];
+  /** Both of those, as one look asks for them (lookChecks). */
+  look?: readonly LimitCheck[];
 }
 
 export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
@@ -130,6 +132,11 @@ export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
         ...k.networks.map((n): LimitCheck => ({ table: 'network_refusals', key: n.key, counts: networkStrikes })),
       ];
       return k.strikes;
+    },
+    /** Everything the look before a request's body asks about: the blocking checks and the strikes (made once per client). */
+    lookChecks(k: ClientKeys): readonly LimitCheck[] {
+      k.look ??= [...this.blockingChecks(k), ...this.strikeChecks(k)];
+      return k.look;
     },
   };
 }

@@ -43,7 +43,7 @@ export interface BlockedCopy {
   /** Whether the copy may answer now. */
   fresh(): boolean;
   /** The rules refusing the subject "<table>:<16 hex>" at `nowSec`: [rule index, seconds left]; empty when none. */
-  blocked(name: string, nowSec: number): Array<[number, number]>;
+  blocked(name: string, nowSec: number): ReadonlyArray<readonly [number, number]>;
   /** Changes a write script of this relay made ("<seq>|<name>|<rule>|<frees at>"), counted at once. */
   took(changes: readonly string[]): void;
   /** Polls now; resolves when answered (or failed). */
@@ -54,6 +54,9 @@ export interface BlockedCopy {
   age(): number;
   stop(): void;
 }
+
+/** What `blocked` answers for a subject the copy does not hold: the look at a new client, every request of a flood. */
+const NONE: ReadonlyArray<readonly [number, number]> = [];
 
 export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
   const timers = options.timers ?? realTimers;
@@ -97,10 +100,10 @@ export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
     const whole = seq < 0 || ++polls % fullEvery === 0;
     const sentAt = monotonic();
     const reply = (await options.read(whole ? -1 : seq, maxSubjects)) as [number, string[]?, number?];
-    const next = Number(reply[0]);
-    const listed = reply[1] ?? [];
     const mode = Number(reply[2]);
-    if (mode === 1 || mode === 2) {
+    if (mode === 2) return stepAside();
+    const listed = reply[1] ?? [];
+    if (mode === 1) {
       const fresh = new Map<string, Blocks>();
       for (let i = 0; i + 1 < listed.length; i += 2) {
         const [name, rule] = listed[i]!.split('|');
@@ -113,18 +116,19 @@ export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
         if (change) set(subjects, change[1], change[2], change[3]);
       }
     }
-    seq = next;
+    seq = Number(reply[0]);
     ahead = ahead.filter((change) => change[0] > seq);
     for (const change of ahead) set(subjects, change[1], change[2], change[3]);
-    if (mode === 2 || subjects.size > maxSubjects) {
-      // Too many to hold: nothing kept, nothing answered; the next poll asks for the whole set again.
-      subjects = new Map();
-      ahead = [];
-      seq = -1;
-      answeredAt = Number.NEGATIVE_INFINITY;
-      return;
-    }
+    if (subjects.size > maxSubjects) return stepAside();
     answeredAt = sentAt;
+  }
+
+  /** Too many to hold: nothing kept, nothing answered; the next poll asks for the whole set again. */
+  function stepAside(): void {
+    subjects = new Map();
+    ahead = [];
+    seq = -1;
+    answeredAt = Number.NEGATIVE_INFINITY;
   }
 
   function refresh(): Promise<void> {
@@ -147,11 +151,13 @@ export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
 
   void refresh().then(schedule);
 
+  const age = () => monotonic() - answeredAt;
+
   return {
-    fresh: () => monotonic() - answeredAt <= maxAgeMs,
+    fresh: () => age() <= maxAgeMs,
     blocked(name, nowSec) {
       const blocks = subjects.get(name);
-      if (blocks === undefined) return [];
+      if (blocks === undefined) return NONE;
       const found: Array<[number, number]> = [];
       for (const [rule, freesAt] of blocks) if (freesAt > nowSec) found.push([rule, freesAt - nowSec]);
       return found;
@@ -168,7 +174,7 @@ export function createBlockedCopy(options: BlockedCopyOptions): BlockedCopy {
     get size() {
       return subjects.size;
     },
-    age: () => monotonic() - answeredAt,
+    age,
     stop() {
       stopped = true;
       if (timer !== null) timers.clearTimeout(timer);

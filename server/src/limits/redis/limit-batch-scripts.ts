@@ -112,9 +112,7 @@ local cached, written, order = {}, {}, {}
 -- one's blocks are synced at the end (a refused one too: a block made before this relay kept
 -- blocks, or lost in a failover, is then known again).
 local blocking_rules, blocking_at, blocking_order = {}, {}, {}
-local function judged(key, rules, spec, now)
-  local _, _, blocking = parse_rules(spec)
-  if not blocking then return end
+local function judged(key, rules, now)
   if blocking_rules[key] == nil then blocking_order[#blocking_order + 1] = key end
   blocking_rules[key] = rules
   blocking_at[key] = math.max(blocking_at[key] or 0, now)
@@ -126,11 +124,12 @@ while a <= #ARGV do
   local recs, rules, ttls, refused = {}, {}, {}, {}
   for i = 1, n do
     local key = KEYS[first + i - 1]
-    ttls[i], rules[i] = parse_rules(ARGV[a + 1 + i])
+    local blocking
+    ttls[i], rules[i], blocking = parse_rules(ARGV[a + 1 + i])
     if cached[key] == nil then cached[key] = decode(redis.call('GET', key)) end
     recs[i] = cached[key]
     evaluate(recs[i], rules[i], now, refused, i)
-    judged(key, rules[i], ARGV[a + 1 + i], now)
+    if blocking then judged(key, rules[i], now) end
   end
   if #refused > 0 then
     table.insert(refused, 1, 0)

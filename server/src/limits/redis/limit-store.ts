@@ -51,7 +51,7 @@ type Entry =
   | { key: string; kind: 'c'; windowSec: number; windowIndex: number }
   | { key: string; kind: 'd'; member: string }
   // A record of a blocking table: its rules, for the refund to judge its blocks again.
-  | { key: string; kind: 'b'; at: number; spec: string };
+  | { key: string; kind: 'b'; spec: string };
 
 export interface RedisLimitStoreOptions {
   connection: RedisConnection;
@@ -95,7 +95,9 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
   const space = connection.keyspace('limits');
   // 64 bits of the keyed hash name a subject, as in the memory store's fingerprints: collisions are
   // negligible at millions of keys, and the shorter key saves ~24 bytes of Redis memory per key.
-  const recordKey = (check: LimitCheck) => `${space}${check.table}:${check.key.slice(0, 16).toLowerCase()}`;
+  /** "<table>:<16 hex>": a record's name within the keyspace, as the blocked subjects name it too. */
+  const subjectOf = (check: LimitCheck) => `${check.table}:${check.key.slice(0, 16).toLowerCase()}`;
+  const recordKey = (check: LimitCheck) => `${space}${subjectOf(check)}`;
   const inFlightKey = (key: string) => `${space}in_flight:${key.slice(0, 16)}`;
   /** The rules each table was first consumed with, in this process: two rule sets for one table is a bug. */
   const signatures = new Map<string, string>();
@@ -214,7 +216,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
           }
         }
         if (check.distinct && Number(reply[i + 1]) === 1) entries.push({ key, kind: 'd', member: memberOf(check.distinct.member) });
-        if (BLOCKING_TABLES.has(check.table)) entries.push({ key, kind: 'b', at: now, spec: specOf(check) });
+        if (BLOCKING_TABLES.has(check.table)) entries.push({ key, kind: 'b', spec: specOf(check) });
       });
       return { ok: true, receipt: { at: now, entries } };
     },
@@ -252,17 +254,20 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
       const nowSec = Math.floor(nowMs / 1000);
       const refusals: Refusal[] = [];
       for (const check of checks) {
-        const name = `${check.table}:${check.key.slice(0, 16).toLowerCase()}`;
+        const name = subjectOf(check);
         const held = strikes.heldCount(`${space}${name}`);
         // A client's strikes held here are judged by Redis with them added (the look script), so
         // on one relay a client is refused up front exactly at its LIMIT_CLIENT_REFUSALS-th
         // refusal. A network's are counted here only when they alone reach its limit; with those
         // already written they count once written (at most 100 ms), as another relay's do.
         if (held > 0 && check.table === 'client_refusals') return null;
-        const rules = rulesOf(check);
-        for (const [rule, retryAfter] of copy.blocked(name, nowSec)) {
-          const reason = rules[rule - 1]?.reason;
-          if (reason !== undefined) refusals.push({ reason, retryAfter });
+        const blocks = copy.blocked(name, nowSec);
+        if (blocks.length > 0) {
+          const rules = rulesOf(check);
+          for (const [rule, retryAfter] of blocks) {
+            const reason = rules[rule - 1]?.reason;
+            if (reason !== undefined) refusals.push({ reason, retryAfter });
+          }
         }
         // Held strikes are all from the last moment: the block frees about a window from now.
         if (held > 0) for (const r of check.counts ?? []) if (held >= r.limit) refusals.push({ reason: r.reason, retryAfter: r.windowSec });
@@ -287,7 +292,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
         }
         if (e.kind === 'l') return `${ki},l,${e.at}`;
         if (e.kind === 'c') return `${ki},c,${e.windowSec},${e.windowIndex}`;
-        if (e.kind === 'b') return `${ki},b,${e.at},${e.spec}`;
+        if (e.kind === 'b') return `${ki},b,${receipt.at},${e.spec}`;
         return `${ki},d,${e.member}`;
       });
       took(await connection.evalScript('limits.refund', REFUND, [...keys, ...blocks], args));

@@ -8,8 +8,9 @@
 // strikes against asks Redis with them added in (the peek script), so on one relay a client is
 // blocked exactly when it was; a network's held strikes count in the relay's copy of the blocked
 // subjects (blocked-copy.ts) only once written, unless they alone reach its limit, and another
-// relay sees any of them once written: such a block may come up to `flushMs` later. A consume of a record with strikes held (a CAPTCHA's strike charged up
-// front, all or nothing) has them written first, so it judges them. Strikes held when the relay
+// relay sees any of them once written: such a block may come up to `flushMs` later. A consume of
+// a record with strikes held (a CAPTCHA's strike charged up front, all or nothing) has them
+// written first, so it judges them. Strikes held when the relay
 // stops are written by `close` (SIGTERM); those a crash or a failed write loses only delay a block,
 // and each is reported to its caller (dialback_limiter_strikes_lost_total).
 import { realTimers, type Timers } from '../../lib/timers.ts';
