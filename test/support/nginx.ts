@@ -18,6 +18,25 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
+const EXAMPLE = readFileSync(new URL('../../docs/examples/nginx-relays.conf', import.meta.url), 'utf8');
+
+/**
+ * The documented example (docs/examples/nginx-relays.conf) with a test's addresses: nginx on
+ * `port`, the relays on `relayPorts`, and `allow` (when given) instead of the private range its
+ * monitoring locations admit. Throws if a line it replaces is no longer in the example.
+ */
+export function relaysExample(port: number, relayPorts: readonly number[], options: { allow?: string } = {}): string {
+  const swaps: Array<[RegExp, string]> = [
+    [/ *server 10\.0\.0\.11:8080 max_fails=0;\n *server 10\.0\.0\.12:8080 max_fails=0;/, relayPorts.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n')],
+    [/listen 443 ssl http2;/, `listen 127.0.0.1:${port};`],
+  ];
+  if (options.allow) swaps.push([/allow 10\.0\.0\.0\/8;/g, `allow ${options.allow};`]);
+  return swaps.reduce((text, [pattern, replacement]) => {
+    if (!pattern.test(text)) throw new Error(`docs/examples/nginx-relays.conf no longer has ${pattern}`);
+    return text.replace(pattern, replacement);
+  }, EXAMPLE);
+}
+
 /** Throws with what to do when nginx is missing: the tests that need it never skip. */
 function assertInstalled(): void {
   const probe = spawnSync(BINARY, ['-v'], { encoding: 'utf8' });

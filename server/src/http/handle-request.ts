@@ -13,8 +13,9 @@ import { createReplyBatch } from './reply-batch.ts';
 import { Context } from './request-context.ts';
 import { newRequestId } from './request-id.ts';
 import type { RequestLine } from './request-line.ts';
-import { parseTarget, plainPath } from './request-url.ts';
-import { createRouter, handlerFor, notFound, type Route } from './router.ts';
+import { ambiguousTarget, parseTarget, plainPath } from './request-url.ts';
+import { RelayError } from '../errors.ts';
+import { createRouter, handlerFor, notFound, UNMATCHED, type Route } from './router.ts';
 
 export interface PipelineDeps {
   routes: readonly Route[];
@@ -38,17 +39,22 @@ export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage,
     const target = req.url ?? '/';
     let url: URL | undefined;
     let pathname = plainPath(target);
+    // A target a proxy could read otherwise is never routed (request-url.ts); its log line names
+    // the path the relay would have read.
+    let ambiguous: string | null = null;
     if (pathname === null) {
+      ambiguous = ambiguousTarget(target);
       url = parseTarget(target);
       pathname = url.pathname;
     }
     const method = req.method ?? 'GET';
-    const { route, params, label } = router.match(pathname);
+    const { route, params, label } = ambiguous === null ? router.match(pathname) : UNMATCHED;
     const context = new Context(req, res, requestId, target, url, deps.trustedProxies, log);
     context.params = params;
     let cors: Readonly<Record<string, string>> = noHeaders;
     let reply: Reply;
     try {
+      if (ambiguous !== null) throw new RelayError('invalid_request', ambiguous);
       if (route === null || (route.access !== undefined && !route.access(req, context.url))) throw notFound(pathname);
       if (route.origin !== 'none') cors = corsOf(origins, req);
       if (method === 'OPTIONS' && route.origin !== 'none') {

@@ -70,7 +70,8 @@ export interface RouteMatch {
 
 const routeLabel = (route: Route) => (typeof route.path === 'string' ? route.path : route.path instanceof RegExp ? route.path.source : route.path.label);
 const noParams: Record<string, string> = Object.freeze({}) as Record<string, string>;
-const unmatched: RouteMatch = Object.freeze({ route: null, params: noParams, label: 'unmatched' });
+/** No route: an unknown path's match, and a target refused before routing. */
+export const UNMATCHED: RouteMatch = Object.freeze({ route: null, params: noParams, label: 'unmatched' });
 
 export function createRouter(routes: readonly Route[]) {
   const labels = new Map(routes.map((route) => [route, routeLabel(route)]));
@@ -89,7 +90,7 @@ export function createRouter(routes: readonly Route[]) {
         }
         if (params) return { route, params, label: labels.get(route)! };
       }
-      return unmatched;
+      return UNMATCHED;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTarget, plainPath } from '../../../server/src/http/request-url.ts';
+import { ambiguousTarget, parseTarget, plainPath } from '../../../server/src/http/request-url.ts';
 
 describe('request targets', () => {
   it('takes plain paths as they are', () => {
@@ -24,5 +24,21 @@ describe('request targets', () => {
       const plain = plainPath(t);
       if (plain !== null) expect(parseTarget(t).pathname).toBe(plain);
     }
+  });
+
+  it('refuses every target whose path URL parsing would read apart from the raw text (a proxy reads the raw text)', () => {
+    const parts = ['/', 'a', '.', '..', '%2e', '%2E', '%2f', '%5C', '?', '#', '\\', '~', ':', '@', '//', '%41'];
+    let seed = 7;
+    const pick = () => parts[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % parts.length]!;
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let t = '/';
+      for (let j = i % 7; j >= 0; j--) t += pick();
+      if (ambiguousTarget(t) !== null) continue;
+      accepted++;
+      // None of these parts is one URL percent-encodes: the path it reads is the raw text, letter for letter.
+      expect(parseTarget(t).pathname).toBe(t.split('?')[0]);
+    }
+    expect(accepted).toBeGreaterThan(300);
   });
 });

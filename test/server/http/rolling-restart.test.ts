@@ -4,30 +4,14 @@
 // each relay in turn gets SIGTERM and is started again on its port, twice round. Every request must
 // get an answer (no connection reset, no nginx error page: a 5xx may only be the relay's own JSON),
 // every accepted callback must reach the service, and no number may be rung twice.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../server/simulator/index.ts';
 import { freePort } from '../../support/listen.ts';
-import { startNginx, type Nginx } from '../../support/nginx.ts';
+import { relaysExample, startNginx, type Nginx } from '../../support/nginx.ts';
 import { ORIGIN } from '../../support/post-callback.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
-
-const EXAMPLE = readFileSync(new URL('../../../docs/examples/nginx-relays.conf', import.meta.url), 'utf8');
-
-/** The example with this test's addresses; throws if a line it replaces is no longer there. */
-function exampleFor(port: number, relayPorts: number[]): string {
-  const swaps: Array<[RegExp, string]> = [
-    [/ *server 10\.0\.0\.11:8080 max_fails=0;\n *server 10\.0\.0\.12:8080 max_fails=0;/, relayPorts.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n')],
-    [/listen 443 ssl http2;/, `listen 127.0.0.1:${port};`],
-    [/allow 10\.0\.0\.0\/8;/g, 'allow 127.0.0.1;'],
-  ];
-  return swaps.reduce((text, [pattern, replacement]) => {
-    if (!pattern.test(text)) throw new Error(`docs/examples/nginx-relays.conf no longer has ${pattern}`);
-    return text.replace(pattern, replacement);
-  }, EXAMPLE);
-}
 
 interface Outcome {
   phone: string;
@@ -78,7 +62,7 @@ describe('a rolling restart through nginx', () => {
     const ready = async (relay: RelayProcess) => (await fetch(`${relay.url}/readyz`).catch(() => null))?.status === 200;
     for (const port of ports) relays.push(await startRelay(env(port)));
     for (const relay of relays) await waitUntil(() => ready(relay), 'the relay to be ready');
-    nginx = await startNginx((port) => exampleFor(port, ports));
+    nginx = await startNginx((port) => relaysExample(port, ports, { allow: '127.0.0.1' }));
     const front = nginx.url;
 
     let sent = 0;

@@ -125,8 +125,10 @@ describe('widget files', () => {
     const missing = await fetch(`${system.relayUrl}/chunks/nope-123.js`);
     expect(missing.status).toBe(404);
     expect((await missing.json()).error.code).toBe('not_found');
+    // An encoded slash is refused before routing (a proxy in front could read it as a real one).
     const traversal = await fetch(`${system.relayUrl}/chunks/..%2F..%2Fpackage.json`);
-    expect(traversal.status).toBe(404);
+    expect(traversal.status).toBe(400);
+    expect((await traversal.json()).error.code).toBe('invalid_request');
   });
 });
 
