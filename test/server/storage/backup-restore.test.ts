@@ -18,8 +18,8 @@ import { startSimulator } from '../../../server/simulator/index.ts';
 import { tempDataDir } from '../../support/crash.ts';
 import { HASH_SECRET, manualTimers, SECRET, startCrm, testClock, until } from '../../support/held-calls.ts';
 import { deadUrl } from '../../support/listen.ts';
-import { ORIGIN, postCallback } from '../../support/post-callback.ts';
-import { startRelay, type RelayProcess } from '../../support/relay-processes.ts';
+import { postCallback } from '../../support/post-callback.ts';
+import { relayEnv, startRelay, type RelayProcess } from '../../support/relay-processes.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 
 const DAY_MS = 86_400_000;
@@ -69,21 +69,10 @@ describe('backup and restore of the embedded store', () => {
     cleanup.push(() => sim.close());
     const dataDir = tempDataDir();
     const env = {
-      DATA_DIR: dataDir,
-      HASH_SECRET,
-      CALLTRACKING_BASE_URL: sim.url,
-      CALLTRACKING_AUTH_KEY: sim.authKey,
-      CALLTRACKING_PROJECT_ID: sim.projectId,
-      CALLBACK_CALLER: sim.officeLine,
-      ALLOWED_ORIGINS: ORIGIN,
-      TRUSTED_PROXIES: '127.0.0.1',
+      ...relayEnv(sim, { DATA_DIR: dataDir }),
       LEAD_WEBHOOK_URL: await deadUrl(), // the CRM is down: every event waits in the outbox
       LEAD_WEBHOOK_SECRET: SECRET,
-      LOG_LEVEL: 'info',
       // Many bookings from one test: the limits would rightly stop such a flood.
-      LIMIT_NETWORK_IPV4_24_HOURLY: '0',
-      LIMIT_NETWORK_IPV4_24_DAILY: '0',
-      SURGE_CALLS: '0',
       LIMIT_PREFIX_RATE: '65000',
       SITE_HOURLY_CAP: '65000',
       SITE_DAILY_CAP: '65000',
