@@ -73,6 +73,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   };
 
   const server = createServer((req, res) => {
+    // A service's Date header is its own clock's: the relay's pre-flight compares it with its own.
+    res.setHeader('date', now().toUTCString());
     handle(req, res).catch((error: unknown) => {
       log({ msg: 'simulator error', error: error instanceof Error ? error.message : String(error) });
       send(res, text(500, 'simulator error'));

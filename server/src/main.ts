@@ -1,6 +1,7 @@
 // The only file that reads the environment and listens. With CALLTRACKING_BASE_URL unset it first
 // starts the embedded simulator on a free port and points the relay at it (demo mode), so
-// `npm start` runs the whole system on a fresh machine with no account and no network.
+// `npm start` runs the whole system on a fresh machine with no account and no network. With
+// `--check` it runs the pre-flight on the same settings instead, and exits.
 import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './config/index.ts';
 import { createLogger } from './log/index.ts';
 import { createRelay } from './relay.ts';
@@ -26,6 +27,13 @@ async function main(): Promise<void> {
   const fallbacks = sim ? { projectId: sim.SIMULATOR_DEFAULTS.projectId, caller: sim.SIMULATOR_DEFAULTS.officeLine } : undefined;
 
   let config = loadConfig(env, simDefaults, fallbacks);
+  // --check: the pre-flight instead of the relay (preflight/run.ts); nothing is opened for writing.
+  if (process.argv.includes('--check')) {
+    const { runPreflight } = await import('./preflight/run.ts');
+    const code = await runPreflight(config, (line) => process.stdout.write(`${line}\n`));
+    await simulator?.close();
+    process.exit(code);
+  }
   // Without HASH_SECRET the embedded store keeps its own, so hashes (and limits) survive restarts.
   if (config.hash.generated) config = { ...config, hash: { secret: loadOrCreateHashSecret(config.store.dataDir), generated: false } };
   const log = createLogger({ level: config.log.level, secrets: secretsOf(config) });
