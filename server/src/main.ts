@@ -8,6 +8,7 @@ import { createRelay } from './relay.ts';
 import { loadOrCreateHashSecret } from './storage/hash-secret.ts';
 import { openEmbeddedStores, type RelayStores } from './relay-stores.ts';
 import { openRedisStores } from './redis-stores.ts';
+import { tracesWanted, tracing, useTracer } from './tracing/tracing.ts';
 import type { Simulator } from '../simulator/index.ts';
 
 async function main(): Promise<void> {
@@ -37,6 +38,12 @@ async function main(): Promise<void> {
   // Without HASH_SECRET the embedded store keeps its own, so hashes (and limits) survive restarts.
   if (config.hash.generated) config = { ...config, hash: { secret: loadOrCreateHashSecret(config.store.dataDir), generated: false } };
   const log = createLogger({ level: config.log.level, secrets: secretsOf(config) });
+  // OpenTelemetry is loaded only when its own variables ask for traces (tracing/tracing.ts).
+  if (tracesWanted(env)) {
+    const { startOpenTelemetry } = await import('./tracing/otel.ts');
+    useTracer(await startOpenTelemetry(env));
+    log.info('traces sent with OpenTelemetry', { exporter: env.OTEL_TRACES_EXPORTER ?? 'otlp', protocol: env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf' });
+  }
   for (const warning of config.warnings) log.warn(warning);
 
   let stores: RelayStores;
@@ -79,6 +86,7 @@ async function main(): Promise<void> {
     await relay.close();
     await stores.close();
     await simulator?.close();
+    await tracing.shutdown(); // the last spans are sent before the process ends
     await log.flush(); // log lines are written asynchronously: the last ones must not be lost
     process.exit(0);
   };

@@ -24,6 +24,7 @@ import { createMemoryNeverCallList, type NeverCallList } from './phone/never-cal
 import { createMemoryCallBackNumbers, type CallBackNumbers } from './owner/callback-numbers.ts';
 import type { NumberRecords } from './number-data/number-records.ts';
 import { createMemoryNumberRecords } from './number-data/memory-number-records.ts';
+import { tracedMethods } from './tracing/tracing.ts';
 
 export interface RelayStores {
   /** Which kind, for logs and /readyz. */
@@ -98,4 +99,13 @@ export function memoryStores(config: Config, now?: () => number): RelayStores {
     leadTally: createMemoryLeadTally(),
     close: async () => {},
   };
+}
+
+/** Each store's calls made inside a request or a job, as spans `store.<store>.<method>` (tracing/). */
+export function tracedStores(stores: RelayStores): RelayStores {
+  const traced: Record<string, unknown> = { ...stores };
+  for (const [name, store] of Object.entries(stores)) {
+    if (name !== 'registry' && name !== 'shared' && store !== null && typeof store === 'object') traced[name] = tracedMethods(store, `store.${name}`);
+  }
+  return traced as unknown as RelayStores;
 }

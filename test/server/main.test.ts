@@ -128,6 +128,9 @@ describe('server/src/main.ts', () => {
       const packages = new Set(urls.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter((p): p is string => p !== undefined));
       expect(packages.size).toBeGreaterThan(0);
       expect([...packages].filter((p) => p in pkg.devDependencies)).toEqual([]);
+      // No OTEL_* variable: OpenTelemetry's SDK is not even loaded (its API package is, by prom-client).
+      expect([...packages].filter((p) => p.startsWith('@opentelemetry/') && p !== '@opentelemetry/api')).toEqual([]);
+      expect(ours).not.toContain('server/src/tracing/otel.ts');
     } finally {
       await sim.close();
     }

@@ -3,6 +3,7 @@
 // Every failure comes out as one of calltracking/errors.ts.
 import { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
+import { tracing } from '../tracing/tracing.ts';
 import { CallTrackingConnectError, CallTrackingError, CallTrackingTimeoutError, CallTrackingTransportError } from './errors.ts';
 
 export interface TransportOptions {
@@ -131,8 +132,10 @@ export function createTransport(options: TransportOptions) {
     }
   }
 
+  // Inside a request or a job, each request to the service is a span of its own (tracing/).
+  const tracedSend = (opts: SendOptions) => tracing.child(`calltracking ${opts.method} ${opts.path}`, () => send(opts));
   return {
-    send,
+    send: tracing.enabled ? tracedSend : send,
     async close(): Promise<void> {
       await ownAgent?.close();
     },

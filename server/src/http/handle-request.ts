@@ -15,6 +15,7 @@ import { newRequestId } from './request-id.ts';
 import type { RequestLine } from './request-line.ts';
 import { ambiguousTarget, parseTarget, plainPath } from './request-url.ts';
 import { RelayError } from '../errors.ts';
+import { NO_SPAN, type SpanHandle, tracing } from '../tracing/tracing.ts';
 import { createRouter, handlerFor, notFound, UNMATCHED, type Route } from './router.ts';
 
 export interface PipelineDeps {
@@ -33,7 +34,11 @@ export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage,
   // Only reachable if writing a reply itself failed (an invalid header): the socket is the last resort.
   const replies = createReplyBatch((err) => log.error('reply failed', { err }));
 
-  return async function handle(req, res) {
+  // With tracing (tracing/), each request runs in a span named after its route; without, nothing is wrapped.
+  const traced = (req: IncomingMessage, res: ServerResponse) => tracing.span('HTTP request', {}, (span) => handle(req, res, span));
+  return tracing.enabled ? traced : handle;
+
+  async function handle(req: IncomingMessage, res: ServerResponse, span: SpanHandle = NO_SPAN): Promise<void> {
     const startedMs = performance.now();
     const requestId = newRequestId();
     const target = req.url ?? '/';
@@ -71,9 +76,13 @@ export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage,
     const last = deps.readiness.draining ? closeConnection : noHeaders;
     replies.add(res, () => send(res, reply, cors, { 'x-request-id': requestId }, last));
     const methodName = methodLabel(method);
+    if (span !== NO_SPAN) {
+      span.rename(`${methodName} ${label}`);
+      span.set({ 'http.request.method': methodName, 'http.route': label, 'http.response.status_code': reply.status, 'dialback.request_id': requestId });
+    }
     metrics.requests.inc({ route: label, method: methodName, status: String(reply.status) });
     deps.writeLine({ req, requestId, label, method: methodName, pathname, reply, context, startedMs });
-  };
+  }
 }
 
 /** CORS headers for an allowed origin, worked out without throwing so error answers get them too. */

@@ -11,6 +11,7 @@ import type { AppContext } from '../app-context.ts';
 import { WATCH_FIELDS } from '../outcome/call-log-watch.ts';
 import type { CallbackJob } from './job-store.ts';
 import { createBackgroundWorker } from '../lib/background-worker.ts';
+import { tracing } from '../tracing/tracing.ts';
 import type { Timers } from '../lib/timers.ts';
 import { ROW_SKEW_MS, type HeldContext, type HeldStep, type LogRows } from './held-context.ts';
 import { heldTiming, type HeldTiming } from './held-timing.ts';
@@ -91,7 +92,7 @@ export function createJobRunner(app: AppContext, options: JobRunnerOptions = {})
       const jobs = await app.stores.jobs.claimDue(app.relayId, now(), timing.leaseMs, batch);
       if (jobs.length === 0) return total;
       const rows = await readLog(jobs);
-      await Promise.all(jobs.map((job) => handle(job, rows)));
+      await Promise.all(jobs.map((job) => tracing.span('callback.job', { 'dialback.callback_id': job.callbackId, 'dialback.stage': job.stage }, () => handle(job, rows))));
       total += jobs.length;
       if (jobs.length < batch) return total;
     }

@@ -4,7 +4,7 @@
 // answer with the request's log fields. The origin was checked by the relay (origin: 'required').
 import type { IncomingMessage } from 'node:http';
 import { createCallbacks } from '../callback/request-callback.ts';
-import { createAnswers } from '../callback/outcome.ts';
+import { createAnswers, type CallbackOutcome } from '../callback/outcome.ts';
 import { CallbackRequest } from '../contract.ts';
 import { RelayError } from '../errors.ts';
 import { readJsonBody } from '../http/body.ts';
@@ -13,6 +13,7 @@ import type { Handler } from '../http/router.ts';
 import { readIdempotencyKey } from '../idempotency/request-key.ts';
 import type { AppContext } from '../app-context.ts';
 import type { RouteModule } from './index.ts';
+import { type SpanAttributes, tracing } from '../tracing/tracing.ts';
 
 /**
  * Every body the schema accepts fits, the widget's longest included: a consent sentence of 2,000
@@ -87,6 +88,7 @@ function requestCallback(app: AppContext): Handler {
         return rc.log;
       },
     });
+    if (tracing.enabled) tracing.annotate(outcomeAttributes(outcome));
     if (outcome.kind === 'refused') {
       // Said on the request's own line (a flood writes one line per refusal, not two). It names the
       // number under attack: under a flood, each number's first line is written, and a summary line
@@ -100,3 +102,18 @@ function requestCallback(app: AppContext): Handler {
 }
 
 export const callbackRoutes: RouteModule = (app) => [{ path: '/api/callback', origin: 'required', methods: { POST: requestCallback(app) } }];
+
+/** What a request's span says of its callback: the outcome, the callback id, the limits' decision. Never the number. */
+function outcomeAttributes(outcome: CallbackOutcome): SpanAttributes {
+  switch (outcome.kind) {
+    case 'accepted':
+      return { 'dialback.outcome': outcome.kind, 'dialback.callback_id': outcome.accepted.requestId, 'dialback.limits': 'admitted' };
+    case 'scheduled':
+    case 'queued':
+      return { 'dialback.outcome': outcome.kind, 'dialback.callback_id': outcome.callbackId, 'dialback.limits': 'admitted' };
+    case 'refused':
+      return { 'dialback.outcome': outcome.kind, 'dialback.limits': outcome.refusal.reason };
+    default:
+      return { 'dialback.outcome': outcome.kind };
+  }
+}

@@ -9,6 +9,7 @@
 // Time comes from an injectable clock and timers, so tests advance time instead of waiting.
 import { backoffDelay } from '../lib/backoff.ts';
 import { createBackgroundWorker } from '../lib/background-worker.ts';
+import { tracing } from '../tracing/tracing.ts';
 import type { OutboxChannel, OutboxEntry, WebhookOutbox } from './outbox.ts';
 
 export interface DeliveryClock {
@@ -122,7 +123,11 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions): WebhookDel
     for (;;) {
       const due = await o.outbox.claimDue(o.owner, clock.now(), leaseMs, o.batch, o.channel);
       if (due.length === 0) return total;
-      await Promise.all(due.map(attempt));
+      await Promise.all(
+        due.map((entry) =>
+          tracing.span('outbox.deliver', { 'dialback.channel': o.channel, 'dialback.event_type': entry.type, 'dialback.callback_id': entry.callbackId }, () => attempt(entry)),
+        ),
+      );
       total += due.length;
     }
   }
