@@ -45,6 +45,18 @@ export function groupPath(path: string | null | undefined): string {
     .filter((s) => s !== '')
     .slice(0, PAGE_SEGMENTS);
   const joined = `/${segments.join('/')}`;
-  // Cut, never inside a percent-escape.
-  return joined.length <= PAGE_LENGTH ? joined : joined.slice(0, PAGE_LENGTH).replace(/%[\dA-F]?$/, '');
+  // Cut, never inside a percent-escape nor inside a character's UTF-8 bytes (the read side decodes it).
+  return joined.length <= PAGE_LENGTH ? joined : wholeCharacters(joined.slice(0, PAGE_LENGTH).replace(/%[\dA-F]?$/, ''));
+}
+
+/** `path` without the escapes of a character its cut left incomplete at the end. */
+function wholeCharacters(path: string): string {
+  const bytes = (/(?:%[\dA-F]{2})+$/.exec(path)?.[0].match(/%../g) ?? []).map((e) => Number.parseInt(e.slice(1), 16));
+  let lead = bytes.length - 1;
+  while (lead >= 0 && (bytes[lead]! & 0xc0) === 0x80) lead--;
+  if (lead < 0) return path;
+  const first = bytes[lead]!;
+  const length = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+  const have = bytes.length - lead;
+  return have < length ? path.slice(0, path.length - have * 3) : path;
 }

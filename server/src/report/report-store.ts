@@ -71,7 +71,7 @@ export interface ReportStore {
 
 /** Facts and counts hold nothing personal; they are kept this long for year-on-year reports. */
 export const REPORT_RETENTION_DAYS = 400;
-/** Groups counted per day beyond which new ones are counted as one "(other)": hostile variety cannot grow the store. */
+/** Groups counted per day beyond which new ones (but those with a lead, below) are counted as one "(other)": hostile variety cannot grow the store. */
 export const MAX_OPEN_GROUPS_PER_DAY = 5_000;
 /** A group with a lead this recent always has room for its opens: a flood of junk groups cannot push it into "(other)". */
 export const LEAD_GROUP_DAYS = 30;
