@@ -1,21 +1,30 @@
 // The dialog-open beacon (POST /api/opened): one open counted for its day and group, no more. No
 // cookie is read or set, no address or number kept: the address only picks the limit keys (keyed
-// hashes that expire within the hour). Each client (an IPv4 address, an IPv6 /64) counts at most
-// OPENS_PER_CLIENT opens an hour and each of its networks (IPv4 /24, IPv6 /56 and /48)
-// OPENS_PER_NETWORK, so a flood from one address or one network moves the counts by a handful.
+// hashes that expire within a day). The beacon is unauthenticated, so what it says is bounded:
+//   - a department the relay does not offer counts nothing (the widget only sends offered ones);
+//   - each client (an IPv4 address, an IPv6 /64) counts at most OPENS_PER_CLIENT opens an hour and
+//     each of its networks (IPv4 /24, IPv6 /56 and /48) OPENS_PER_NETWORK;
+//   - of those, a client starts at most OPEN_GROUPS_PER_CLIENT new groups a day and a network
+//     OPEN_GROUPS_PER_NETWORK; its other opens in groups the day has not seen count as (other).
+// The store caps the day's groups and keeps room for groups with a lead (report-store.ts). An open
+// over any limit is simply not counted: the caller answers it like a counted one.
 import { z } from 'zod';
+import { findDepartment, type DepartmentSettings } from '../departments/department.ts';
 import { RelayError } from '../errors.ts';
 import { clientKey } from '../limits/client-key.ts';
-import { createLimitKeys } from '../limits/keys.ts';
+import { createLimitKeys, type LimitKeys } from '../limits/keys.ts';
 import type { CountRule, LimitCheck, LimitStore } from '../limits/limit-store.ts';
 import { networksOf } from '../limits/networks.ts';
-import { worstOf } from '../limits/refusal.ts';
 import { localDay } from '../schedule/zoned.ts';
 import { groupValues, type ReportStore } from './report-store.ts';
 
 export const OPENS_PER_CLIENT = 6;
 export const OPENS_PER_NETWORK = 30;
+/** New groups a day one client or network may start: a visitor opens the dialog on a few pages, not on hundreds. */
+export const OPEN_GROUPS_PER_CLIENT = 10;
+export const OPEN_GROUPS_PER_NETWORK = 30;
 const HOUR = 3600;
+const DAY = 86_400;
 
 const value = z.string().trim().max(200);
 /** The beacon's body: the page's utm values, its path, the department shown; nothing else. */
@@ -42,29 +51,56 @@ export function parseOpenBeacon(text: string): OpenBeacon {
   );
 }
 
+/** What became of an open: counted (under its group or as (other)), or not counted and why. */
+export type OpenOutcome = 'counted' | 'unknown_department' | 'over_limit';
+
 export interface OpenCounter {
-  /** Counts one open, or throws rate_limited when the client or a network of it has counted enough. */
-  count(beacon: OpenBeacon, clientIp: string): Promise<void>;
+  count(beacon: OpenBeacon, clientIp: string): Promise<OpenOutcome>;
 }
 
-export function createOpenCounter(deps: { report: ReportStore; limits: LimitStore; hashSecret: string; timeZone: string; now: () => number }): OpenCounter {
+interface Rules {
+  client: readonly CountRule[];
+  network: readonly CountRule[];
+}
+
+const openRules: Rules = {
+  client: [{ reason: 'client_rate', limit: OPENS_PER_CLIENT, windowSec: HOUR, exact: true }],
+  network: [{ reason: 'network_rate', limit: OPENS_PER_NETWORK, windowSec: HOUR, exact: true }],
+};
+const groupRules: Rules = {
+  client: [{ reason: 'client_daily', limit: OPEN_GROUPS_PER_CLIENT, windowSec: DAY, exact: true }],
+  network: [{ reason: 'network_daily', limit: OPEN_GROUPS_PER_NETWORK, windowSec: DAY, exact: true }],
+};
+
+/** The checks of one family of tables (`opens`, `open_groups`): the client's, and each of its networks'. */
+function checksOf(keys: LimitKeys, family: string, clientIp: string, rules: Rules): LimitCheck[] {
+  return [
+    { table: `${family}_client`, key: keys.one(`${family}_client`, clientKey(clientIp)), counts: rules.client },
+    ...networksOf(clientIp).map((n): LimitCheck => ({ table: `${family}_network_${n.size}`, key: keys.one(`${family}_network`, n.prefix), counts: rules.network })),
+  ];
+}
+
+export function createOpenCounter(deps: {
+  report: ReportStore;
+  limits: LimitStore;
+  hashSecret: string;
+  timeZone: string;
+  departments: DepartmentSettings;
+  now: () => number;
+}): OpenCounter {
   const keys = createLimitKeys(deps.hashSecret);
-  const clientRules: readonly CountRule[] = [{ reason: 'client_rate', limit: OPENS_PER_CLIENT, windowSec: HOUR, exact: true }];
-  const networkRules: readonly CountRule[] = [{ reason: 'network_rate', limit: OPENS_PER_NETWORK, windowSec: HOUR, exact: true }];
   return {
     async count(beacon, clientIp) {
-      const checks: LimitCheck[] = [
-        { table: 'opens_client', key: keys.one('opens_client', clientKey(clientIp)), counts: clientRules },
-        ...networksOf(clientIp).map((n): LimitCheck => ({ table: `opens_network_${n.size}`, key: keys.one('opens_network', n.prefix), counts: networkRules })),
-      ];
+      if (beacon.department && !findDepartment(deps.departments, beacon.department)) return 'unknown_department';
       const at = deps.now();
-      const decision = await deps.limits.consume(checks, at);
-      if (!decision.ok) {
-        const { retryAfter } = worstOf(decision.refusals);
-        throw new RelayError('rate_limited', 'Too many opens counted from here for now.', { retryAfter });
-      }
+      if (!(await deps.limits.consume(checksOf(keys, 'opens', clientIp, openRules), at)).ok) return 'over_limit';
+      const day = localDay(new Date(at), deps.timeZone);
       const group = groupValues({ source: beacon.utmSource, medium: beacon.utmMedium, campaign: beacon.utmCampaign, department: beacon.department, page: beacon.page });
-      await deps.report.countOpen(localDay(new Date(at), deps.timeZone), group);
+      // Most opens fall in a group the day counts already (or one with a lead): counted at once.
+      if (await deps.report.countOpen(day, group, 'ask')) return 'counted';
+      const room = await deps.limits.consume(checksOf(keys, 'open_groups', clientIp, groupRules), at);
+      await deps.report.countOpen(day, group, room.ok ? 'add' : 'other');
+      return 'counted';
     },
   };
 }

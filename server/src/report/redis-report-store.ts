@@ -3,8 +3,10 @@
 //   <space>lead:<callbackId>   hash: the lead's fact (no number); expires REPORT_RETENTION_DAYS after it came
 //   <space>leads               sorted set callbackId → when it was requested (trimmed to the same age)
 //   <space>opens:<day>         hash JSON [source, medium, campaign, department, page] → opens that day
-import type { RedisConnection } from '../storage/redis/connection.ts';
+//   <space>lead-groups         sorted set of the same JSON → its newest lead, ms (trimmed to LEAD_GROUP_DAYS)
+import { lua, type RedisConnection } from '../storage/redis/connection.ts';
 import {
+  LEAD_GROUP_DAYS,
   MAX_OPEN_GROUPS_PER_DAY,
   OTHER_GROUP,
   REPORT_DIMENSIONS,
@@ -18,7 +20,28 @@ import {
 } from './report-store.ts';
 
 const RETENTION_MS = REPORT_RETENTION_DAYS * 86_400_000;
+const LEAD_GROUP_MS = LEAD_GROUP_DAYS * 86_400_000;
+
+/**
+ * One open, in one step (several relays count at once): KEYS the day's opens and the lead groups;
+ * ARGV the group, (other), the oldest lead that still counts, 'add' | 'other' | 'ask', the day's cap,
+ * the day's expiry. 1 when counted.
+ */
+const COUNT_OPEN = lua(`
+local field = ARGV[1]
+if redis.call('HEXISTS', KEYS[1], field) == 0 then
+  local lead = redis.call('ZSCORE', KEYS[2], field)
+  if not lead or tonumber(lead) < tonumber(ARGV[3]) then
+    if ARGV[4] == 'ask' then return 0 end
+    if ARGV[4] == 'other' or redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[5]) then field = ARGV[2] end
+  end
+end
+redis.call('HINCRBY', KEYS[1], field, 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return 1
+`);
 const groupKey = (g: ReportGroupValues) => JSON.stringify(REPORT_DIMENSIONS.map((d) => g[d]));
+const OTHER_FIELD = groupKey(OTHER_GROUP);
 const optionalNumber = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
 
 function toFact(id: string, h: Record<string, string>): LeadFact {
@@ -55,6 +78,10 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
         // The index expires with its newest lead: every key the relay writes to Redis expires.
         await c.pExpire(`${space}leads`, RETENTION_MS);
         await c.zRemRangeByScore(`${space}leads`, '-inf', now() - RETENTION_MS);
+        // Its group's newest lead, for countOpen; the set keeps LEAD_GROUP_DAYS of them.
+        await c.zAdd(`${space}lead-groups`, { score: f.at, value: groupKey(f) }, { comparison: 'GT' });
+        await c.pExpire(`${space}lead-groups`, LEAD_GROUP_MS);
+        await c.zRemRangeByScore(`${space}lead-groups`, '-inf', now() - LEAD_GROUP_MS);
       });
     },
     async markPlaced(callbackId) {
@@ -79,15 +106,10 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
       });
       return (hashes as unknown as Record<string, string>[]).flatMap((h, i) => (h && h.at !== undefined ? [toFact(ids[i]!, h)] : []));
     },
-    async countOpen(day, group) {
-      const key = `${space}opens:${day}`;
-      await connection.run('report.open', async (c) => {
-        const field = groupKey(group);
-        const known = await c.hExists(key, field);
-        const counted = known || (await c.hLen(key)) < MAX_OPEN_GROUPS_PER_DAY ? field : groupKey(OTHER_GROUP);
-        await c.hIncrBy(key, counted, 1);
-        await c.pExpire(key, RETENTION_MS + 2 * 86_400_000);
-      });
+    async countOpen(day, group, newGroup) {
+      const keys = [`${space}opens:${day}`, `${space}lead-groups`];
+      const args = [groupKey(group), OTHER_FIELD, now() - LEAD_GROUP_MS, newGroup, MAX_OPEN_GROUPS_PER_DAY, RETENTION_MS + 2 * 86_400_000];
+      return (await connection.evalScript('report.open', COUNT_OPEN, keys, args)) === 1;
     },
     async opens(fromDay, toDay) {
       const days: string[] = [];

@@ -4,6 +4,7 @@
 // service took its call, how it ended, when talk began and how long it lasted) under its callback
 // id, and each dialog open a per-day counter of its group. No number, no address, no cookie.
 import type { RequestedAs } from '../lifecycle/stages.ts';
+import { groupPath, groupText, visibleText } from './group-values.ts';
 
 /** How a lead came in: the visitor's request, or the owner's "call back now". */
 export type LeadSource = RequestedAs | 'owner';
@@ -57,29 +58,39 @@ export interface ReportStore {
   finish(callbackId: string, outcome: LeadEnd, call: { answerSeconds: number; talkSeconds: number } | null): Promise<void>;
   /** Leads requested in [fromMs, toMs). */
   leads(fromMs: number, toMs: number): Promise<LeadFact[]>;
-  /** One dialog open on `day` in this group. */
-  countOpen(day: string, group: ReportGroupValues): Promise<void>;
+  /**
+   * One dialog open on `day`, under its group when the day counts that group already or it had a
+   * lead in the last LEAD_GROUP_DAYS days. Otherwise `newGroup` decides: 'add' starts the group
+   * while the day has fewer than MAX_OPEN_GROUPS_PER_DAY groups (else the open counts as (other)),
+   * 'other' counts it as (other), 'ask' counts nothing. True when counted.
+   */
+  countOpen(day: string, group: ReportGroupValues, newGroup: NewOpenGroup): Promise<boolean>;
   /** Open counts of the days from `fromDay` to `toDay`, both included. */
   opens(fromDay: string, toDay: string): Promise<OpenCount[]>;
 }
 
 /** Facts and counts hold nothing personal; they are kept this long for year-on-year reports. */
 export const REPORT_RETENTION_DAYS = 400;
-/** Groups counted per day beyond which new ones are counted as one "(other)": hostile variety cannot grow the store. */
+/** Groups counted per day beyond which new ones (but those with a lead, below) are counted as one "(other)": hostile variety cannot grow the store. */
 export const MAX_OPEN_GROUPS_PER_DAY = 5_000;
+/** A group with a lead this recent always has room for its opens: a flood of junk groups cannot push it into "(other)". */
+export const LEAD_GROUP_DAYS = 30;
+/** What countOpen does with an open whose group the day has no count of yet (see there). */
+export type NewOpenGroup = 'add' | 'other' | 'ask';
 export const OTHER_GROUP: ReportGroupValues = { source: '(other)', medium: '(other)', campaign: '(other)', department: '(other)', page: '(other)' };
 
-/** A lead's values as the store keeps them: trimmed, bounded. */
+/** A lead's or an open's values as the store keeps them: in one form, bounded (group-values.ts). */
 export function groupValues(values: Partial<Record<keyof ReportGroupValues, string | null | undefined>>): ReportGroupValues {
-  const clean = (v: string | null | undefined) => (v ?? '').trim().slice(0, 200);
-  return { source: clean(values.source), medium: clean(values.medium), campaign: clean(values.campaign), department: clean(values.department), page: clean(values.page) };
+  const { source, medium, campaign, department, page } = values;
+  return { source: groupText(source), medium: groupText(medium), campaign: groupText(campaign), department: visibleText(department ?? '', 60), page: groupPath(page) };
 }
 
-/** The path of a page URL (never its query or fragment), '' when there is none or it is not a URL. */
+/** The path of an http(s) page URL (never its query or fragment), '' when there is none or it is not one. */
 export function pagePath(url: string | null | undefined): string {
   if (!url) return '';
   try {
-    return new URL(url, 'http://x').pathname.slice(0, 200);
+    const parsed = new URL(url, 'http://x');
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.pathname : '';
   } catch {
     return '';
   }

@@ -2,7 +2,17 @@
 // REPORT_RETENTION_DAYS are deleted as new leads come in: nothing else reads them.
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from '../storage/sqlite/database.ts';
-import { MAX_OPEN_GROUPS_PER_DAY, OTHER_GROUP, REPORT_RETENTION_DAYS, type LeadEnd, type LeadFact, type LeadSource, type OpenCount, type ReportStore } from './report-store.ts';
+import {
+  LEAD_GROUP_DAYS,
+  MAX_OPEN_GROUPS_PER_DAY,
+  OTHER_GROUP,
+  REPORT_RETENTION_DAYS,
+  type LeadEnd,
+  type LeadFact,
+  type LeadSource,
+  type OpenCount,
+  type ReportStore,
+} from './report-store.ts';
 
 interface FactRow {
   callback_id: string;
@@ -47,6 +57,7 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     finish: db.prepare('UPDATE lead_facts SET outcome = ?, answer_seconds = ?, talk_seconds = ? WHERE callback_id = ? AND outcome IS NULL'),
     leads: db.prepare('SELECT * FROM lead_facts WHERE at_ms >= ? AND at_ms < ?'),
     hasGroup: db.prepare('SELECT 1 FROM dialog_opens WHERE day = ? AND source = ? AND medium = ? AND campaign = ? AND department = ? AND page = ?'),
+    hasLead: db.prepare('SELECT 1 FROM lead_facts WHERE source = ? AND medium = ? AND campaign = ? AND department = ? AND page = ? AND at_ms >= ? LIMIT 1'),
     groups: db.prepare('SELECT COUNT(*) AS n FROM dialog_opens WHERE day = ?'),
     open: db.prepare('INSERT INTO dialog_opens (day, source, medium, campaign, department, page, count) VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT DO UPDATE SET count = count + 1'),
     opens: db.prepare('SELECT * FROM dialog_opens WHERE day >= ? AND day <= ?'),
@@ -72,12 +83,17 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     async leads(fromMs, toMs) {
       return (sql.leads.all(fromMs, toMs) as unknown as FactRow[]).map(toFact);
     },
-    async countOpen(day, group) {
-      transaction(db, () => {
-        const known = sql.hasGroup.get(day, group.source, group.medium, group.campaign, group.department, group.page) !== undefined;
-        const full = !known && (sql.groups.get(day) as { n: number }).n >= MAX_OPEN_GROUPS_PER_DAY;
-        const g = full ? OTHER_GROUP : group;
+    async countOpen(day, group, newGroup) {
+      return transaction(db, () => {
+        const values = [group.source, group.medium, group.campaign, group.department, group.page] as const;
+        let g = group;
+        const own = sql.hasGroup.get(day, ...values) !== undefined || sql.hasLead.get(...values, now() - LEAD_GROUP_DAYS * 86_400_000) !== undefined;
+        if (!own) {
+          if (newGroup === 'ask') return false;
+          if (newGroup === 'other' || (sql.groups.get(day) as { n: number }).n >= MAX_OPEN_GROUPS_PER_DAY) g = OTHER_GROUP;
+        }
         sql.open.run(day, g.source, g.medium, g.campaign, g.department, g.page);
+        return true;
       });
     },
     async opens(fromDay, toDay) {

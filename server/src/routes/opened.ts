@@ -1,13 +1,19 @@
 // POST /api/opened: the widget's beacon when its dialog first opens in a page view
-// (navigator.sendBeacon, so the body comes as text/plain: a small JSON object). 204 when counted;
-// 429 when this client or its network has counted enough for now (the beacon never reads the
-// answer: a flood is simply not counted). The origin was checked by the relay (origin: 'required').
+// (navigator.sendBeacon, so the body comes as text/plain: a small JSON object). 204 whether the open
+// was counted or not (an unknown department, a client or network over its limits): the beacon never
+// reads the answer, and an error status would only be a red line in an ordinary visitor's console.
+// A body the widget cannot send (not JSON, unknown fields) is still a 400 naming the field. The
+// origin was checked by the relay (origin: 'required').
 import { readBodyText } from '../http/body.ts';
 import type { RouteModule } from './index.ts';
 import { createOpenCounter, parseOpenBeacon } from '../report/count-open.ts';
 
-/** The widget's beacon is well under 1 KB: five short values. */
-const BODY_LIMIT_BYTES = 2048;
+/**
+ * Room for anything the widget sends: three utm values of 200 UTF-16 units, a 200-character path
+ * and a department id, even with every character escaped by JSON.stringify (6 bytes: \u0001) or
+ * 3 bytes of UTF-8, is under 5 KB. The old 2 KB refused a page whose utm values were long in CJK.
+ */
+const BODY_LIMIT_BYTES = 8192;
 
 export const openedRoutes: RouteModule = (app) => {
   const counter = createOpenCounter({
@@ -15,6 +21,7 @@ export const openedRoutes: RouteModule = (app) => {
     limits: app.stores.limits,
     hashSecret: app.config.hash.secret,
     timeZone: app.config.service.timeZone,
+    departments: app.departments.settings,
     now: () => app.now().getTime(),
   });
   return [

@@ -73,9 +73,9 @@ describe('the stores without a contract suite, on a 3-primary Redis Cluster', { 
       ['cb-4', 'bing', null],
     ]);
     expect(leads[0]).toMatchObject({ placed: true, answerSeconds: 12, talkSeconds: 95 });
-    await report.countOpen('2026-11-20', google);
-    await report.countOpen('2026-11-20', google);
-    await report.countOpen('2026-11-21', bing);
+    await report.countOpen('2026-11-20', google, 'add');
+    await report.countOpen('2026-11-20', google, 'add');
+    await report.countOpen('2026-11-21', bing, 'add');
     const opens = await report.opens('2026-11-19', '2026-11-21');
     expect(opens.map((o) => [o.day, o.source, o.count]).sort()).toEqual([
       ['2026-11-20', 'google', 2],

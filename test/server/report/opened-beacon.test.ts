@@ -53,26 +53,51 @@ describe('the dialog-open beacon', () => {
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error: { code: 'invalid_request' } });
     expect((await beacon(s, { page: 'https://x.example/' })).status).toBe(400);
-    expect((await beacon(s, { utmSource: 'x'.repeat(3000) })).status).toBe(413);
+    expect((await beacon(s, { utmSource: 'x'.repeat(3000) })).status).toBe(400);
+    expect((await beacon(s, { utmSource: 'x'.repeat(9000) })).status).toBe(413);
     expect((await report(s)).totals.opened).toBe(0);
   });
 
-  it('a flood from one address moves the counts by a handful, and one from a network by its limit', async () => {
+  it('takes the largest beacon the widget can send: 200 characters of each utm value, in any script', async () => {
     const s = await start();
+    const page = `/${'a'.repeat(199)}`;
+    for (const [i, c] of ['漢', '\u0001', '😀'].entries()) {
+      const utm = c.repeat(200 / c.length);
+      const res = await beacon(s, { utmSource: utm, utmMedium: utm, utmCampaign: utm, page }, { 'x-forwarded-for': `192.0.2.${i + 1}` });
+      expect(res.status).toBe(204);
+    }
+    expect((await report(s)).totals.opened).toBe(3);
+  });
+
+  it('a flood from one address moves the counts by a handful, and one from a network by its limit; every open over a limit is answered 204', async () => {
+    const s = await start();
+    const flooded = async () => (await s.relay.app.stores.report.opens(today(), today())).find((o) => o.source === 'flood')?.count ?? 0;
     const answers = await Promise.all(Array.from({ length: 200 }, () => beacon(s, { utmSource: 'flood' }, { 'x-forwarded-for': '198.51.100.66' }).then((r) => r.status)));
-    expect(answers.filter((a) => a === 204)).toHaveLength(OPENS_PER_CLIENT);
-    expect(answers.filter((a) => a === 429)).toHaveLength(200 - OPENS_PER_CLIENT);
+    expect(new Set(answers)).toEqual(new Set([204]));
+    expect(await flooded()).toBe(OPENS_PER_CLIENT);
     // Every address of one /24: each its own handful, the network its limit.
     const spread = await Promise.all(Array.from({ length: 200 }, (_, i) => beacon(s, { utmSource: 'flood' }, { 'x-forwarded-for': `203.0.113.${i + 1}` }).then((r) => r.status)));
-    expect(spread.filter((a) => a === 204)).toHaveLength(OPENS_PER_NETWORK);
+    expect(new Set(spread)).toEqual(new Set([204]));
+    expect(await flooded()).toBe(OPENS_PER_CLIENT + OPENS_PER_NETWORK);
     // An IPv6 client rotating its /64s inside one /48: the /56 and /48 hold it.
     const v6 = await Promise.all(
       Array.from({ length: 100 }, (_, i) => beacon(s, { utmSource: 'flood' }, { 'x-forwarded-for': `2001:db8:77:${i.toString(16)}::1` }).then((r) => r.status)),
     );
-    expect(v6.filter((a) => a === 204).length).toBeLessThanOrEqual(OPENS_PER_NETWORK);
-    const r = await report(s);
-    expect(r.groups.find((g) => g.key === 'flood')!.opened).toBeLessThanOrEqual(OPENS_PER_CLIENT + 2 * OPENS_PER_NETWORK);
+    expect(new Set(v6)).toEqual(new Set([204]));
+    expect(await flooded()).toBeLessThanOrEqual(OPENS_PER_CLIENT + 2 * OPENS_PER_NETWORK);
     // A visitor elsewhere is still counted.
+    const before = await flooded();
     expect((await beacon(s, { utmSource: 'flood' }, { 'x-forwarded-for': '192.0.2.10' })).status).toBe(204);
+    expect(await flooded()).toBe(before + 1);
+  });
+
+  it('a limiter with no room left for a new client counts nothing and answers 204 all the same', async () => {
+    const s = await start({ LIMITER_MAX_KEYS: '1000' });
+    for (let i = 0; i < 1100; i += 100) {
+      const sent = Array.from({ length: 100 }, (_, j) => beacon(s, { utmSource: 'spread' }, { 'x-forwarded-for': `10.${(i + j) >> 8}.${(i + j) & 255}.1` }).then((r) => r.status));
+      expect(new Set(await Promise.all(sent))).toEqual(new Set([204]));
+    }
+    const counted = (await s.relay.app.stores.report.opens(today(), today())).find((o) => o.source === 'spread')?.count;
+    expect(counted).toBe(1000);
   });
 });
