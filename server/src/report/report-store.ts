@@ -4,6 +4,7 @@
 // service took its call, how it ended, when talk began and how long it lasted) under its callback
 // id, and each dialog open a per-day counter of its group. No number, no address, no cookie.
 import type { RequestedAs } from '../lifecycle/stages.ts';
+import { oneLine } from '../visitor-text/one-line.ts';
 
 /** How a lead came in: the visitor's request, or the owner's "call back now". */
 export type LeadSource = RequestedAs | 'owner';
@@ -69,9 +70,9 @@ export const REPORT_RETENTION_DAYS = 400;
 export const MAX_OPEN_GROUPS_PER_DAY = 5_000;
 export const OTHER_GROUP: ReportGroupValues = { source: '(other)', medium: '(other)', campaign: '(other)', department: '(other)', page: '(other)' };
 
-/** A lead's values as the store keeps them: trimmed, bounded. */
+/** A lead's values as the store keeps them: each one clean line (visitor-text/one-line.ts), at most 200 characters. */
 export function groupValues(values: Partial<Record<keyof ReportGroupValues, string | null | undefined>>): ReportGroupValues {
-  const clean = (v: string | null | undefined) => (v ?? '').trim().slice(0, 200);
+  const clean = (v: string | null | undefined) => oneLine(v ?? '', 200);
   return { source: clean(values.source), medium: clean(values.medium), campaign: clean(values.campaign), department: clean(values.department), page: clean(values.page) };
 }
 
