@@ -1,9 +1,16 @@
 // The widget ↔ relay contract. The relay validates with these schemas; the widget imports
 // *types only* (`import type`), so zod never reaches the browser bundle.
 import { z } from 'zod';
+import { oneLineEach } from './visitor-text/one-line.ts';
+import { httpUrl } from './visitor-text/page-url.ts';
+import { optionalVisitorText } from './visitor-text/schema.ts';
 
-/** Attribution captured in the visitor's browser from the tracking cookies (rngst2, rngst, _ga). */
-const attributionValue = z.string().trim().min(1).max(200);
+/**
+ * Attribution captured in the visitor's browser from the tracking cookies (rngst2, rngst, _ga). Each
+ * value is kept as one clean line (visitor-text/one-line.ts); one with nothing visible left is left
+ * out, as the widget leaves out a blank one.
+ */
+const attributionValue = z.string().max(200);
 export const Attribution = z
   .object({
     utmSource: attributionValue,
@@ -14,7 +21,8 @@ export const Attribution = z
     clientId: attributionValue,
   })
   .partial()
-  .strict();
+  .strict()
+  .transform((values) => oneLineEach(values, 200));
 export type Attribution = z.infer<typeof Attribution>;
 
 /**
@@ -24,6 +32,9 @@ export type Attribution = z.infer<typeof Attribution>;
 function isHttpUrl(value: string): boolean {
   return /^https?:\/\/[^\s/?#@]\S*$/i.test(value) && URL.canParse(value);
 }
+
+/** A BCP 47 language tag as the widget's `data-lang` gives it (`uk`, `en-GB`); anything else is dropped. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
 
 /** Body of `POST /api/callback`. */
 export const CallbackRequest = z
@@ -37,19 +48,35 @@ export const CallbackRequest = z
       .optional(),
     /** True when the visitor ticked the consent box (required when the relay has REQUIRE_CONSENT). */
     consent: z.boolean().optional(),
-    /** The consent sentence the visitor saw; the relay stores only its hash in the consent record. */
+    /**
+     * The consent sentence the visitor saw; the relay stores only its hash in the consent record. Not
+     * cleaned like the other text: the hash must be of the very sentence shown (one in Arabic or
+     * Hebrew holds bidi marks of its own), and the sentence itself is never stored or shown.
+     */
     consentText: z.string().max(2000).optional(),
-    /** The privacy notice linked beside the consent sentence (the widget resolves it to an absolute http(s) URL); the consent record keeps it as sent. */
-    privacyUrl: z.string().max(2000).refine(isHttpUrl, 'expected an absolute http(s) URL').optional(),
+    /** The privacy notice linked beside the consent sentence (the widget resolves it to an absolute http(s) URL); the consent record keeps it as the URL parser writes it. */
+    privacyUrl: z
+      .string()
+      .max(2000)
+      .refine(isHttpUrl, 'expected an absolute http(s) URL')
+      .transform((value) => httpUrl(value) ?? value)
+      .optional(),
     attribution: Attribution.optional(),
-    pageUrl: z.string().url().max(2048).optional(),
-    locale: z.string().max(35).optional(),
+    /**
+     * The page the widget is on (location.href). The route keeps it only as an http(s) page of the
+     * request's Origin and drops any other (visitor-text/page-url.ts): never a reason to refuse a call.
+     */
+    pageUrl: z.string().max(2048).optional(),
+    /** The widget's language; not a language tag (after the visitor-text rule): dropped. */
+    locale: optionalVisitorText(35)
+      .transform((tag) => (tag !== undefined && LANGUAGE_TAG.test(tag) ? tag : undefined))
+      .optional(),
     /** Cloudflare Turnstile token, when the site enables it. */
     turnstileToken: z.string().max(4096).optional(),
     /** "Call me later": an ISO 8601 instant with its offset, inside office hours, at most SCHEDULE_MAX_DAYS ahead. */
     scheduledFor: z.string().max(40).optional(),
     /** The department to call from (an id of `StatusResponse.departments`); none: the first. An unknown one is 400 invalid_request, field `department`. */
-    department: z.string().min(1).max(40).optional(),
+    department: z.string().min(1).pipe(optionalVisitorText(40)).optional(),
   })
   .strict();
 export type CallbackRequest = z.infer<typeof CallbackRequest>;

@@ -9,6 +9,7 @@ import { maskInternational, type Destination } from '../phone/phone-policy.ts';
 import { NO_PROGRESS, type NewCallbackJob } from '../lifecycle/job-store.ts';
 import { INITIAL_STAGES, type RequestedAs } from '../lifecycle/stages.ts';
 import { numberHmac } from '../consent/consent-log.ts';
+import { USER_AGENT_MAX } from '../lifecycle/callback-params.ts';
 import type { CallbackInput } from './request-callback.ts';
 
 export interface HeldJob {
@@ -35,7 +36,7 @@ export function heldJob(app: AppContext, input: CallbackInput, destination: Dest
         e164: destination.e164,
         attribution: request.attribution ?? {},
         clientIp: input.clientIp,
-        userAgent: input.userAgent?.slice(0, 512) ?? null,
+        userAgent: input.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
         origin: input.origin,
         pageUrl: request.pageUrl ?? null,
         locale: request.locale ?? null,

@@ -17,7 +17,7 @@ export interface VisitorCall {
 }
 
 /** The service keeps user agents short; so do we. */
-const USER_AGENT_MAX = 512;
+export const USER_AGENT_MAX = 512;
 
 export function callbackParams(config: Config, call: VisitorCall): CallbackExternalParams {
   const department = departmentOf(config.departments, call.department);

@@ -3,6 +3,7 @@
 // not one with a re-dial still to come), one that failed, one booked for later and one held
 // through an outage (NOTIFY_ON picks among them). The digest keeps every lead's standing: pending
 // while it waits (a re-dial included), then answered, missed, failed, or other.
+import { pageOfOrigin } from '../visitor-text/page-url.ts';
 import type { LeadNotice } from '../webhooks/notify/notice.ts';
 import type { Notifier } from '../webhooks/notify/notifier.ts';
 import type { TallyOutcome } from '../webhooks/notify/lead-tally.ts';
@@ -35,7 +36,8 @@ export function leadNoticeOf(event: LifecycleEvent): LeadNotice | null {
     numberHash: job.numberHash,
     department: departmentOf(job),
     attribution: job.request.attribution,
-    pageUrl: job.request.pageUrl,
+    // Only an http(s) page of the site it came from, whatever an older relay stored.
+    pageUrl: pageOfOrigin(job.request.pageUrl, job.request.origin).url,
     scheduledFor: kind === 'scheduled' ? (job.progress.scheduledFor ?? job.dueAt) : null,
     reason: kind === 'failed' && 'outcome' in step ? step.outcome : null,
   };

@@ -1,10 +1,13 @@
 // The owner view's pending leads: calls held for later (booked, held while the service was
 // unreachable, waiting to be re-dialled) and the ones that failed in the last week, which the
 // owner should call back by hand. Masked numbers and attribution only: the full number goes to the
-// owner's CRM through the signed lead webhook, never to a browser.
+// owner's CRM through the signed lead webhook, never to a browser. Visitor values are one clean line
+// and the page an http(s) page of the lead's origin (visitor-text/), whatever an older relay stored.
 import type { AppContext } from '../app-context.ts';
 import type { CallbackJob } from '../lifecycle/job-store.ts';
 import { canMove } from '../lifecycle/stages.ts';
+import { oneLine } from '../visitor-text/one-line.ts';
+import { pageOfOrigin } from '../visitor-text/page-url.ts';
 
 const SHOWN = 200;
 const FAILED_FOR_MS = 7 * 86_400_000;
@@ -36,6 +39,7 @@ export interface OwnerLead {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const shown = (value: string | undefined) => (value === undefined ? null : oneLine(value, 200) || null);
 
 function ownerLead(job: CallbackJob): OwnerLead {
   const a = job.request.attribution;
@@ -48,15 +52,15 @@ function ownerLead(job: CallbackJob): OwnerLead {
     at: iso(job.state === 'pending' ? job.dueAt : job.updatedAt),
     requestedAt: iso(job.createdAt),
     number: job.maskedNumber,
-    utmSource: a.utmSource ?? null,
-    utmMedium: a.utmMedium ?? null,
-    utmCampaign: a.utmCampaign ?? null,
-    clientId: a.clientId ?? null,
-    pageUrl: job.request.pageUrl,
+    utmSource: shown(a.utmSource),
+    utmMedium: shown(a.utmMedium),
+    utmCampaign: shown(a.utmCampaign),
+    clientId: shown(a.clientId),
+    pageUrl: pageOfOrigin(job.request.pageUrl, job.request.origin).url,
     origin: job.request.origin,
     attempts: job.attempts,
     reason: job.state === 'failed' ? job.outcome : null,
-    ...(job.request.department && { department: job.request.department }),
+    ...(job.request.department && { department: oneLine(job.request.department, 60) }),
   };
 }
 

@@ -1,11 +1,13 @@
 // The owner view's leads of a period (`/owner/api/leads?from=…&to=…`): every lead the report
 // knows of in those project-local days, newest first, with its state. The report's fact gives how
-// it came and ended; the job, while it is kept, its stage and masked number. Masked numbers only.
+// it came and ended; the job, while it is kept, its stage and masked number. Masked numbers only;
+// visitor values one clean line (visitor-text/), whatever an older relay stored.
 import type { AppContext } from '../app-context.ts';
 import type { CallbackJob } from '../lifecycle/job-store.ts';
 import { canMove } from '../lifecycle/stages.ts';
 import type { Period } from '../report/report-query.ts';
 import type { LeadFact } from '../report/report-store.ts';
+import { oneLine } from '../visitor-text/one-line.ts';
 
 const SHOWN = 1000;
 
@@ -31,7 +33,7 @@ export interface PeriodLead {
   canCallBack: boolean;
 }
 
-const orNull = (v: string) => (v === '' ? null : v);
+const orNull = (v: string) => oneLine(v, 200) || null;
 
 function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
   const stage = job?.stage ?? f.outcome ?? (f.placed ? 'placed' : 'requested');

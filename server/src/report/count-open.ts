@@ -16,6 +16,7 @@ import { createLimitKeys, type LimitKeys } from '../limits/keys.ts';
 import type { CountRule, LimitCheck, LimitStore } from '../limits/limit-store.ts';
 import { networksOf } from '../limits/networks.ts';
 import { localDay } from '../schedule/zoned.ts';
+import { visitorText } from '../visitor-text/schema.ts';
 import { groupValues, type ReportStore } from './report-store.ts';
 
 export const OPENS_PER_CLIENT = 6;
@@ -26,10 +27,10 @@ export const OPEN_GROUPS_PER_NETWORK = 30;
 const HOUR = 3600;
 const DAY = 86_400;
 
-const value = z.string().trim().max(200);
-/** The beacon's body: the page's utm values, its path, the department shown; nothing else. */
+const value = visitorText(200);
+/** The beacon's body: the page's utm values, its path, the department shown; nothing else. Each value one clean line (visitor-text/). */
 export const OpenBeacon = z
-  .object({ utmSource: value, utmMedium: value, utmCampaign: value, page: z.string().max(200).regex(/^\//), department: z.string().trim().max(60) })
+  .object({ utmSource: value, utmMedium: value, utmCampaign: value, page: visitorText(200).pipe(z.string().regex(/^\//)), department: visitorText(60) })
   .partial()
   .strict();
 export type OpenBeacon = z.infer<typeof OpenBeacon>;

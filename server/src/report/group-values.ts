@@ -3,6 +3,7 @@
 // (controls, bidi overrides, zero-width marks) go, line breaks and runs of spaces become one space;
 // utm values are case-folded, as "Newsletter" and "newsletter" are one campaign to a marketer;
 // a page is a path only, percent-escapes in one case, at most PAGE_SEGMENTS segments, no empty ones.
+import { oneLine } from '../visitor-text/one-line.ts';
 
 /** Characters of a utm value kept: a campaign name, not a message. */
 export const GROUP_VALUE_LENGTH = 100;
@@ -10,17 +11,15 @@ export const GROUP_VALUE_LENGTH = 100;
 export const PAGE_LENGTH = 160;
 export const PAGE_SEGMENTS = 8;
 
-// Line breaks and other spacing controls read as a space; every other control or format character
-// (C0, DEL, C1, U+200B–U+200F, U+202A–U+202E, U+2060–U+2069, U+FEFF, …) is dropped.
-const SPACING = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
-const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
+/** Format characters one line may keep (zero-width marks, U+FEFF…) that a group key drops too. */
+const FORMAT = /\p{Cf}/gu;
 
-/** `text` without invisible characters, its spaces collapsed, trimmed, at most `max` characters (never half a surrogate pair). */
+/**
+ * `text` as one clean line (visitor-text/one-line.ts: no line break, control or bidi character),
+ * without format characters, its runs of spaces collapsed, at most `max` characters.
+ */
 export function visibleText(text: string, max: number): string {
-  const clean = text.normalize('NFC').replace(SPACING, ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
-  if (clean.length <= max) return clean;
-  const cut = clean.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1).trimEnd() : cut.trimEnd();
+  return oneLine(oneLine(text.normalize('NFC'), Number.MAX_SAFE_INTEGER).replace(FORMAT, '').replace(/\s+/g, ' '), max);
 }
 
 /** A utm value as the report groups it. */

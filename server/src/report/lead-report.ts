@@ -8,6 +8,7 @@
 //   missed     leads nobody answered after their re-dials;  failed: could not be placed
 // The owner's own call-backs count from `placed` on, never as `requested` (no visitor asked).
 import { localDay } from '../schedule/zoned.ts';
+import { oneLine } from '../visitor-text/one-line.ts';
 import type { Period, ReportDimension } from './report-query.ts';
 import type { LeadFact, OpenCount, ReportStore } from './report-store.ts';
 
@@ -71,7 +72,8 @@ export function buildReport(input: {
   const { period, by, timeZone, talkSeconds } = input;
   const groups = new Map<string, Counts & { answers: number[] }>();
   const group = (key: string) => {
-    const k = key || NONE;
+    // A store may hold values kept before they were cleaned: shown, each is one clean line.
+    const k = oneLine(key, 200) || NONE;
     let g = groups.get(k);
     if (!g) groups.set(k, (g = { ...zero(), answers: [] }));
     return g;

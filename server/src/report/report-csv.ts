@@ -1,6 +1,10 @@
-// The report's groups as CSV (RFC 4180), for a spreadsheet. Every cell is quoted when it needs to
-// be, and a text cell a spreadsheet would read as a formula (= + - @, tab, carriage return at its
-// start: a utm value is whatever a link said) is prefixed with ' so it stays text (OWASP's advice).
+// The report's groups as CSV (RFC 4180), for a spreadsheet. Every text cell is quoted (its quotes
+// doubled), so no spreadsheet splits it: Excel in a semicolon locale (uk, de, pl, ru) splits an
+// unquoted cell at `;`, and `x;=1+1` would become a cell of its own starting with `=`. A text cell
+// is one line (visitor-text/one-line.ts: a store may hold values kept before they were cleaned),
+// and one a spreadsheet would read as a formula (= + - @, tab, carriage return at its start: a utm
+// value is whatever a link said) is prefixed with ' so it stays text (OWASP's advice).
+import { oneLine } from '../visitor-text/one-line.ts';
 import type { LeadReport } from './lead-report.ts';
 
 const COLUMNS = ['opened', 'requested', 'placed', 'answered', 'talked', 'missed', 'failed', 'medianAnswerSeconds'] as const;
@@ -8,12 +12,13 @@ const COLUMNS = ['opened', 'requested', 'placed', 'answered', 'talked', 'missed'
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const line = oneLine(value, 1000);
+  const text = /^[=+\-@\t\r]/.test(line) ? `'${line}` : line;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 export function reportCsv(report: LeadReport): string {
-  const lines = [[report.by, ...COLUMNS].join(',')];
+  const lines = [[report.by, ...COLUMNS].map(csvCell).join(',')];
   for (const g of report.groups) lines.push([csvCell(g.key), ...COLUMNS.map((c) => csvCell(g[c]))].join(','));
   lines.push([csvCell('(total)'), ...COLUMNS.map((c) => csvCell(report.totals[c]))].join(','));
   return `${lines.join('\r\n')}\r\n`;

@@ -14,6 +14,9 @@ import { readIdempotencyKey } from '../idempotency/request-key.ts';
 import type { AppContext } from '../app-context.ts';
 import type { RouteModule } from './index.ts';
 import { type SpanAttributes, tracing } from '../tracing/tracing.ts';
+import { USER_AGENT_MAX } from '../lifecycle/callback-params.ts';
+import { oneLine } from '../visitor-text/one-line.ts';
+import { pageOfOrigin } from '../visitor-text/page-url.ts';
 
 /**
  * Every body the schema accepts fits, the widget's longest included: a consent sentence of 2,000
@@ -76,13 +79,21 @@ function requestCallback(app: AppContext): Handler {
       rc.logFields = { refused: blocked.reason, retryAfter: blocked.retryAfter };
       return unreadBodyReply(answerOf({ kind: 'refused', refusal: blocked, phone: null }), rc.req);
     }
-    const request = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
+    const parsed = parseCallbackRequest(await readJsonBody(rc.req, BODY_LIMIT_BYTES));
+    // The page is kept only as an http(s) page of this request's own Origin; any other is dropped
+    // and the call goes on (a lead is never lost for its page), the request's log line saying why.
+    const page = pageOfOrigin(parsed.pageUrl, origin);
+    if (page.dropped) rc.logFields = { pageUrlDropped: page.dropped };
+    const { pageUrl: _sent, ...rest } = parsed;
+    const request: CallbackRequest = page.url === null ? rest : { ...rest, pageUrl: page.url };
+    const userAgent = rc.req.headers['user-agent'];
     const outcome = await callbacks.request({
       request,
       origin,
       idempotencyKey,
       clientIp: rc.clientIp,
-      userAgent: rc.req.headers['user-agent'],
+      // A header, yet visitor text like the body's values (obs-text bytes arrive as C1 controls).
+      userAgent: userAgent === undefined ? undefined : oneLine(userAgent, USER_AGENT_MAX) || undefined,
       // Made when first used: a refused request (most of a flood) never logs on its own.
       get log() {
         return rc.log;
@@ -94,7 +105,7 @@ function requestCallback(app: AppContext): Handler {
       // number under attack: under a flood, each number's first line is written, and a summary line
       // gives the count of the rest (log/repeat-lines.ts), as a proxy pool rotating addresses
       // would otherwise write a line per request.
-      rc.logFields = { refused: outcome.refusal.reason, retryAfter: outcome.refusal.retryAfter, phone: outcome.phone };
+      rc.logFields = { ...rc.logFields, refused: outcome.refusal.reason, retryAfter: outcome.refusal.retryAfter, phone: outcome.phone };
       if (outcome.phone !== null) rc.repeatPer = { phone: outcome.phone };
     }
     return answerOf(outcome);

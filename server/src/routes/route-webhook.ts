@@ -20,6 +20,7 @@ import type { Reply } from '../http/reply.ts';
 import type { Handler, PathMatcher } from '../http/router.ts';
 import { secretMatcher } from '../lib/secret-match.ts';
 import type { RouteModule } from './index.ts';
+import { oneLine } from '../visitor-text/one-line.ts';
 
 const ROUTE_BODY_LIMIT_BYTES = 16 * 1024;
 const ROUTE_PREFIX = '/hooks/route/';
@@ -66,7 +67,8 @@ async function readParameters(req: IncomingMessage, url: URL): Promise<{ callId:
   } else if (text) {
     callId = new URLSearchParams(text).get('call_id') ?? callId;
   }
-  return { callId: typeof callId === 'string' || typeof callId === 'number' ? String(callId).slice(0, 80) : null };
+  // Logged: one clean line (visitor-text/), whoever holds the token.
+  return { callId: typeof callId === 'string' || typeof callId === 'number' ? oneLine(String(callId), 80) : null };
 }
 
 function routeWebhook(app: AppContext): Handler {

@@ -1,7 +1,8 @@
 // The lead webhook's events: what the owner's CRM learns about each callback, in the Standard
 // Webhooks payload shape ({type, timestamp, data}). Each carries the full number (a CRM needs it to
 // call back), the masked number, the attribution, the page, the times and, with DEPARTMENTS_FILE,
-// the department.
+// the department. Every value a visitor's browser sent is one clean line and the page an http(s)
+// page of the origin (visitor-text/), whatever an older relay stored: a CRM shows them to people.
 //
 // An event's id is stable: a hash of the callback, the type and the occurrence (the second
 // 'callback.missed' of a re-dialled call is occurrence 1). Building the same event twice — a
@@ -9,6 +10,8 @@
 // keeps one, and the receiver sees one `webhook-id` however many times it is delivered.
 import { createHash } from 'node:crypto';
 import type { Attribution } from '../contract.ts';
+import { oneLine, oneLineEach } from '../visitor-text/one-line.ts';
+import { pageOfOrigin } from '../visitor-text/page-url.ts';
 
 export const leadEventTypes = ['callback.scheduled', 'callback.queued', 'callback.placed', 'callback.missed', 'callback.failed', 'callback.cancelled'] as const;
 export type LeadEventType = (typeof leadEventTypes)[number];
@@ -62,15 +65,15 @@ export function buildLeadEvent(input: LeadEventInput): LeadEvent {
       callbackId: input.callbackId,
       phone: input.e164,
       phoneMasked: input.maskedNumber,
-      attribution: input.attribution,
-      pageUrl: input.pageUrl,
+      attribution: oneLineEach(input.attribution, 200),
+      pageUrl: pageOfOrigin(input.pageUrl, input.origin).url,
       origin: input.origin,
-      locale: input.locale,
+      locale: input.locale === null ? null : oneLine(input.locale, 35) || null,
       requestedAt: iso(input.requestedAt),
       scheduledFor: input.scheduledFor == null ? null : iso(input.scheduledFor),
       occurredAt: iso(input.occurredAt),
       reason: input.reason ?? null,
-      ...(input.department && { department: input.department }),
+      ...(input.department && { department: oneLine(input.department, 60) }),
     },
   });
   return {

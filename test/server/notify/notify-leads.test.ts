@@ -16,6 +16,8 @@ const { clock, start } = notifyRelayPerTest(MONDAY_10);
 const NO_ANSWER = '+380501234599';
 const ATTRIBUTION = { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'sofa <b>&"sale"</b>' };
 const PAGE = 'https://shop.example/sofa?size=<xl>&color="red"';
+/** The page as the relay keeps it: as the URL parser (and a browser's location.href) writes it. */
+const PAGE_KEPT = 'https://shop.example/sofa?size=%3Cxl%3E&color=%22red%22';
 
 /** The logs hold neither the full number nor a secret of a channel. */
 function expectCleanLogs(rig: NotifyRig, digits: string) {
@@ -70,7 +72,7 @@ describe('notifications to people', () => {
         '',
         SAY,
         '',
-        ...fields('sofa <b>&"sale"</b>', PAGE),
+        ...fields('sofa <b>&"sale"</b>', PAGE_KEPT),
         '',
         `Відкрити в кабінеті власника: https://calls.shop.example/owner#lead=${id}`,
         '',
@@ -80,7 +82,7 @@ describe('notifications to people', () => {
     const html = mail.parsed.html as string;
     expect(html).toContain('<html lang="uk">');
     expect(html).toContain('<td>sofa &lt;b&gt;&amp;&quot;sale&quot;&lt;/b&gt;</td>');
-    expect(html).toContain('<td>https://shop.example/sofa?size=&lt;xl&gt;&amp;color=&quot;red&quot;</td>');
+    expect(html).toContain('<td>https://shop.example/sofa?size=%3Cxl%3E&amp;color=%22red%22</td>');
     expect(html).not.toContain('<b>&');
     expect(html).toContain(`<a href="https://calls.shop.example/owner#lead=${id}">Відкрити в кабінеті власника</a>`);
 
@@ -92,7 +94,7 @@ describe('notifications to people', () => {
       `<b>Пропущений лід: ${NO_ANSWER}</b>`,
       SAY,
       '',
-      ...fields('sofa &lt;b&gt;&amp;&quot;sale&quot;&lt;/b&gt;', 'https://shop.example/sofa?size=&lt;xl&gt;&amp;color=&quot;red&quot;'),
+      ...fields('sofa &lt;b&gt;&amp;&quot;sale&quot;&lt;/b&gt;', 'https://shop.example/sofa?size=%3Cxl%3E&amp;color=%22red%22'),
       '',
       `<a href="https://calls.shop.example/owner#lead=${id}">Відкрити в кабінеті власника</a>`,
     ]);

@@ -74,6 +74,12 @@ describe('routing webhook, every scheme mode', () => {
     expect(await res.json()).toHaveProperty('destination');
   });
 
+  it('logs a call id as one clean line: no control, line-separator or bidi character reaches the log', async () => {
+    const res = await fetch(hook(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ call_id: 'abc\u2028def\u202Eghi\u0085jkl' }) });
+    expect(res.status).toBe(200);
+    expect(sys.logs.filter((l) => l.msg === 'route webhook').at(-1)!.callId).toBe('abc defghi jkl');
+  });
+
   it('a malformed body still gets an answer: the call matters more than the parameters', async () => {
     const res = await fetch(hook(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"call_id":' });
     expect(res.status).toBe(200);

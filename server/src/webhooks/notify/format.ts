@@ -1,4 +1,6 @@
-// Formatting shared by the messages: times in the project's zone, HTML escaping, the owner link.
+// Formatting shared by the messages: times in the project's zone, HTML escaping, visitor values as
+// one line, the owner link.
+import { oneLine } from '../../visitor-text/one-line.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -18,9 +20,14 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 
-/** A visitor-supplied value cut to a length any channel takes (Telegram: 4096 characters a message). */
+/**
+ * A visitor-supplied value as a message shows it: one clean line (visitor-text/one-line.ts; a store
+ * may hold values kept before they were cleaned, so every message cleans again), cut to a length any
+ * channel takes (Telegram: 4096 characters a message).
+ */
 export function clip(value: string, max = 300): string {
-  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+  const line = oneLine(value, max + 1);
+  return line.length > max ? `${oneLine(line, max - 1)}…` : line;
 }
 
 /** The owner view, opened at one lead. */

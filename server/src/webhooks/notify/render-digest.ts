@@ -1,7 +1,11 @@
 // The daily digest's message: the leads requested in the 24 hours before it, by utm source, with how
 // many were answered, missed, failed, are still pending, or other (cancelled, or placed with an
 // outcome the call log never showed). An aligned table in the text part and in Telegram (<pre>), an
-// HTML table in the email; sources are visitor-written, so escaped.
+// HTML table in the email. Sources are visitor-written: each is one clean line (visitor-text/; a
+// store may hold older values) with single spaces, so it cannot add a row or shift the columns, and
+// one that reads like the table's own words ("Total", "(no source)") is shown in quotes, so the
+// table has one total row; escaped in the HTML parts.
+import { oneLine } from '../../visitor-text/one-line.ts';
 import type { NotifyTexts } from './catalog/index.ts';
 import { clip, escapeHtml, fill, formatTime } from './format.ts';
 import type { TallyOutcome, TallyRow } from './lead-tally.ts';
@@ -21,8 +25,10 @@ export function digestTable(rows: readonly TallyRow[]): { sources: [string | nul
   const bySource = new Map<string | null, Counts>();
   const total = zero();
   for (const row of rows) {
-    let counts = bySource.get(row.source);
-    if (!counts) bySource.set(row.source, (counts = zero()));
+    // Grouped as shown: values an older relay kept with controls in them fall in with their clean twin.
+    const source = row.source === null ? null : oneLine(row.source, 200).replace(/\s+/g, ' ') || null;
+    let counts = bySource.get(source);
+    if (!counts) bySource.set(source, (counts = zero()));
     for (const c of [counts, total]) {
       c.leads += row.count;
       c[row.outcome] += row.count;
@@ -30,6 +36,14 @@ export function digestTable(rows: readonly TallyRow[]): { sources: [string | nul
   }
   const sources = [...bySource].sort((a, b) => b[1].leads - a[1].leads || String(a[0]).localeCompare(String(b[0])));
   return { sources, total };
+}
+
+/** A source as its row shows it: in quotes when it starts like one of the table's own words, so no source passes for the total. */
+function shownSource(source: string, d: NotifyTexts['digest']): string {
+  const text = clip(source, 40);
+  const lower = text.toLowerCase();
+  const own = [d.total, d.direct, d.source].some((word) => lower === word.toLowerCase() || lower.startsWith(`${word.toLowerCase()} `));
+  return own ? `"${text}"` : text;
 }
 
 export function renderDigest(rows: readonly TallyRow[], window: DigestWindow, texts: NotifyTexts, timeZone: string, ownerUrl: string): RenderedMessage {
@@ -41,7 +55,7 @@ export function renderDigest(rows: readonly TallyRow[], window: DigestWindow, te
   const header = [d.source, d.leads, ...OUTCOMES.map((o) => d[o])];
   const lines: string[][] = [
     header,
-    ...sources.map(([source, c]) => [clip(source ?? d.direct, 40), ...(['leads', ...OUTCOMES] as const).map((k) => String(c[k]))]),
+    ...sources.map(([source, c]) => [source === null ? d.direct : shownSource(source, d), ...(['leads', ...OUTCOMES] as const).map((k) => String(c[k]))]),
     [d.total, ...(['leads', ...OUTCOMES] as const).map((k) => String(total[k]))],
   ];
   const widths = header.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));

@@ -2,7 +2,10 @@
 // person needs to call back — the number (full, or masked with NOTIFY_MASK_NUMBER), the department,
 // the state and the time in the project's zone, the booked time or the reason, the utm source,
 // medium and campaign, the page — and a link to the lead in the owner view. Every value a visitor
-// could have written (attribution, page) is escaped in the HTML parts.
+// could have written (attribution, page, department) is one clean line in every part, so it cannot
+// add a line of its own (clip), and is escaped in the HTML parts. The page is shown only when it is
+// an http(s) URL: mail clients and Telegram make a link of it.
+import { httpUrl } from '../../visitor-text/page-url.ts';
 import type { NotifyTexts } from './catalog/index.ts';
 import { clip, escapeHtml, formatTime, ownerLink } from './format.ts';
 import type { LeadNotice, RenderedMessage } from './notice.ts';
@@ -21,17 +24,18 @@ function fieldsOf(n: LeadNotice, o: RenderOptions): Field[] {
   const { labels } = o.texts;
   const a = n.attribution;
   const when = (ms: number) => formatTime(ms, o.texts.locale, o.timeZone);
+  const page = n.pageUrl === null ? null : httpUrl(n.pageUrl);
   return [
     [labels.number, o.maskNumber ? n.maskedNumber : n.e164],
-    [labels.department, n.department],
+    [labels.department, n.department === null ? null : clip(n.department)],
     [labels.state, o.texts.state[n.kind]],
     [labels.time, when(n.at)],
     [labels.bookedFor, n.scheduledFor === null ? null : when(n.scheduledFor)],
-    [labels.reason, n.reason],
+    [labels.reason, n.reason === null ? null : clip(n.reason)],
     [labels.source, clip(a.utmSource ?? '')],
     [labels.medium, clip(a.utmMedium ?? '')],
     [labels.campaign, clip(a.utmCampaign ?? '')],
-    [labels.page, clip(n.pageUrl ?? '', 1000)],
+    [labels.page, clip(page ?? '', 1000)],
   ];
 }
 

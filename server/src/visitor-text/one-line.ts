@@ -1,0 +1,40 @@
+// The one rule for text a visitor's browser sent (utm values, client id, locale, department, page,
+// user agent): it is kept and shown as ONE line of plain text. What could make it more is taken out:
+//   - line breaks of every kind (CR, LF, TAB, VT, FF, NEL U+0085, U+2028, U+2029) become one space,
+//     so a value cannot write a line that looks like a message's own ("State: answered"), a table
+//     row or a CSV record, and two words stay two words;
+//   - every other control character (C0, DEL, C1: NUL, ESC and terminal sequences) is removed;
+//   - the bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) are removed, so a
+//     value cannot reorder what is shown after it (U+202E shows what follows it backwards);
+//   - a lone UTF-16 surrogate (valid in JSON, not in UTF-8) becomes U+FFFD;
+// then it is trimmed and cut to `max` characters (never inside a surrogate pair).
+// Applied before anything is stored (the request schemas: contract.ts, report/count-open.ts) and
+// again by every channel that shows a stored value, since a store may hold values from before.
+
+const BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]+/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rule removes
+const INVISIBLE = /[\0-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** Anything the rule changes: most values have none of it and are only trimmed and cut. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rule removes
+const UNCLEAN = /[\0-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+
+/** `value` as one clean line of at most `max` characters (see above); '' when nothing visible is left. */
+export function oneLine(value: string, max: number): string {
+  let text = UNCLEAN.test(value) ? value.replace(INVISIBLE, '').replace(BREAKS, ' ').replace(LONE_SURROGATE, '\ufffd') : value;
+  text = text.trim();
+  if (text.length <= max) return text;
+  // A cut between the halves of a pair would leave a lone surrogate.
+  const end = /[\ud800-\udbff]/.test(text[max - 1]!) ? max - 1 : max;
+  return text.slice(0, end).trimEnd();
+}
+
+/** Each value of `values` as one clean line; a value with nothing left is left out (as if never sent). */
+export function oneLineEach<T extends Record<string, string | undefined>>(values: T, max: number): T {
+  const clean: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const line = typeof value === 'string' ? oneLine(value, max) : '';
+    if (line !== '') clean[key] = line;
+  }
+  return clean as T;
+}
