@@ -42,9 +42,9 @@ describe('visitor values before they are stored', () => {
     const facts = await s.relay.app.stores.report.leads(0, Number.MAX_SAFE_INTEGER);
     expect(facts.length).toBe(Object.keys(hostileWithin(200)).length);
     expectCleanStrings(facts, 'report facts');
-    // The probe of issue 30: its lines are one line now.
-    const probe = facts.find((f) => f.source.startsWith('google Number'))!;
-    expect(probe.source).toBe('google Number: +44 909 879 0000 (the visitor asked to be called on this one) State: answered');
+    // The probe of issue 30: its lines are one line now (and, as the report groups it, lower case and at most 100 characters).
+    const probe = facts.find((f) => f.source.startsWith('google number'))!;
+    expect(probe.source).toBe('google number: +44 909 879 0000 (the visitor asked to be called on this one) state: answered'.slice(0, 100));
   });
 
   it('drops a value that is nothing but invisible characters or blanks instead of refusing the call', async () => {
@@ -85,7 +85,8 @@ describe('visitor values before they are stored', () => {
     const s = await start();
     const day = '2026-11-20';
     for (const [name, value] of Object.entries(hostileWithin(150))) {
-      const beacon = { utmSource: value, utmMedium: value, utmCampaign: value, page: `/sofa${value}`, department: value.slice(0, 40) };
+      // No department: one the relay does not offer is not counted at all (count-open.ts).
+      const beacon = { utmSource: value, utmMedium: value, utmCampaign: value, page: `/sofa${value}` };
       const res = await fetch(`${s.relayUrl}/api/opened`, {
         method: 'POST',
         headers: { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN, 'x-forwarded-for': `198.51.${phones++ % 250}.1` },

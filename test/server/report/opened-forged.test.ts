@@ -39,7 +39,8 @@ describe('forged dialog opens', () => {
     const s = await start({ DEPARTMENTS_FILE: departmentsFile({ departments: [SALES, support] }) });
     const sent = ['sales', 'ceo-office', 'SALES', 'support', 'sales\u202e'].map((department, i) => beacon(s, { department }, `198.51.100.${i + 1}`));
     expect(await Promise.all(sent)).toEqual([204, 204, 204, 204, 204]);
-    expect(await opened(s, 'department')).toEqual({ sales: 1, support: 1 });
+    // 'sales' with a bidi override is cleaned to 'sales' first, as a callback's department is.
+    expect(await opened(s, 'department')).toEqual({ sales: 2, support: 1 });
 
     // Without DEPARTMENTS_FILE only the one department's own id names it (as for POST /api/callback).
     const single = await start();
