@@ -11,7 +11,7 @@ import { loadConfig } from '../../../server/src/config/index.ts';
 import { postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
 
-const OWNER_TOKEN = 'owner_0123456789abcdef';
+const OWNER_TOKEN = 'owner_0123456789abcdef0123456789abcdef';
 let system: System | undefined;
 const sockets: Socket[] = [];
 afterEach(async () => {
