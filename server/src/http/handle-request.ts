@@ -49,7 +49,7 @@ export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage,
     let cors: Readonly<Record<string, string>> = noHeaders;
     let reply: Reply;
     try {
-      if (route === null || (route.access !== undefined && !route.access(req, context.url))) throw notFound(pathname);
+      if (route === null || (route.access !== undefined && !(await route.access(context)))) throw notFound(pathname);
       if (route.origin !== 'none') cors = corsOf(origins, req);
       if (method === 'OPTIONS' && route.origin !== 'none') {
         reply = { status: 204, headers: origins.preflightHeaders(origins.check(req, { required: true })) };
