@@ -60,14 +60,18 @@ function headerToken(req: IncomingMessage): string | null {
   return null;
 }
 
-function cookieValue(req: IncomingMessage, name: string): string | null {
+/**
+ * Whether any cookie named `name` passes `valid`: another page of the site may set one of the same
+ * name for the whole site (cookie tossing), which the browser may send first; it must not hide ours.
+ */
+function anyCookie(req: IncomingMessage, name: string, valid: (value: string) => boolean): boolean {
   const header = req.headers.cookie;
-  if (!header) return null;
+  if (!header) return false;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name && valid(part.slice(eq + 1).trim())) return true;
   }
-  return null;
+  return false;
 }
 
 /** Whether what the request does is allowed to one let in `how`: reads unless another origin asked; changes with proof. */
@@ -108,8 +112,7 @@ export function createOwnerAccess(deps: OwnerAccessDeps): OwnerAccess {
     const fromQuery = page ? rc.url.searchParams.get('token') : null;
     const given = fromQuery ?? headerToken(rc.req);
     const how: Admission = fromQuery !== null ? 'query' : 'header';
-    const cookie = cookieValue(rc.req, OWNER_COOKIE);
-    if (cookie !== null && sessions.valid(cookie)) return given !== null && isToken(given) ? how : 'session';
+    if (anyCookie(rc.req, OWNER_COOKIE, sessions.valid)) return given !== null && isToken(given) ? how : 'session';
     if (given === null) return null;
     let verdict: 'right' | 'wrong' | 'owner_token_throttled' | 'owner_token_unchecked';
     try {

@@ -81,4 +81,13 @@ describe('the owner session', () => {
     expect(await statusWith(s, `${name}=${value}x`)).toBe(404);
     expect(await statusWith(s, `${name}=`)).toBe(404);
   });
+
+  it('is not shadowed by a cookie of the same name another page of the site set first (cookie tossing)', async () => {
+    const clock = testClock(new Date('2026-11-25T10:00:00Z'));
+    const s = await relay(clock);
+    const cookie = await signIn(s);
+    // A page on blog.example.com may set `dialback_owner` for the whole site with a longer path: the browser sends it first.
+    expect(await statusWith(s, `dialback_owner=0.${'A'.repeat(43)}; ${cookie}`)).toBe(200);
+    expect(await statusWith(s, `other=1; dialback_owner=junk; ${cookie}; dialback_owner=more-junk`)).toBe(200);
+  });
 });
