@@ -18,10 +18,9 @@
 // the browser says another origin asked; the page itself opens from anywhere (a link in an email).
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config/index.ts';
-import type { RequestContext } from '../http/router.ts';
 import { secretMatcher } from '../lib/secret-match.ts';
 import type { LimitStore } from '../limits/limit-store.ts';
-import type { Logger } from '../log/index.ts';
+import type { Fields, Logger } from '../log/index.ts';
 import { ownHostCheck } from './own-host.ts';
 import { fromOwnPage, notFromElsewhere } from './provenance.ts';
 import { createOwnerSessions, SESSION_SECONDS } from './session.ts';
@@ -29,9 +28,18 @@ import { createTokenThrottle } from './token-throttle.ts';
 
 export const OWNER_COOKIE = 'dialback_owner';
 
+/** What access reads of a request: a part of the relay's RequestContext, which routes pass as it is. */
+export interface AccessRequest {
+  readonly req: IncomingMessage;
+  readonly url: URL;
+  readonly clientIp: string;
+  /** Why a request was refused goes on its own log line. */
+  logFields?: Fields;
+}
+
 /** How a request was let in: the token in the query or a header, a session cookie, or demo mode's open view. */
 type Admission = 'query' | 'header' | 'session' | 'open';
-type Check = (rc: RequestContext) => Promise<boolean>;
+type Check = (rc: AccessRequest) => Promise<boolean>;
 
 export interface OwnerAccess {
   /** False: no /owner routes at all. */
@@ -81,7 +89,7 @@ function allowedUse(req: IncomingMessage, how: Admission, page: boolean, isOwnOr
   return fromOwnPage(req, isOwnOrigin);
 }
 
-const refuse = (rc: RequestContext, reason: string) => {
+const refuse = (rc: AccessRequest, reason: string) => {
   rc.logFields = { ...rc.logFields, refused: reason };
 };
 
@@ -94,7 +102,7 @@ export function createOwnerAccess(deps: OwnerAccessDeps): OwnerAccess {
     if (!config.service.demo) return { enabled: false, page: no, resource: no, sessionCookie: () => null };
     const ownHost = ownHostCheck(config.http.publicUrl);
     // Past the Host check, an Origin naming that same host is the page itself.
-    const open = (page: boolean) => async (rc: RequestContext) => {
+    const open = (page: boolean) => async (rc: AccessRequest) => {
       const { req } = rc;
       if (!ownHost(req)) return false;
       return allowedUse(req, 'open', page, (origin) => origin === publicOrigin || URL.parse(origin)?.host === req.headers.host?.toLowerCase());
@@ -108,7 +116,7 @@ export function createOwnerAccess(deps: OwnerAccessDeps): OwnerAccess {
   const isOwnOrigin = (origin: string) => origin === publicOrigin;
   const admitted = new WeakMap<IncomingMessage, Admission>();
 
-  async function admission(rc: RequestContext, page: boolean): Promise<Admission | null> {
+  async function admission(rc: AccessRequest, page: boolean): Promise<Admission | null> {
     const fromQuery = page ? rc.url.searchParams.get('token') : null;
     const given = fromQuery ?? headerToken(rc.req);
     const how: Admission = fromQuery !== null ? 'query' : 'header';
@@ -128,7 +136,7 @@ export function createOwnerAccess(deps: OwnerAccessDeps): OwnerAccess {
     return null;
   }
 
-  const check = (page: boolean) => async (rc: RequestContext) => {
+  const check = (page: boolean) => async (rc: AccessRequest) => {
     const how = await admission(rc, page);
     if (how === null || !allowedUse(rc.req, how, page, isOwnOrigin)) return false;
     admitted.set(rc.req, how);
