@@ -7,7 +7,7 @@ import { launchChromium } from '../support/browser.ts';
 import { postCallback } from '../support/post-callback.ts';
 import { startSystem, type System } from '../support/system.ts';
 
-const OWNER_TOKEN = 'owner_e2e_0123456789abcdef';
+const OWNER_TOKEN = 'owner_e2e_0123456789abcdef0123456789abcdef';
 let system: System;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 

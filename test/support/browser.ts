@@ -13,13 +13,23 @@ function chromiumPath(): string {
 
 /**
  * Launches headless Chromium with a fresh profile. Playwright refuses --user-data-dir in launch():
- * it gives every launch a fresh temporary profile of its own and removes it on close.
+ * it gives every launch a fresh temporary profile of its own and removes it on close. `args` adds
+ * switches, e.g. `--host-resolver-rules` to serve made-up host names from loopback ports.
  */
-export async function launchChromium(): Promise<Browser & { dispose(): Promise<void> }> {
+export async function launchChromium(options: { args?: readonly string[] } = {}): Promise<Browser & { dispose(): Promise<void> }> {
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      ...(options.args ?? []),
+    ],
   });
   return Object.assign(browser, {
     async dispose() {

@@ -28,12 +28,12 @@ async function visit(s: System, phone: string, attribution: Record<string, strin
   return (res.json as { requestId?: string }).requestId ?? '';
 }
 
-/** Two answered calls from a google campaign, one nobody answered (facebook), one the service refused (bing). */
-export async function startOwnerSystem(): Promise<OwnerSystem> {
+/** Two answered calls from a google campaign, one nobody answered (facebook), one the service refused (bing). `env` adds settings (PUBLIC_URL, say). */
+export async function startOwnerSystem(env: Record<string, string> = {}): Promise<OwnerSystem> {
   const clock = testClock(NOON);
   const crm = await startCrm(clock);
   const system = await startSystem(
-    { ...HELD_ENV, OWNER_TOKEN, TIMEZONE: 'Europe/Kyiv', REDIAL_ATTEMPTS: '0', REPORT_TALK_SECONDS: '1', LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET },
+    { ...HELD_ENV, OWNER_TOKEN, TIMEZONE: 'Europe/Kyiv', REDIAL_ATTEMPTS: '0', REPORT_TALK_SECONDS: '1', LEAD_WEBHOOK_URL: crm.url, LEAD_WEBHOOK_SECRET: SECRET, ...env },
     {
       simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 1100 }, now: clock.now, outboundBanPrefixes: ['38050777'] },
       now: clock.now,

@@ -2,6 +2,7 @@
 // connection, or one given with an observer), listening on loopback, and closed after each test.
 import { afterEach, expect } from 'vitest';
 import type { Config } from '../../server/src/config/index.ts';
+import type { RedisSettings } from '../../server/src/config/redis.ts';
 import type { Logger } from '../../server/src/log/index.ts';
 import { openRedisStores } from '../../server/src/redis-stores.ts';
 import { createRelay, type Relay } from '../../server/src/relay.ts';
@@ -42,4 +43,9 @@ export function redisRelaysPerTest(): (config: Config, options: RedisRelayOption
     started.push({ relay, stores, listening });
     return { url: listening.url, relay, stores };
   };
+}
+
+/** `config` with its store on `redis` under `prefix`: another relay of the same settings sharing that Redis. */
+export function onRedis(config: Config, redis: { target: Pick<RedisSettings, 'url' | 'topology'> }, prefix: string): Config {
+  return { ...config, redis: { ...redis.target, prefix, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 } };
 }

@@ -1,7 +1,10 @@
 // How the owner view talks to the relay. The token arrives once in the address (?token=…): it is
 // kept for this tab only (sessionStorage) and taken out of the address bar, history and any
 // Referer at once, keeping the #lead=… a notification links to. The relay also set its session
-// cookie with the page, so the token header is a second way in, never the only one.
+// cookie with the page, so the token header is a second way in, never the only one: a tab opened
+// later by a link has the cookie alone (HttpOnly: this script never sees it). Then the relay takes
+// an action only on the browser's word that this page sent it (Sec-Fetch-Site, Origin), which
+// every fetch below carries by itself; no other page of the owner's site can send that.
 const TOKEN_KEY = 'dialback-owner-token';
 
 export function takeTokenFromAddress(): void {

@@ -12,10 +12,22 @@ export interface TextRule {
   secret?: boolean;
 }
 
-/** Secrets that travel in URLs (ROUTE_WEBHOOK_TOKEN, OWNER_TOKEN): long enough not to guess, URL-safe so nothing mangles them. */
+/** Secrets that travel in URLs (ROUTE_WEBHOOK_TOKEN; OWNER_TOKEN, stricter, below): long enough not to guess, URL-safe so nothing mangles them. */
 export const URL_TOKEN: TextRule = {
   pattern: /^[A-Za-z0-9._~-]{16,256}$/,
   expected: 'a random URL-safe token of at least 16 characters (letters, digits, . _ ~ -), e.g. from `openssl rand -hex 24`',
+  secret: true,
+};
+
+/**
+ * OWNER_TOKEN opens the business's own data and its actions: 32 characters at least, and not one
+ * character or a short piece (up to 4 characters) said again and again (`aaaa…`, `abab…`), which a
+ * guesser tries first whatever its length.
+ */
+export const OWNER_TOKEN_RULE: TextRule = {
+  pattern: /^[A-Za-z0-9._~-]{32,256}$/,
+  check: (value) => !/^(.{1,4})\1+$/.test(value),
+  expected: 'a random URL-safe token of at least 32 characters (letters, digits, . _ ~ -), not one character or a short piece repeated, e.g. from `openssl rand -hex 24`',
   secret: true,
 };
 

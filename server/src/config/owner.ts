@@ -1,7 +1,7 @@
 // The owner view (`/owner`): open in demo mode, otherwise behind OWNER_TOKEN; served from the
 // folder `npm run build` writes it to (OWNER_DIR).
 import { type EnvReader, requiredError } from './env.ts';
-import { URL_TOKEN } from './env-values.ts';
+import { OWNER_TOKEN_RULE } from './env-values.ts';
 
 export interface OwnerSettings {
   /** null: the owner view exists in demo mode only, without a token. */
@@ -11,7 +11,7 @@ export interface OwnerSettings {
 }
 
 export function readOwner(env: EnvReader, service: { demo: boolean; external: boolean }): OwnerSettings {
-  const token = env.text('OWNER_TOKEN', URL_TOKEN) ?? null;
+  const token = env.text('OWNER_TOKEN', OWNER_TOKEN_RULE) ?? null;
   // Demo mode opens the owner view without a token: with a real service behind it, that would show
   // the business's real calls to anyone.
   if (service.demo && service.external && token === null) {

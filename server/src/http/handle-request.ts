@@ -60,7 +60,7 @@ export function createRequestHandler(deps: PipelineDeps): (req: IncomingMessage,
     let reply: Reply;
     try {
       if (ambiguous !== null) throw new RelayError('invalid_request', ambiguous);
-      if (route === null || (route.access !== undefined && !route.access(req, context.url))) throw notFound(pathname);
+      if (route === null || (route.access !== undefined && !(await route.access(context)))) throw notFound(pathname);
       if (route.origin !== 'none') cors = corsOf(origins, req);
       if (method === 'OPTIONS' && route.origin !== 'none') {
         reply = { status: 204, headers: origins.preflightHeaders(origins.check(req, { required: true })) };

@@ -4,8 +4,9 @@
 //   - `origin`: whether the request must carry an allowed Origin ('required': it has side effects
 //     or reads a visitor's own data), may carry one ('optional': a foreign one is still refused), or
 //     is not a browser's business at all ('none': no check and no CORS headers);
-//   - `access`: for a token-protected route, whether this request may know the route exists. Until
-//     it may, every method and sub-path answers the very same 404 as an unknown path, never 405.
+//   - `access`: for a token-protected route, whether this request may know the route exists (and
+//     use it this way: the owner view's also judges the method and where the request came from).
+//     Until it may, every method and sub-path answers the very same 404 as an unknown path, never 405.
 // An unknown method of a known route answers 405 with Allow. HEAD is served by the GET handler
 // (node drops the body).
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -55,8 +56,8 @@ export interface PathMatcher {
 export interface Route {
   path: string | RegExp | PathMatcher;
   origin: OriginRule;
-  /** Token-protected routes: false answers the unknown path's 404 for every method. */
-  access?: (req: IncomingMessage, url: URL) => boolean;
+  /** Token-protected routes: false answers the unknown path's 404 for every method. It may add to the request's log line (logFields). */
+  access?: (ctx: RequestContext) => boolean | Promise<boolean>;
   methods: Partial<Record<Method, Handler>>;
 }
 

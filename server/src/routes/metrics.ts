@@ -5,7 +5,7 @@
 // address, and adds those headers). Anyone else gets the very 404 of an unknown path.
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app-context.ts';
-import type { Handler } from '../http/router.ts';
+import type { Handler, RequestContext } from '../http/router.ts';
 import { secretMatcher } from '../lib/secret-match.ts';
 import type { RouteModule } from './index.ts';
 
@@ -23,10 +23,10 @@ export function isDirectLoopback(req: IncomingMessage): boolean {
   return loopback && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
 }
 
-function metricsAccess(token: string | null): (req: IncomingMessage) => boolean {
-  if (token === null) return isDirectLoopback;
+function metricsAccess(token: string | null): (rc: RequestContext) => boolean {
+  if (token === null) return (rc) => isDirectLoopback(rc.req);
   const isToken = secretMatcher(token);
-  return (req) => {
+  return ({ req }) => {
     const given = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     return given !== undefined && isToken(given);
   };

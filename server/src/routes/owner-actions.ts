@@ -1,11 +1,12 @@
 // The owner's actions on a lead, behind the owner view's access (routes/owner.ts). Like the cancel
-// button, they need no visitor's token: the owner view's own access (a header, or the
-// SameSite=Strict cookie no other site's form can send) authorises them.
+// button, they need no visitor's token: the owner view's own access authorises them, which for a
+// state-changing request means the token header, or the session cookie with the browser's word
+// that the owner view itself sent it (owner-access/provenance.ts): any page of the owner's own site
+// makes the browser send the SameSite=Strict cookie.
 //   POST /owner/api/leads/<id>/call-back   202 { status: 'scheduled', requestId, dueAt }; honours Idempotency-Key
 //   POST /owner/api/leads/<id>/never-call  200 { status: 'listed', listedAt }
 //   GET /owner/api/numbers/<E.164>          200 everything kept about the number (number-data/)
 //   DELETE /owner/api/numbers/<E.164>       200 what was erased, and what is kept
-import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app-context.ts';
 import { json } from '../http/reply.ts';
 import type { Route } from '../http/router.ts';
@@ -28,7 +29,7 @@ function numberOf(segment: string): string {
   return readNumber(text);
 }
 
-export function ownerActionRoutes(app: AppContext, access: (req: IncomingMessage) => boolean, headers: Record<string, string>): Route[] {
+export function ownerActionRoutes(app: AppContext, access: NonNullable<Route['access']>, headers: Record<string, string>): Route[] {
   return [
     {
       path: new RegExp(`^/owner/api/leads/${LEAD}/call-back$`),

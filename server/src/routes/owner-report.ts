@@ -2,7 +2,6 @@
 //   GET /owner/api/report?from=YYYY-MM-DD&to=YYYY-MM-DD&by=source|medium|campaign|department|page
 //   GET /owner/api/report.csv?… the same groups as CSV
 //   GET /owner/api/leads[?from=…&to=…] the held and failed leads, and with a period its leads
-import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app-context.ts';
 import { json } from '../http/reply.ts';
 import type { Route } from '../http/router.ts';
@@ -12,7 +11,7 @@ import { leadReport } from '../report/lead-report.ts';
 import { reportCsv } from '../report/report-csv.ts';
 import { readDimension, readOptionalPeriod, readPeriod } from '../report/report-query.ts';
 
-export function ownerReportRoutes(app: AppContext, access: (req: IncomingMessage) => boolean, headers: Record<string, string>): Route[] {
+export function ownerReportRoutes(app: AppContext, access: NonNullable<Route['access']>, headers: Record<string, string>): Route[] {
   const timeZone = app.config.service.timeZone;
   const settings = { timeZone, talkSeconds: app.config.report.talkSeconds };
   const report = (params: URLSearchParams) => leadReport(app.stores.report, readPeriod(params, timeZone), readDimension(params), settings);

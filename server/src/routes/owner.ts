@@ -1,14 +1,13 @@
 // The owner view: `/owner` (the page), `/owner/owner.js` and `/owner/owner.css` (the Preact app
 // `npm run build` writes to OWNER_DIR, demo/owner/ in the source), and the JSON it polls:
 // `/owner/api/view` (the project's time zone and today), `/owner/api/agents` (who is online,
-// speaking, free) and `/owner/api/calls` (latest calls and calls per day by utm source). Served in demo mode or with OWNER_TOKEN; who may see what is
-// owner/owner-access.ts, applied by the relay from each route's `access` before any handler. Nothing
+// speaking, free) and `/owner/api/calls` (latest calls and calls per day by utm source). Served in demo mode or with OWNER_TOKEN; who may see what, and
+// which requests may change anything, is owner-access/access.ts, applied by the relay from each route's `access` before any handler. Nothing
 // here reads the Auth-key: the page gets agents' logins, masked numbers and attribution only.
 import { RelayError } from '../errors.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
-import type { IncomingMessage } from 'node:http';
-import { createOwnerAccess } from '../owner/owner-access.ts';
+import { createOwnerAccess } from '../owner-access/access.ts';
 import { createOwnerCalls } from '../owner/owner-calls.ts';
 import type { RouteModule } from './index.ts';
 import { ownerReportRoutes } from './owner-report.ts';
@@ -31,7 +30,7 @@ const API_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referr
 
 /** The built owner view (OWNER_DIR), read and compressed on first use only. */
 export const ownerRoutes: RouteModule = (app) => {
-  const access = createOwnerAccess(app.config);
+  const access = createOwnerAccess({ config: app.config, limits: app.stores.limits, now: () => app.now().getTime(), log: app.log });
   if (!access.enabled) return [];
   let built: StaticSet | undefined;
   const files = () => {
@@ -76,11 +75,14 @@ export const ownerRoutes: RouteModule = (app) => {
     );
   };
 
-  const pageHeaders = access.sessionCookie === null ? PAGE_HEADERS : { ...PAGE_HEADERS, 'set-cookie': access.sessionCookie };
-  const page = (req: IncomingMessage, url: URL) => access.page(req, url);
-  const resource = (req: IncomingMessage) => access.resource(req);
+  // The page answer starts a session when its request gave the token (never when the cookie did: a session is not renewed).
+  const page: Handler = (rc) => {
+    const cookie = access.sessionCookie(rc.req);
+    return file('index.html', cookie === null ? PAGE_HEADERS : { ...PAGE_HEADERS, 'set-cookie': cookie })(rc);
+  };
+  const { resource } = access;
   return [
-    { path: '/owner', origin: 'none', access: page, methods: { GET: file('index.html', pageHeaders) } },
+    { path: '/owner', origin: 'none', access: access.page, methods: { GET: page } },
     // Revalidated with their ETags at each load: a new build shows at once, an unchanged one costs a 304.
     { path: /^\/owner\/(?<file>owner\.(?:js|css))$/, origin: 'none', access: resource, methods: { GET: (rc) => file(rc.params.file!, { 'cache-control': 'no-cache' })(rc) } },
     { path: '/owner/api/view', origin: 'none', access: resource, methods: { GET: view } },
@@ -89,7 +91,7 @@ export const ownerRoutes: RouteModule = (app) => {
     ...ownerReportRoutes(app, resource, API_HEADERS),
     ...ownerActionRoutes(app, resource, API_HEADERS),
     // The owner cancels a held call without the visitor's token: the owner view's own access
-    // (a header, or the SameSite=Strict cookie no other site's form can send) authorises it.
+    // (the token header, or the session cookie with the browser's word that the view sent it) authorises it.
     {
       path: /^\/owner\/api\/leads\/(?<callbackId>[0-9a-f-]{36})\/cancel$/,
       origin: 'none',

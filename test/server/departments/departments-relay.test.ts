@@ -13,7 +13,7 @@ import { departmentsFile, SALES } from '../../support/departments.ts';
 // Monday 2026-11-23 17:50 in Kyiv: sales (Mon-Fri 09-18) closes at 18:00, support (daily 08-22) is open.
 const MONDAY_1750 = new Date('2026-11-23T15:50:00Z');
 const TUESDAY_0900 = '2026-11-24T07:00:00.000Z';
-const OWNER_TOKEN = 'owner_0123456789abcdef';
+const OWNER_TOKEN = 'owner_0123456789abcdef0123456789abcdef';
 const { clock, start: startRelay, crm } = heldRelayPerTest(MONDAY_1750);
 
 const file = departmentsFile({

@@ -10,7 +10,7 @@ import type { System } from '../../support/system.ts';
 const NOON = new Date('2026-11-25T10:00:00Z');
 const { clock, start: startRelay } = heldRelayPerTest(NOON);
 const NO_ANSWER = '+380501234599';
-const TOKEN = 'owner_0123456789abcdef';
+const TOKEN = 'owner_0123456789abcdef0123456789abcdef';
 const start = () => startRelay({ OWNER_TOKEN: TOKEN, REDIAL_ATTEMPTS: '0' });
 
 const owner = (s: System, path: string, init: RequestInit = {}) =>

@@ -8,7 +8,7 @@ import { createAcceptedCalls } from '../../../server/src/outcome/accepted-calls.
 import { createLogger } from '../../../server/src/log/index.ts';
 import type { CallsListQuery } from '../../../server/src/calltracking/calls-list.ts';
 
-const OWNER_TOKEN = 'owner_0123456789abcdef';
+const OWNER_TOKEN = 'owner_0123456789abcdef0123456789abcdef';
 let system: System | null = null;
 afterEach(async () => {
   await system?.close();

@@ -107,10 +107,11 @@ describe('the lead report', () => {
   });
 
   it('refuses a bad period or grouping with 400 and the field, and is behind the owner token', async () => {
-    const s = await start({ OWNER_TOKEN: 'owner_0123456789abcdef' });
+    const token = 'owner_0123456789abcdef0123456789abcdef';
+    const s = await start({ OWNER_TOKEN: token });
     expect((await get(s, '/owner/api/report?from=2026-11-25&to=2026-11-25')).status).toBe(404);
     const ask = async (query: string) => {
-      const res = await fetch(`${s.relayUrl}/owner/api/report?${query}`, { headers: { 'x-owner-token': 'owner_0123456789abcdef' } });
+      const res = await fetch(`${s.relayUrl}/owner/api/report?${query}`, { headers: { 'x-owner-token': token } });
       return { status: res.status, ...((await res.json()) as { error?: { code: string; field?: string } }) };
     };
     const cases: Array<[string, string]> = [
@@ -125,9 +126,9 @@ describe('the lead report', () => {
     ];
     for (const [query, field] of cases) expect(await ask(query), query).toMatchObject({ status: 400, error: { code: 'invalid_request', field } });
     expect((await ask('from=2025-11-25&to=2026-11-25')).status).toBe(200);
-    const leads = await fetch(`${s.relayUrl}/owner/api/leads?from=2026-11-25`, { headers: { 'x-owner-token': 'owner_0123456789abcdef' } });
+    const leads = await fetch(`${s.relayUrl}/owner/api/leads?from=2026-11-25`, { headers: { 'x-owner-token': token } });
     expect(leads.status).toBe(400);
-    const plain = (await (await fetch(`${s.relayUrl}/owner/api/leads`, { headers: { 'x-owner-token': 'owner_0123456789abcdef' } })).json()) as Record<string, unknown>;
+    const plain = (await (await fetch(`${s.relayUrl}/owner/api/leads`, { headers: { 'x-owner-token': token } })).json()) as Record<string, unknown>;
     expect(Object.keys(plain).sort()).toEqual(['failed', 'pending']);
   });
 });

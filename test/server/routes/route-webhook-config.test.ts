@@ -22,7 +22,7 @@ describe('service-interface settings', () => {
         ROUTE_DESTINATION_FIELD: 'phone',
         ROUTE_REPLY: 'text',
         ROUTE_STATUS_WAIT_MS: '800',
-        OWNER_TOKEN: 'owner-token-0123456789',
+        OWNER_TOKEN: 'owner-token-0123456789abcdef0123456789',
         OUTCOME_POLL_MS: '5000',
         CALL_RING_SECONDS: '45',
         CALLTRACKING_TIMEZONE: 'America/New_York',
@@ -30,7 +30,7 @@ describe('service-interface settings', () => {
       sim,
     );
     expect(c.route).toEqual({ token: 'a'.repeat(32), fallback: '+380441119999', destinationField: 'phone', reply: 'text', statusWaitMs: 800 });
-    expect(c.owner.token).toBe('owner-token-0123456789');
+    expect(c.owner.token).toBe('owner-token-0123456789abcdef0123456789');
     expect(c.outcome).toEqual({ pollMs: 5000, ringSeconds: 45 });
     expect(c.service.timeZone).toBe('America/New_York');
   });
