@@ -1,6 +1,6 @@
 // Settings that load without error yet are wrong for a relay on the internet: a public URL that
 // browsers on https sites cannot use, a proxy in front whose address every visitor would share
-// (TRUSTED_PROXIES missing: the per-client limits would then count everyone as one client), an
+// (TRUSTED_PROXIES missing: the per-client limits would then count everyone as one client), and
 // sites allowed over plain http. (A weak owner token is refused with the settings themselves.)
 import { isIP } from 'node:net';
 import type { Config } from '../config/index.ts';
