@@ -4,6 +4,7 @@
 //   <space>leads               sorted set callbackId → when it was requested (trimmed to the same age)
 //   <space>opens:<day>         hash JSON [source, medium, campaign, department, page] → opens that day
 import type { RedisConnection } from '../storage/redis/connection.ts';
+import { redisReportValues } from './redis-report-values.ts';
 import {
   MAX_OPEN_GROUPS_PER_DAY,
   OTHER_GROUP,
@@ -21,7 +22,7 @@ const RETENTION_MS = REPORT_RETENTION_DAYS * 86_400_000;
 const groupKey = (g: ReportGroupValues) => JSON.stringify(REPORT_DIMENSIONS.map((d) => g[d]));
 const optionalNumber = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
 
-function toFact(id: string, h: Record<string, string>): LeadFact {
+export function toFact(id: string, h: Record<string, string>): LeadFact {
   return {
     callbackId: id,
     at: Number(h.at),
@@ -43,6 +44,7 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
   const now = options.now ?? Date.now;
   const space = connection.keyspace('report');
   const leadKey = (id: string) => `${space}lead:${id}`;
+  const values = redisReportValues(connection, now);
   return {
     async addLead(f) {
       await connection.run('report.add', async (c) => {
@@ -104,5 +106,7 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
         }),
       );
     },
+    findValues: (test, limit) => values.find(test, limit),
+    eraseValues: (test) => values.erase(test),
   };
 }
