@@ -46,8 +46,11 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
     const mode = db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode: string };
     if (mode.journal_mode !== 'wal') throw new Error(`DATA_DIR: ${path} cannot use write-ahead logging (journal mode ${mode.journal_mode}); put DATA_DIR on a local file system`);
     db.exec('PRAGMA synchronous = NORMAL');
-    // Freed cells are zeroed in their page: a purged number does not linger in the file (purge.ts).
-    db.exec('PRAGMA secure_delete = FAST');
+    // Deleted content is overwritten with zeros: freed cells in their page and pages freed whole
+    // (FAST would leave those), so a purged or erased number does not linger in the file and no
+    // VACUUM is needed to be rid of it (purge.ts, number-data/). The WAL's older page images go at
+    // the next truncating checkpoint (checkpointer.ts).
+    db.exec('PRAGMA secure_delete = ON');
     migrate(db, options.migrations ?? defaultMigrations, path);
   } catch (err) {
     db.close();
