@@ -6,6 +6,7 @@
 // otherwise. The SQLite and Redis logs keep the same record.
 import { appendFile } from 'node:fs/promises';
 import { createHash, createHmac, type KeyObject } from 'node:crypto';
+import { appendingTo } from './file-gate.ts';
 
 export interface ConsentRecord {
   at: string;
@@ -74,7 +75,8 @@ export function createConsentLog(options: { hashSecret: string; path: string | n
       const entry = consentRecord(input, options.hashSecret);
       // The file first: a record it refused must not be listed as kept.
       // Created readable by the relay's user only (docs/data-at-rest.md); an older, looser file is tightened at startup.
-      if (options.path) await appendFile(options.path, JSON.stringify(entry) + '\n', { encoding: 'utf8', mode: 0o600 });
+      const { path } = options;
+      if (path) await appendingTo(path, () => appendFile(path, JSON.stringify(entry) + '\n', { encoding: 'utf8', mode: 0o600 }));
       memory.push(entry);
       if (memory.length > memoryLimit) memory.shift();
       return entry;
