@@ -25,6 +25,7 @@ import { notifyLeads } from './lifecycle/lead-notifications.ts';
 import { createNotifier, type Notifier } from './webhooks/notify/notifier.ts';
 import { createMemoryCopies, type MemoryCopies } from './lib/memory-copies.ts';
 import { createErasureNotices, type ErasureNotices } from './shared-state/erasure-notices.ts';
+import { eraseFromConsentFile } from './consent/erase-from-file.ts';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
@@ -161,7 +162,18 @@ export function createAppContext(deps: AppDeps): AppContext {
   copies.hold('followed calls', (erased) => progress.forgetNumber(erased));
   copies.hold('call log rows', (erased) => watch.forgetNumber(erased));
   copies.hold('limit keys', (erased) => protection.limiter.forgetNumber(erased.e164.slice(1)));
-  const erasureNotices = stores.shared ? createErasureNotices({ shared: stores.shared, copies, hashSecret: config.hash.secret, relayId, timers, log }) : null;
+  const consentFile = config.consent.logPath;
+  const erasureNotices = stores.shared
+    ? createErasureNotices({
+        shared: stores.shared,
+        copies,
+        hashSecret: config.hash.secret,
+        relayId,
+        timers,
+        log,
+        ...(consentFile && { forgetOnDisk: (erased) => eraseFromConsentFile(consentFile, erased.hash) }),
+      })
+    : null;
   return {
     config,
     client,

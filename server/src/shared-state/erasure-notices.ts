@@ -2,7 +2,7 @@
 // copies in its own memory (lib/memory-copies.ts: the calls it placed and followed, the consent
 // records it wrote, parsed numbers, limit keys, the owner's call log); with several relays (Redis)
 // the one that erases leaves a notice in Redis, and every relay reads the notices each second and
-// forgets the number in its own memory.
+// forgets the number in its own memory, and in the files it keeps alone (its CONSENT_LOG_PATH file).
 //
 // A notice names the number (the memory copies are found by it, not by its keyed hash), encrypted
 // with AES-256-GCM under a key derived from HASH_SECRET, and lives NOTICE_TTL_MS. Whoever reads
@@ -44,6 +44,8 @@ export function createErasureNotices(deps: {
   relayId: string;
   timers: Timers;
   log: Logger;
+  /** What this relay keeps alone on disk that the erasing relay could not reach (its consent file). */
+  forgetOnDisk?: (erased: ErasedNumber) => Promise<unknown>;
   pollMs?: number;
 }): ErasureNotices {
   const key = createHmac('sha256', deps.hashSecret).update('dialback erasure notices').digest();
@@ -79,7 +81,9 @@ export function createErasureNotices(deps: {
       fresh++;
       const notice = open(note);
       if (!notice || notice.from === deps.relayId) continue;
-      deps.copies.forget({ e164: notice.e164, hash: notice.hash, callbackIds: new Set(notice.callbackIds) });
+      const erased = { e164: notice.e164, hash: notice.hash, callbackIds: new Set(notice.callbackIds) };
+      deps.copies.forget(erased);
+      await deps.forgetOnDisk?.(erased);
     }
     applied = new Set(notes);
     return fresh;

@@ -12,7 +12,7 @@ import { numberHmac } from '../../../server/src/consent/consent-log.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import type { Erasure, NumberData } from '../../../server/src/number-data/number-data.ts';
 import { ERASED_VALUE } from '../../../server/src/report/erase-values.ts';
-import { callsSettled } from '../../support/held-calls.ts';
+import { callsSettled, until } from '../../support/held-calls.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { redisContents } from '../../support/redis-contents.ts';
 import { redisRelaysPerTest } from '../../support/redis-relays.ts';
@@ -158,5 +158,36 @@ describe.each(['memory', 'embedded', 'redis'] as const)('erasure covers every co
     ]);
     const text = await r.stored();
     expect(FORMS.filter((form) => text.includes(form))).toEqual([]);
+  });
+});
+
+describe('erasure on one of two relays sharing Redis', () => {
+  it('the other relay forgets the number too: its own consent file and what it holds in memory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dialback-consent-'));
+    const s = (system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, HASH_SECRET: SECRET, OWNER_TOKEN: TOKEN }, { simulator: { timing: QUICK_CALLS }, store: 'memory' }));
+    const prefix = `erase-two${Date.now()}:`;
+    const relayWith = async (consentFile: string): Promise<Relay> => {
+      const config = { ...s.config, consent: { ...s.config.consent, logPath: consentFile }, redis: { ...redis.target, prefix, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 } };
+      const r = await startRedisRelay(config, { log: createLogger({ level: 'warn', write: () => {} }) });
+      r.relay.app.erasureNotices!.start();
+      return { url: r.url, app: r.relay.app, stored: async () => (await redisContents(redis.nodeUrls, prefix)).join('\n') };
+    };
+    const a = await relayWith(join(dir, 'a.jsonl'));
+    const b = await relayWith(join(dir, 'b.jsonl'));
+    const placed = await postCallback(a, { phone: ERASED, consent: true, consentText: 'Call me.' });
+    expect(placed.status, placed.text).toBe(202);
+    await postCallback(a, { phone: OTHER, consent: true, consentText: 'Call me.' });
+    await callsSettled(system!, ERASED);
+    expect(consentLines(join(dir, 'a.jsonl'))).toHaveLength(2);
+    expect(a.app.accepted.get(placed.json.requestId!)).toBeDefined();
+
+    const erased = (await (await owner(b, numberPath, 'DELETE')).json()) as Erasure;
+    expect(erased).toMatchObject({ otherRelaysTold: true, erased: { consentFile: 0 } });
+    await until(() => a.app.accepted.get(placed.json.requestId!) === undefined || undefined, 'relay a to forget the call it placed');
+    await until(() => consentLines(join(dir, 'a.jsonl')).length === 1 || undefined, 'relay a to erase the record from its consent file');
+    expect(consentLines(join(dir, 'a.jsonl')).map((line) => JSON.parse(line).numberHmac)).toEqual([numberHmac(SECRET, OTHER)]);
+    expect(a.app.consent.recent().filter((c) => c.numberHmac === HASH)).toEqual([]);
+    const stored = await a.stored();
+    expect(FORMS.filter((form) => stored.includes(form))).toEqual([]);
   });
 });
