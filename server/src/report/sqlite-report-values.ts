@@ -1,6 +1,6 @@
 // The report's visitor values in the SQLite file (lead_facts, dialog_opens), found and erased for a
 // visitor's data on request (erase-values.ts). A year of a flood's open groups is millions of rows:
-// they are read a batch at a time (leads by rowid, opens a day at a time) with the event loop free
+// they are read a batch at a time (leads by rowid, open groups by their key) with the event loop free
 // between batches, so other requests are answered meanwhile, and only values holding a digit are
 // read at all (GLOB in SQL: a number is written with digits). Each batch's changes are one
 // transaction; secure_delete (database.ts) overwrites the old values in the file.
@@ -10,15 +10,16 @@ import { collectMatches, erasedGroup, matchesOf, yieldToRequests, type ValueBatc
 import { REPORT_DIMENSIONS, type OpenCount } from './report-store.ts';
 import { type FactRow, toFact } from './sqlite-report-store.ts';
 
-const BATCH = 2_000;
+const BATCH = 500;
 const HAS_DIGIT = REPORT_DIMENSIONS.map((d) => `${d} GLOB '*[0-9]*'`).join(' OR ');
 const GROUP_IS = 'day = ? AND source = ? AND medium = ? AND campaign = ? AND department = ? AND page = ?';
 
 export function sqliteReportValues(db: DatabaseSync) {
   const sql = {
     leads: db.prepare(`SELECT rowid AS r, * FROM lead_facts WHERE rowid > ? AND (${HAS_DIGIT}) ORDER BY rowid LIMIT ${BATCH}`),
-    nextDay: db.prepare('SELECT day FROM dialog_opens WHERE day > ? ORDER BY day LIMIT 1'),
-    opens: db.prepare(`SELECT * FROM dialog_opens WHERE day = ? AND (${HAS_DIGIT})`),
+    opens: db.prepare(
+      `SELECT * FROM dialog_opens WHERE (day, source, medium, campaign, department, page) > (?, ?, ?, ?, ?, ?) AND (${HAS_DIGIT}) ORDER BY day, source, medium, campaign, department, page LIMIT ${BATCH}`,
+    ),
     setLead: db.prepare('UPDATE lead_facts SET source = ?, medium = ?, campaign = ?, department = ?, page = ? WHERE callback_id = ?'),
     dropOpen: db.prepare(`DELETE FROM dialog_opens WHERE ${GROUP_IS} RETURNING count`),
     addOpen: db.prepare(
@@ -35,17 +36,11 @@ export function sqliteReportValues(db: DatabaseSync) {
       yield { leads: matchesOf(rows.map(toFact), test), opens: [] };
       await yieldToRequests();
     }
-    for (let day = ''; ; ) {
-      const next = sql.nextDay.get(day) as { day: string } | undefined;
-      if (!next) break;
-      day = next.day;
-      yield {
-        leads: [],
-        opens: matchesOf(
-          (sql.opens.all(day) as unknown as OpenCount[]).map((o) => ({ ...o })),
-          test,
-        ),
-      };
+    for (let after: OpenCount = { day: '', source: '', medium: '', campaign: '', department: '', page: '', count: 0 }; ; ) {
+      const rows = sql.opens.all(after.day, after.source, after.medium, after.campaign, after.department, after.page) as unknown as OpenCount[];
+      if (rows.length === 0) break;
+      after = rows.at(-1)!;
+      yield { leads: [], opens: matchesOf(rows.map((o) => ({ ...o })), test) };
       await yieldToRequests();
     }
   }
