@@ -52,17 +52,21 @@ function spellsForm(text: string, forms: ReadonlySet<string>, longest: number): 
   return false;
 }
 
-/** A test for text that mentions `e164` in any of its written forms. */
-export function mentionsOf(e164: string): (text: string) => boolean {
+/**
+ * A test for text that mentions `e164` in any of its written forms; `digits`: its national number,
+ * which every mention holds in order (what a store may filter by before asking `matches`).
+ */
+export function mentionsOf(e164: string): { digits: string; matches: (text: string) => boolean } {
   const forms = writtenForms(e164);
   const longest = Math.max(...[...forms].map((f) => f.length));
   // Every form holds the national number, and a mention's digits are consecutive once the rest is
   // taken out: text without it is passed over at once (a flood's values, read by the million).
   const national = [...forms].reduce((a, b) => (a.length <= b.length ? a : b));
-  return (text) => {
+  const matches = (text: string): boolean => {
     if (!text.replace(NOT_DIGITS, '').includes(national) && !(text.includes('%') && decodePercents(text).replace(NOT_DIGITS, '').includes(national))) return false;
     if (spellsForm(text, forms, longest)) return true;
     const decoded = text.includes('%') ? decodePercents(text) : text;
     return decoded !== text && spellsForm(decoded, forms, longest);
   };
+  return { digits: national, matches };
 }

@@ -16,8 +16,19 @@ export const ERASED_VALUE = '(erased)';
 
 export type ReportDimension = keyof ReportGroupValues;
 
-/** A test of one visitor value: true when it is to be found or erased. Asked only about values holding a digit (a number is written with digits): the stores read no others. */
-export type ValueTest = (value: string) => boolean;
+/** Which visitor values to find or erase. */
+export interface ValueTest {
+  /**
+   * Digits every matching value holds, in this order, with or without other characters between (a
+   * number's national digits): the stores read no other values (in SQL, a GLOB), so a year of a
+   * flood's values is passed over without each being brought to `matches`.
+   */
+  digits: string;
+  matches(value: string): boolean;
+}
+
+/** The GLOB pattern of `digits` in order, anything between: `*5*0*1*`. */
+export const digitsPattern = (digits: string) => `*${[...digits].join('*')}*`;
 
 export interface ValueMatches {
   /** Leads with a matching value, and which of their values match. */
@@ -35,11 +46,19 @@ export interface ValuesErased {
   opens: number;
 }
 
-const HAS_DIGIT = /[0-9]/;
+/** Whether `value` holds `digits` in order (what a store's GLOB of digitsPattern keeps). */
+function holdsInOrder(value: string, digits: string): boolean {
+  let at = 0;
+  for (const digit of digits) {
+    at = value.indexOf(digit, at) + 1;
+    if (at === 0) return false;
+  }
+  return true;
+}
 
 /** The dimensions of `g` whose value `test` matches. */
 export function matchingFields(g: ReportGroupValues, test: ValueTest): ReportDimension[] {
-  return REPORT_DIMENSIONS.filter((d) => HAS_DIGIT.test(g[d]) && test(g[d]));
+  return REPORT_DIMENSIONS.filter((d) => holdsInOrder(g[d], test.digits) && test.matches(g[d]));
 }
 
 /** `g` with the values of `fields` replaced with ERASED_VALUE. */

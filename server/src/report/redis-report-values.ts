@@ -1,10 +1,11 @@
 // The report's visitor values in Redis, found and erased for a visitor's data on request
 // (erase-values.ts), over the keys redis-report-store.ts writes, all in the group "report" (one hash
 // tag, one Cluster slot): the leads are walked with ZSCAN over their index and read a batch at a
-// time; the open groups with HSCAN over each day's hash that exists (the days a report keeps). A
+// time; the open groups with HSCAN over each day's hash that exists (the days a report keeps),
+// Redis itself passing over the groups without the number's digits in order (MATCH). A
 // change is a script on one key, so a count made meanwhile is never lost and no key loses its expiry.
 import { lua, type RedisConnection } from '../storage/redis/connection.ts';
-import { collectMatches, erasedGroup, matchesOf, yieldToRequests, type ValueBatch, type ValueMatches, type ValuesErased, type ValueTest } from './erase-values.ts';
+import { collectMatches, digitsPattern, erasedGroup, matchesOf, yieldToRequests, type ValueBatch, type ValueMatches, type ValuesErased, type ValueTest } from './erase-values.ts';
 import { toFact } from './redis-report-store.ts';
 import { REPORT_DIMENSIONS, REPORT_RETENTION_DAYS, type OpenCount, type ReportGroupValues } from './report-store.ts';
 
@@ -68,7 +69,7 @@ export function redisReportValues(connection: RedisConnection, now: () => number
       if (!exists[i]) continue;
       let at = '0';
       do {
-        const page = await connection.run('report.values.opens', (c) => c.hScan(`${space}opens:${day}`, at, { COUNT: BATCH }));
+        const page = await connection.run('report.values.opens', (c) => c.hScan(`${space}opens:${day}`, at, { COUNT: BATCH, MATCH: digitsPattern(test.digits) }));
         at = String(page.cursor);
         const opens = page.entries.map(({ field, value }): OpenCount => {
           const [source = '', medium = '', campaign = '', department = '', page = ''] = JSON.parse(field) as string[];

@@ -1,25 +1,25 @@
 // The report's visitor values in the SQLite file (lead_facts, dialog_opens), found and erased for a
-// visitor's data on request (erase-values.ts). A year of a flood's open groups is millions of rows:
-// they are read a batch at a time (leads by rowid, open groups by their key) with the event loop free
-// between batches, so other requests are answered meanwhile, and only values holding a digit are
-// read at all (GLOB in SQL: a number is written with digits). Each batch's changes are one
-// transaction; secure_delete (database.ts) overwrites the old values in the file.
+// visitor's data on request (erase-values.ts). A year of a flood's open groups is millions of rows.
+// SQL keeps only the values holding the number's digits in order (GLOB), and each statement looks
+// at a bounded slice (5,000 leads by rowid; one day's open groups, at most MAX_OPEN_GROUPS_PER_DAY),
+// with the event loop free between slices, so other requests are answered meanwhile. Each slice's
+// changes are one transaction; secure_delete (database.ts) overwrites the old values in the file.
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from '../storage/sqlite/database.ts';
-import { collectMatches, erasedGroup, matchesOf, yieldToRequests, type ValueBatch, type ValueMatches, type ValuesErased, type ValueTest } from './erase-values.ts';
+import { collectMatches, digitsPattern, erasedGroup, matchesOf, yieldToRequests, type ValueBatch, type ValueMatches, type ValuesErased, type ValueTest } from './erase-values.ts';
 import { REPORT_DIMENSIONS, type OpenCount } from './report-store.ts';
 import { type FactRow, toFact } from './sqlite-report-store.ts';
 
-const BATCH = 500;
-const HAS_DIGIT = REPORT_DIMENSIONS.map((d) => `${d} GLOB '*[0-9]*'`).join(' OR ');
+const LEADS_PER_SLICE = 5_000;
+const HOLDS_DIGITS = REPORT_DIMENSIONS.map((d) => `${d} GLOB ?`).join(' OR ');
 const GROUP_IS = 'day = ? AND source = ? AND medium = ? AND campaign = ? AND department = ? AND page = ?';
 
 export function sqliteReportValues(db: DatabaseSync) {
   const sql = {
-    leads: db.prepare(`SELECT rowid AS r, * FROM lead_facts WHERE rowid > ? AND (${HAS_DIGIT}) ORDER BY rowid LIMIT ${BATCH}`),
-    opens: db.prepare(
-      `SELECT * FROM dialog_opens WHERE (day, source, medium, campaign, department, page) > (?, ?, ?, ?, ?, ?) AND (${HAS_DIGIT}) ORDER BY day, source, medium, campaign, department, page LIMIT ${BATCH}`,
-    ),
+    lastLead: db.prepare('SELECT MAX(rowid) AS last FROM lead_facts'),
+    leads: db.prepare(`SELECT * FROM lead_facts WHERE rowid > ? AND rowid <= ? AND (${HOLDS_DIGITS})`),
+    nextDay: db.prepare('SELECT day FROM dialog_opens WHERE day > ? ORDER BY day LIMIT 1'),
+    opens: db.prepare(`SELECT * FROM dialog_opens WHERE day = ? AND (${HOLDS_DIGITS})`),
     setLead: db.prepare('UPDATE lead_facts SET source = ?, medium = ?, campaign = ?, department = ?, page = ? WHERE callback_id = ?'),
     dropOpen: db.prepare(`DELETE FROM dialog_opens WHERE ${GROUP_IS} RETURNING count`),
     addOpen: db.prepare(
@@ -27,20 +27,26 @@ export function sqliteReportValues(db: DatabaseSync) {
     ),
   };
 
-  /** Every lead and open group with a matching value, a batch at a time. */
+  /** Every lead and open group with a matching value, a slice at a time. */
   async function* walk(test: ValueTest): AsyncGenerator<ValueBatch> {
-    for (let after = 0; ; ) {
-      const rows = sql.leads.all(after) as unknown as Array<FactRow & { r: number }>;
-      if (rows.length === 0) break;
-      after = rows.at(-1)!.r;
+    const patterns = REPORT_DIMENSIONS.map(() => digitsPattern(test.digits));
+    const last = (sql.lastLead.get() as { last: number | null }).last ?? 0;
+    for (let after = 0; after < last; after += LEADS_PER_SLICE) {
+      const rows = sql.leads.all(after, after + LEADS_PER_SLICE, ...patterns) as unknown as FactRow[];
       yield { leads: matchesOf(rows.map(toFact), test), opens: [] };
       await yieldToRequests();
     }
-    for (let after: OpenCount = { day: '', source: '', medium: '', campaign: '', department: '', page: '', count: 0 }; ; ) {
-      const rows = sql.opens.all(after.day, after.source, after.medium, after.campaign, after.department, after.page) as unknown as OpenCount[];
-      if (rows.length === 0) break;
-      after = rows.at(-1)!;
-      yield { leads: [], opens: matchesOf(rows.map((o) => ({ ...o })), test) };
+    for (let day = ''; ; ) {
+      const next = sql.nextDay.get(day) as { day: string } | undefined;
+      if (!next) break;
+      day = next.day;
+      yield {
+        leads: [],
+        opens: matchesOf(
+          (sql.opens.all(day, ...patterns) as unknown as OpenCount[]).map((o) => ({ ...o })),
+          test,
+        ),
+      };
       await yieldToRequests();
     }
   }

@@ -11,7 +11,7 @@ describe('a number mentioned in visitor text', () => {
     expect(writtenForms('+12025550123')).toEqual(new Set(['2025550123', '12025550123', '0012025550123', '01112025550123']));
   });
 
-  const ua = mentionsOf('+380501234567');
+  const ua = mentionsOf('+380501234567').matches;
   it.each([
     '+380501234567',
     '380501234567',
@@ -43,8 +43,12 @@ describe('a number mentioned in visitor text', () => {
     },
   );
 
+  it('names the digits every mention holds in order: what a store filters by first', () => {
+    expect(mentionsOf('+380501234567').digits).toBe('501234567');
+  });
+
   it('finds a number of a plan without a trunk prefix in its usual forms', () => {
-    const us = mentionsOf('+12025550123');
+    const us = mentionsOf('+12025550123').matches;
     for (const text of ['(202) 555-0123', '202.555.0123', '+1 202 555 0123', '1-202-555-0123']) expect(us(text), text).toBe(true);
     expect(us('202 555 0124')).toBe(false);
   });

@@ -22,7 +22,7 @@ const factories: Array<[string, () => ReportStore]> = [
   ['redis-cluster', () => createRedisReportStore({ connection: redisCluster.fresh(), now: () => NOW })],
 ];
 
-const mentions = (value: string) => value.replace(/\D/g, '').includes('501234567');
+const mentions = { digits: '501234567', matches: (value: string) => value.replace(/\D/g, '').includes('501234567') };
 const lead = (callbackId: string, at: number, values: Parameters<typeof groupValues>[0]) => ({ callbackId, at, requestedAs: 'now' as const, ...groupValues(values) });
 
 describe.each(factories)('report values erased: %s', (_name, make) => {
