@@ -24,6 +24,9 @@ import { recordLeadFacts } from './report/lead-facts.ts';
 import { keepCallBackNumbers } from './owner/keep-callback-numbers.ts';
 import { notifyLeads } from './lifecycle/lead-notifications.ts';
 import { createNotifier, type Notifier } from './webhooks/notify/notifier.ts';
+import { createMemoryCopies, type MemoryCopies } from './lib/memory-copies.ts';
+import { createErasureNotices, type ErasureNotices } from './shared-state/erasure-notices.ts';
+import { eraseFromConsentFile } from './consent/erase-from-file.ts';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
@@ -65,6 +68,10 @@ export interface AppContext extends Protection {
   departments: Departments;
   now: () => Date;
   timers: Timers;
+  /** What this relay holds in memory about numbers, forgotten with a number erased on request (lib/memory-copies.ts). */
+  copies: MemoryCopies;
+  /** Several relays (Redis): how a number erased here is forgotten in the others' memory; null with one relay. Started by Relay.start(). */
+  erasureNotices: ErasureNotices | null;
 }
 
 export function createAppContext(deps: AppDeps): AppContext {
@@ -106,10 +113,11 @@ export function createAppContext(deps: AppDeps): AppContext {
     ...(stores.shared && { shared: stores.shared.poll('sipstatus', config.service.statusCacheMs) }),
   });
   const nowOfApp = () => now().getTime();
+  const watch = createCallLogWatch({ client, pollMs: config.outcome.pollMs, now: nowOfApp, log, shared: stores.shared });
   const progress = createProgressTracker({
     accepted,
     agents,
-    watch: createCallLogWatch({ client, pollMs: config.outcome.pollMs, now: nowOfApp, log, shared: stores.shared }),
+    watch,
     managerDst: config.service.callback.managerDst,
     ringSeconds: config.outcome.ringSeconds,
     pollMs: config.outcome.pollMs,
@@ -139,6 +147,35 @@ export function createAppContext(deps: AppDeps): AppContext {
     registry: metrics.registry,
   });
   if (notifier) lifecycle.on(notifyLeads(notifier));
+  const protection = createProtection({
+    config,
+    log,
+    client,
+    metrics,
+    limitStore: stores.limits,
+    idempotency: stores.idempotency,
+    wrapLimiter: stores.wrapLimiter,
+    shared: stores.shared,
+    ...(nowMs && { now: nowMs }),
+  });
+  const copies = createMemoryCopies();
+  copies.hold('consent records', (erased) => stores.consent.forget(erased.hash));
+  copies.hold('placed calls', (erased) => accepted.forgetNumber(erased));
+  copies.hold('followed calls', (erased) => progress.forgetNumber(erased));
+  copies.hold('call log rows', (erased) => watch.forgetNumber(erased));
+  copies.hold('limit keys', (erased) => protection.limiter.forgetNumber(erased.e164.slice(1)));
+  const consentFile = config.consent.logPath;
+  const erasureNotices = stores.shared
+    ? createErasureNotices({
+        shared: stores.shared,
+        copies,
+        hashSecret: config.hash.secret,
+        relayId,
+        timers,
+        log,
+        ...(consentFile && { forgetOnDisk: (erased) => eraseFromConsentFile(consentFile, erased.hash) }),
+      })
+    : null;
   return {
     config,
     client,
@@ -157,16 +194,8 @@ export function createAppContext(deps: AppDeps): AppContext {
     departments: createDepartments(config.departments, config.held.scheduleMaxDays),
     now,
     timers,
-    ...createProtection({
-      config,
-      log,
-      client,
-      metrics,
-      limitStore: stores.limits,
-      idempotency: stores.idempotency,
-      wrapLimiter: stores.wrapLimiter,
-      shared: stores.shared,
-      ...(nowMs && { now: nowMs }),
-    }),
+    copies,
+    erasureNotices,
+    ...protection,
   };
 }

@@ -5,7 +5,9 @@
 import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './config/index.ts';
 import { createLogger } from './log/index.ts';
 import { createRelay } from './relay.ts';
-import { loadOrCreateHashSecret } from './storage/hash-secret.ts';
+import { keptHashSecret } from './storage/hash-secret.ts';
+import { tightenKeptFiles } from './storage/private-files.ts';
+import { DATABASE_FILE } from './storage/sqlite/database.ts';
 import { openEmbeddedStores, type RelayStores } from './relay-stores.ts';
 import { openRedisStores } from './redis-stores.ts';
 import { tracesWanted, tracing, useTracer } from './tracing/tracing.ts';
@@ -35,8 +37,10 @@ async function main(): Promise<void> {
     await simulator?.close();
     process.exit(code);
   }
-  // Without HASH_SECRET the embedded store keeps its own, so hashes (and limits) survive restarts.
-  if (config.hash.generated) config = { ...config, hash: { secret: loadOrCreateHashSecret(config.store.dataDir), generated: false } };
+  // Without HASH_SECRET the secret is kept in a file (HASH_SECRET_FILE, DATA_DIR/hash-secret by
+  // default), so hashes (and limits, and the never-call list) survive restarts.
+  const kept = config.hash.generated ? keptHashSecret({ dataDir: config.store.dataDir, file: config.hash.file, create: config.redis === null }) : null;
+  if (kept) config = { ...config, hash: { ...config.hash, secret: kept.secret, generated: false } };
   const log = createLogger({ level: config.log.level, secrets: secretsOf(config) });
   // OpenTelemetry is loaded only when its own variables ask for traces (tracing/tracing.ts).
   if (tracesWanted(env)) {
@@ -45,6 +49,19 @@ async function main(): Promise<void> {
     log.info('traces sent with OpenTelemetry', { exporter: env.OTEL_TRACES_EXPORTER ?? 'otlp', protocol: env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf' });
   }
   for (const warning of config.warnings) log.warn(warning);
+  if (kept?.movedFrom) log.info('HASH_SECRET moved out of DATA_DIR', { from: kept.movedFrom, to: kept.path });
+  if (kept?.inDataDir) {
+    log.warn(
+      'HASH_SECRET is kept in DATA_DIR: a backup of DATA_DIR holds the keyed hashes of numbers and addresses together with their key, and with the key a number is found again from its hash by trying every number; set HASH_SECRET_FILE to a path outside DATA_DIR (the secret is moved there) or HASH_SECRET',
+      { file: kept.path },
+    );
+  }
+  // Only the relay's user may read what it keeps; an older relay made DATA_DIR 0755 and its files 0644.
+  const keptFiles = { dataDir: config.redis ? null : config.store.dataDir, databaseFile: DATABASE_FILE, files: [kept?.path ?? null, config.consent.logPath] };
+  for (const t of tightenKeptFiles(keptFiles)) {
+    if (t.failed) log.warn('file readable by other users and not ours to change: make it 0600 (a directory 0700)', { ...t });
+    else log.warn('file made readable by the relay only', { ...t });
+  }
 
   let stores: RelayStores;
   if (config.redis) {

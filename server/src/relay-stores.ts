@@ -85,17 +85,19 @@ export function openEmbeddedStores(config: Config, now?: () => number): RelaySto
 
 /** Memory only: forgets everything on restart. For tests and benchmarks, never the relay's default. */
 export function memoryStores(config: Config, now?: () => number): RelayStores {
+  const jobs = createMemoryCallbackJobStore();
+  const outbox = createMemoryWebhookOutbox();
   return {
     kind: 'memory',
     limits: createMemoryLimitStore({ maxKeysPerTable: config.protect.limits.maxKeys, ...(now && { startMs: now() }) }),
     idempotency: createMemoryIdempotencyStore({ ...config.protect.idempotency, ...(now && { now }) }),
-    jobs: createMemoryCallbackJobStore(),
+    jobs,
     consent: createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath }),
-    outbox: createMemoryWebhookOutbox(),
+    outbox,
     report: createMemoryReportStore(),
     neverCall: createMemoryNeverCallList(),
     callBackNumbers: createMemoryCallBackNumbers(),
-    numberRecords: createMemoryNumberRecords(),
+    numberRecords: createMemoryNumberRecords({ jobs, outbox }),
     leadTally: createMemoryLeadTally(),
     close: async () => {},
   };

@@ -97,6 +97,7 @@ export function createRelay(deps: RelayDeps): Relay {
     start() {
       app.delivery?.start();
       app.notifier?.start();
+      app.erasureNotices?.start();
       runner.start();
     },
     close() {
@@ -115,6 +116,7 @@ export function createRelay(deps: RelayDeps): Relay {
     await runner.stop();
     await app.delivery?.stop();
     await app.notifier?.stop();
+    app.erasureNotices?.stop();
     await closed;
     await app.client.close();
   }

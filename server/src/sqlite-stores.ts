@@ -62,7 +62,7 @@ export function openEmbeddedStore(options: OpenStoreOptions): EmbeddedStore {
   const now = options.now ?? Date.now;
   const checkpointer: Checkpointer = startCheckpointer(db, join(options.dataDir, DATABASE_FILE));
   const limits = createSqliteLimitStore({ db, maxKeysPerTable: options.limiterMaxKeys, batchedTables: DEFERRABLE_TABLES, pruneIntervalMs: interval, now });
-  const purge = createPurge({ db, retentionDays: options.retentionDays, now });
+  const purge = createPurge({ db, retentionDays: options.retentionDays, now, truncateWal: () => checkpointer.truncate() });
   purge.start(interval);
   return {
     db,
@@ -74,7 +74,7 @@ export function openEmbeddedStore(options: OpenStoreOptions): EmbeddedStore {
     report: createSqliteReportStore({ db, now }),
     neverCall: createSqliteNeverCallList(db),
     callBackNumbers: createSqliteCallBackNumbers(db),
-    numberRecords: createSqliteNumberRecords(db),
+    numberRecords: createSqliteNumberRecords(db, () => checkpointer.truncate()),
     leadTally: createSqliteLeadTally({ db }),
     purge,
     async close() {

@@ -51,6 +51,7 @@ export interface Callbacks {
 
 export function createCallbacks(app: AppContext): Callbacks {
   const destinationOf = createDestinationCache({ ...app.config.phone, callback: app.config.service.callback, departments: app.config.departments.list, route: app.config.route });
+  app.copies.hold('parsed numbers', (erased) => destinationOf.forgetNumber(erased.e164));
   const answerOf = createAnswers();
 
   async function earlyRefusal(clientIp: string, origin: string, idempotencyKey: string | undefined): Promise<Refusal | null> {

@@ -6,6 +6,7 @@
 // otherwise. The SQLite and Redis logs keep the same record.
 import { appendFile } from 'node:fs/promises';
 import { createHash, createHmac, type KeyObject } from 'node:crypto';
+import { appendingTo } from './file-gate.ts';
 
 export interface ConsentRecord {
   at: string;
@@ -51,7 +52,18 @@ export function consentRecord(input: ConsentInput, hashSecret: string | KeyObjec
 export interface ConsentLog {
   /** Resolves once the record is kept (appended, committed, acknowledged); rejects when it is not. */
   record(input: ConsentInput): Promise<ConsentRecord>;
+  /** The newest records held in memory: the memory log's own, the other logs' copy of the newest they wrote. */
   recent(): readonly ConsentRecord[];
+  /** Drops the number's records from memory (a visitor's data erased on request); answers how many went. */
+  forget(numberHash: string): number;
+}
+
+/** Removes the records of `numberHash` from `records` in place; answers how many. */
+export function dropRecordsOf(records: ConsentRecord[], numberHash: string): number {
+  const kept = records.filter((r) => r.numberHmac !== numberHash);
+  const dropped = records.length - kept.length;
+  if (dropped > 0) records.splice(0, records.length, ...kept);
+  return dropped;
 }
 
 const memoryLimit = 10_000;
@@ -62,11 +74,14 @@ export function createConsentLog(options: { hashSecret: string; path: string | n
     async record(input) {
       const entry = consentRecord(input, options.hashSecret);
       // The file first: a record it refused must not be listed as kept.
-      if (options.path) await appendFile(options.path, JSON.stringify(entry) + '\n', 'utf8');
+      // Created readable by the relay's user only (docs/data-at-rest.md); an older, looser file is tightened at startup.
+      const { path } = options;
+      if (path) await appendingTo(path, () => appendFile(path, JSON.stringify(entry) + '\n', { encoding: 'utf8', mode: 0o600 }));
       memory.push(entry);
       if (memory.length > memoryLimit) memory.shift();
       return entry;
     },
     recent: () => memory,
+    forget: (numberHash) => dropRecordsOf(memory, numberHash),
   };
 }

@@ -5,7 +5,7 @@
 // the request, and an operator asks one place. CONSENT_LOG_PATH still appends JSON lines to a file
 // per relay when set (relay-stores.ts), for shipping elsewhere.
 //   <prefix>{<prefix>consent}:<callbackId>   JSON ConsentRecord (no number: its keyed hash)
-import { consentRecord, type ConsentLog, type ConsentRecord } from './consent-log.ts';
+import { consentRecord, dropRecordsOf, type ConsentLog, type ConsentRecord } from './consent-log.ts';
 import type { RedisConnection } from '../storage/redis/connection.ts';
 
 const RECENT = 1_000;
@@ -24,5 +24,6 @@ export function createRedisConsentLog(options: { connection: RedisConnection; ha
       return entry;
     },
     recent: () => recent,
+    forget: (numberHash) => dropRecordsOf(recent, numberHash),
   };
 }

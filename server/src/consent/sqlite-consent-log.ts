@@ -6,7 +6,7 @@
 // memory (loaded at startup). Rows older than DATA_RETENTION_DAYS are deleted by the purge (purge.ts).
 import { createSecretKey } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { consentRecord, type ConsentLog, type ConsentRecord } from './consent-log.ts';
+import { consentRecord, dropRecordsOf, type ConsentLog, type ConsentRecord } from './consent-log.ts';
 
 const RECENT = 10_000;
 
@@ -47,5 +47,6 @@ export function createSqliteConsentLog(options: { db: DatabaseSync; hashSecret: 
       return entry;
     },
     recent: () => memory,
+    forget: (numberHash) => dropRecordsOf(memory, numberHash),
   };
 }

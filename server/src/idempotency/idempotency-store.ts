@@ -28,6 +28,18 @@ export interface IdempotencyStore {
   has(scope: string, key: string): Promise<boolean>;
   /** Entries held (for /metrics). */
   size(): Promise<number>;
+  /**
+   * Forgets the finished answers of these requests (their `requestId`): a visitor's number erased
+   * on request takes them along, as each holds the request's id beside the masked number. Running
+   * entries stay (they hold neither, and a repeat must not ring twice). Answers how many went.
+   */
+  forgetAnswers(requestIds: ReadonlySet<string>): Promise<number>;
+}
+
+/** The request an answer as stored (storedReply's JSON) is about; null when it names none. */
+export function requestIdOf(reply: Answer): string | null {
+  const body = reply.body as { requestId?: unknown } | undefined;
+  return typeof body?.requestId === 'string' ? body.requestId : null;
 }
 
 export interface IdempotencyStoreOptions {

@@ -8,7 +8,7 @@
 // them. So expiry walks at most once per EXPIRY_WALK_MS (lookups ignore expired entries meanwhile),
 // and a full store evicts a batch at once.
 import type { Answer } from '../answer.ts';
-import { idempotencyErrors, onceTicket, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
+import { idempotencyErrors, onceTicket, replayed, requestIdOf, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 
 interface Entry {
   fingerprint: string;
@@ -85,5 +85,13 @@ export function createMemoryIdempotencyStore(options: IdempotencyStoreOptions): 
       };
     },
     size: async () => entries.size,
+    async forgetAnswers(requestIds) {
+      let forgotten = 0;
+      for (const [id, e] of entries) {
+        const requestId = e.answer && requestIdOf(e.answer);
+        if (requestId && requestIds.has(requestId)) forgotten += Number(entries.delete(id));
+      }
+      return forgotten;
+    },
   };
 }

@@ -17,7 +17,7 @@
 // garbage collection), so a test clock drives it like the other stores.
 import { isStoreUnavailable } from '../storage/errors.ts';
 import type { Answer } from '../answer.ts';
-import { idempotencyErrors, onceTicket, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
+import { idempotencyErrors, onceTicket, replayed, requestIdOf, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 import { lua, type RedisConnection } from '../storage/redis/connection.ts';
 
 /** Expired entries removed from the index per call (bounded work per script). */
@@ -85,6 +85,17 @@ redis.call('ZREM', KEYS[3], ARGV[2])
 return 1
 `);
 
+// KEYS: entry, all, done. ARGV: id. A finished entry only (forgetAnswers).
+const FORGET = lua(`
+if redis.call('HEXISTS', KEYS[1], 'r') == 0 then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
+`);
+/** Finished entries read per step of forgetAnswers' walk over `done`. */
+const FORGET_BATCH = 500;
+
 export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & { connection: RedisConnection; hashSecret: string }): IdempotencyStore {
   const { connection } = options;
   const { idOf, keyed, now, ttlMs, evictionBatch } = storedEntries(options);
@@ -141,5 +152,27 @@ export function createRedisIdempotencyStore(options: IdempotencyStoreOptions & {
     },
 
     size: () => connection.run('idempotency.size', (c) => c.zCard(all)),
+
+    async forgetAnswers(requestIds) {
+      if (requestIds.size === 0) return 0;
+      let forgotten = 0;
+      let cursor = '0';
+      do {
+        const page = await connection.run('idempotency.forget.scan', (c) => c.zScan(done, cursor, { COUNT: FORGET_BATCH }));
+        cursor = String(page.cursor);
+        const ids = page.members.map((m) => m.value);
+        if (ids.length === 0) continue;
+        const replies = (await connection.run('idempotency.forget.read', (c) => {
+          const multi = c.multi();
+          for (const id of ids) multi.hGet(entryKey(id), 'r');
+          return multi.exec();
+        })) as unknown as Array<string | null>;
+        for (const [i, reply] of replies.entries()) {
+          const requestId = reply ? requestIdOf(JSON.parse(reply) as Answer) : null;
+          if (requestId && requestIds.has(requestId)) forgotten += Number(await connection.evalScript('idempotency.forget', FORGET, [entryKey(ids[i]!), all, done], [ids[i]!]));
+        }
+      } while (cursor !== '0');
+      return forgotten;
+    },
   };
 }

@@ -30,6 +30,7 @@ export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & 
     expire: db.prepare('DELETE FROM idempotency WHERE expires_ms <= ?'),
     evict: db.prepare('DELETE FROM idempotency WHERE id IN (SELECT id FROM idempotency WHERE reply IS NOT NULL ORDER BY created_ms LIMIT ?)'),
     count: db.prepare('SELECT COUNT(*) AS n FROM idempotency'),
+    forget: db.prepare("DELETE FROM idempotency WHERE reply IS NOT NULL AND reply ->> '$.body.requestId' IN (SELECT value FROM json_each(?))"),
   };
   let size = (sql.count.get() as { n: number }).n;
 
@@ -89,5 +90,12 @@ export function createSqliteIdempotencyStore(options: IdempotencyStoreOptions & 
     },
 
     size: async () => size,
+
+    async forgetAnswers(requestIds) {
+      if (requestIds.size === 0) return 0;
+      const forgotten = Number(sql.forget.run(JSON.stringify([...requestIds])).changes);
+      size -= forgotten;
+      return forgotten;
+    },
   };
 }

@@ -34,9 +34,19 @@ export class RecentCache<K, V> {
     this.current.set(key, value);
   }
 
-  delete(key: K): void {
-    this.current.delete(key);
-    this.previous.delete(key);
+  /** True when it held `key`. */
+  delete(key: K): boolean {
+    const current = this.current.delete(key);
+    return this.previous.delete(key) || current;
+  }
+
+  /** Deletes every entry `drop` picks (a walk over all of them: for rare tasks only); answers how many. */
+  deleteWhere(drop: (key: K, value: V) => boolean): number {
+    let dropped = 0;
+    for (const generation of [this.current, this.previous]) {
+      for (const [key, value] of generation) if (drop(key, value) && generation.delete(key)) dropped++;
+    }
+    return dropped;
   }
 
   get size(): number {

@@ -7,7 +7,13 @@ interface Held {
   cancelHash: string | null;
 }
 
-export function createMemoryCallbackJobStore(): CallbackJobStore {
+/** The memory job store, with what a visitor's data on request needs (number-data/memory-number-records.ts). */
+export interface MemoryCallbackJobStore extends CallbackJobStore {
+  ofNumber(numberHash: string): CallbackJob[];
+  eraseNumber(numberHash: string): number;
+}
+
+export function createMemoryCallbackJobStore(): MemoryCallbackJobStore {
   const jobs = new Map<string, Held>();
   const copy = (job: CallbackJob): CallbackJob => structuredClone(job);
   const leased = (job: CallbackJob, nowMs: number) => job.leaseOwner !== null && (job.leaseExpiresAt ?? 0) > nowMs;
@@ -92,6 +98,12 @@ export function createMemoryCallbackJobStore(): CallbackJobStore {
         .sort((a, b) => b.updatedAt - a.updatedAt)
         .slice(0, limit)
         .map(copy);
+    },
+    ofNumber: (numberHash) => [...jobs.values()].filter(({ job }) => job.numberHash === numberHash).map(({ job }) => copy(job)),
+    eraseNumber(numberHash) {
+      const erased = [...jobs].filter(([, { job }]) => job.numberHash === numberHash);
+      for (const [id] of erased) jobs.delete(id);
+      return erased.length;
     },
   };
 }

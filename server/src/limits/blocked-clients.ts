@@ -45,6 +45,7 @@ export function cacheBlockedClients(limiter: Limiter, options: BlockedClientCach
     numberHolds: (digits) => limiter.numberHolds(digits),
     heldNumber: (digits) => limiter.heldNumber(digits),
     refusedHeld: (clientIp, refusal) => limiter.refusedHeld(clientIp, refusal),
+    forgetNumber: (digits) => limiter.forgetNumber(digits),
     async blockedClient(clientIp) {
       const key = clientKey(clientIp);
       const network = narrowestNetwork(clientIp);

@@ -15,6 +15,8 @@ const KEY_CACHE_SIZE = 10_000;
 export interface LimitKeys {
   one(table: string, subject: string): string;
   pair(table: string, subject: string): [string, string];
+  /** Drops the remembered hash of `subject` (an erased number: the cache's id holds its digits); true when it was there. */
+  forget(table: string, subject: string): boolean;
 }
 
 export function createLimitKeys(secret: string): LimitKeys {
@@ -37,5 +39,6 @@ export function createLimitKeys(secret: string): LimitKeys {
       const hex = hmac(`${table}\0${subject}`);
       return [hex.slice(0, 32), hex.slice(32, 64)];
     },
+    forget: (table, subject) => hashes.delete(`${table}\0${subject}`),
   };
 }

@@ -51,6 +51,12 @@ export interface Limiter {
   heldNumber(digits: string): Refusal | null;
   /** A refusal made of `heldNumber`: counted in /metrics, and a strike against the client (sent, not waited for). */
   refusedHeld(clientIp: string, refusal: Refusal): void;
+  /**
+   * Forgets what this process remembers of a number (an erased number): the keyed hashes of it and
+   * its prefix (remembered by the digits) and a refusal held for it. Its counts in the store stay
+   * (docs/data-at-rest.md). Answers how many entries went.
+   */
+  forgetNumber(digits: string): number;
 }
 
 export interface LimiterDeps {
@@ -151,6 +157,11 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     heldNumber: (digits) => refusedNumbers.get(plan.numberKey(digits), now()),
 
     refusedHeld: (clientIp, refusal) => counted(plan.keysOf(clientIp), refusal, now()),
+
+    forgetNumber(digits) {
+      refusedNumbers.forget(plan.numberKey(digits));
+      return plan.forgetNumber(digits);
+    },
 
     async blockedClient(clientIp) {
       const k = plan.keysOf(clientIp);

@@ -45,6 +45,8 @@ export interface ClientKeys {
   look?: readonly LimitCheck[];
 }
 
+const prefixOf = (digits: string) => digits.slice(0, Math.max(1, digits.length - PREFIX_HIDDEN_DIGITS));
+
 export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
   const recentKeys = new RecentCache<string, ClientKeys>(4_096);
   const numberCounts: readonly CountRule[] = [
@@ -79,6 +81,8 @@ export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
 
   return {
     numberKey: (digits: string) => keys.one('number', digits),
+    /** Forgets the remembered hashes of a number and its prefix (an erased number); answers how many. */
+    forgetNumber: (digits: string) => Number(keys.forget('number', digits)) + Number(keys.forget('prefix', prefixOf(digits))),
     /** The number's own counts (cooldown, daily), as admitChecks counts them. */
     numberCheck: (digits: string): LimitCheck => ({ table: 'number', key: keys.one('number', digits), counts: numberCounts }),
     /** Kept for the last few thousand addresses: a request asks twice (before and after its body). */
@@ -99,7 +103,7 @@ export function createLimitPlan(s: LimitSettings, keys: LimitKeys) {
         { table: 'number', key: numberKey, counts: numberCounts },
         { table: 'client', key: k.client[0], counts: clientCounts },
         { table: 'client_numbers', key: k.client[1], distinct: { reason: 'client_numbers', limit: s.clientNumbersDaily, windowSec: DAY, member: numberKey } },
-        { table: 'prefix', key: keys.one('prefix', input.digits.slice(0, Math.max(1, input.digits.length - PREFIX_HIDDEN_DIGITS))), counts: prefixCounts },
+        { table: 'prefix', key: keys.one('prefix', prefixOf(input.digits)), counts: prefixCounts },
         { table: 'site', key: keys.one('site', input.site), counts: siteCounts },
       ];
       for (const n of k.networks) {

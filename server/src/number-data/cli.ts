@@ -11,7 +11,7 @@ import { RelayError } from '../errors.ts';
 import { createLogger } from '../log/index.ts';
 import { openRedisStores } from '../redis-stores.ts';
 import { openEmbeddedStores, type RelayStores } from '../relay-stores.ts';
-import { loadOrCreateHashSecret } from '../storage/hash-secret.ts';
+import { keptHashSecret } from '../storage/hash-secret.ts';
 import { eraseNumberData, numberData, readNumber } from './number-data.ts';
 
 const USAGE = 'usage: npm run data -- show|erase <number in E.164, e.g. +380501234567>';
@@ -26,7 +26,10 @@ async function run(args: readonly string[]): Promise<number> {
   }
   const e164 = readNumber(number);
   let config = loadConfig(process.env, NO_SERVICE, { projectId: NO_SERVICE.projectId, caller: NO_SERVICE.caller });
-  if (config.hash.generated) config = { ...config, hash: { secret: loadOrCreateHashSecret(config.store.dataDir), generated: false } };
+  if (config.hash.generated) {
+    const kept = keptHashSecret({ dataDir: config.store.dataDir, file: config.hash.file, create: config.redis === null });
+    config = { ...config, hash: { ...config.hash, secret: kept.secret, generated: false } };
+  }
   const log = createLogger({ level: config.log.level, secrets: secretsOf(config), write: (line) => process.stderr.write(`${line}\n`) });
   let stores: RelayStores;
   if (config.redis) {

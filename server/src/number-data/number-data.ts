@@ -1,18 +1,33 @@
 // A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and the operators'
 // command, cli.ts): everything the relay keeps about one number, and its erasure. Records name a
 // number by its keyed hash, so the number given is hashed and looked up in every store: callback
-// jobs (held and followed calls, their states and attribution), consent records, lead webhook
-// events, a missed or failed lead's call-back number, what the number's limits hold now, and the
-// never-call list. Erasure deletes all of it except the never-call list's keyed hash when the owner
-// put the number there: forgetting it would let the number be called again. The limits' counts
-// are keyed hashes that expire within a day; they stay, or erasure would lift a flood's limits.
+// jobs (held and followed calls, their states and attribution), consent records (the
+// CONSENT_LOG_PATH file too), lead webhook events, a missed or failed lead's call-back number, what
+// the number's limits hold now, and the never-call list. The lead report keeps no number of its
+// own, but what visitors typed (utm values, pages) for 400 days: it is searched for the number in
+// its written forms (number-mentions.ts). Erasure deletes all of it, the Idempotency-Key answers of
+// the number's requests, and the copies this relay holds in memory (lib/memory-copies.ts); the
+// report's values are replaced with "(erased)", their counts kept. What stays, and why: the
+// never-call list's keyed hash when the owner put the number there (forgetting it would let the
+// number be called again), and the limits' counts, keyed hashes that expire within two days (erasing
+// them would lift a flood's limits on the number at once). Nothing here runs a whole-file rewrite:
+// the SQLite store overwrites what it deletes and truncates its WAL in a worker (scrub).
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { AppContext } from '../app-context.ts';
 import type { ConsentRecord } from '../consent/consent-log.ts';
 import { numberHmac } from '../consent/consent-log.ts';
-import { eraseFromConsentFile } from '../consent/erase-from-file.ts';
+import { eraseFromConsentFile, findInConsentFile } from '../consent/erase-from-file.ts';
 import { RelayError } from '../errors.ts';
 import type { Refusal } from '../limits/limit-store.ts';
+import type { RelayStores } from '../relay-stores.ts';
+import type { KeptRecords } from './number-records.ts';
+import { mentionsOf } from './number-mentions.ts';
+
+type ValueMatches = Awaited<ReturnType<RelayStores['report']['findValues']>>;
+type ValuesErased = Awaited<ReturnType<RelayStores['report']['eraseValues']>>;
+
+/** Report entries listed by GET at most, of each kind: a flood may have written the number into millions of open groups. */
+const REPORT_LISTED = 100;
 
 /** The number as E.164 (`+380501234567`); anything else is a 400 naming `number`. */
 export function readNumber(text: string): string {
@@ -46,6 +61,30 @@ export interface NumberData {
   callBack: Array<{ callbackId: string; until: string }>;
   limits: { refusals: Refusal[] };
   neverCall: { listed: boolean; listedAt: string | null };
+  /** The lead report's leads and open groups whose visitor values mention the number, and those values. */
+  report: {
+    leads: Array<{ callbackId: string; requestedAt: string; values: Record<string, string> }>;
+    opens: Array<{ day: string; count: number; values: Record<string, string> }>;
+    /** More were found than listed (REPORT_LISTED of each). */
+    more: boolean;
+  };
+}
+
+const valuesOf = (entry: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, String(entry[f])]));
+
+function reportOf(found: ValueMatches): NumberData['report'] {
+  return {
+    leads: found.leads.map((l) => ({ callbackId: l.callbackId, requestedAt: iso(l.at), values: valuesOf({ ...l }, l.fields) })),
+    opens: found.opens.map((o) => ({ day: o.day, count: o.count, values: valuesOf({ ...o }, o.fields) })),
+    more: found.more,
+  };
+}
+
+/** Every consent record of the number: the store's, the file's, and this relay's copy in memory (the memory store's own), once each. */
+async function consentOf(app: AppContext, hash: string, kept: KeptRecords): Promise<ConsentRecord[]> {
+  const path = app.config.consent.logPath;
+  const all = [...kept.consent, ...(path ? await findInConsentFile(path, hash) : []), ...app.consent.recent().filter((r) => r.numberHmac === hash)];
+  return [...new Map(all.map((r) => [r.callbackId, r])).values()];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -59,8 +98,8 @@ export async function numberData(app: AppContext, e164: string): Promise<NumberD
     app.limiter.numberHolds(e164.slice(1)),
     stores.neverCall.listedAt(hash),
   ]);
-  // The consent file (CONSENT_LOG_PATH) is its own: the memory log's recent records stand for it.
-  const consent = kept.consent.length > 0 || !app.config.consent.logPath ? kept.consent : app.consent.recent().filter((r) => r.numberHmac === hash);
+  const consent = await consentOf(app, hash, kept);
+  const report = await stores.report.findValues(mentionsOf(e164), REPORT_LISTED);
   return {
     number: e164,
     calls: kept.jobs.map((j) => ({
@@ -93,26 +132,63 @@ export async function numberData(app: AppContext, e164: string): Promise<NumberD
     callBack: callBack.map((c) => ({ callbackId: c.callbackId, until: iso(c.untilMs) })),
     limits: { refusals },
     neverCall: { listed: listedAt !== null, listedAt: listedAt === null ? null : iso(listedAt) },
+    report: reportOf(report),
   };
 }
 
 export interface Erasure {
   number: string;
-  erased: { calls: number; consent: number; outbox: number; callBack: number; consentFile: number };
+  erased: {
+    calls: number;
+    consent: number;
+    outbox: number;
+    callBack: number;
+    consentFile: number;
+    /** Idempotency-Key answers of the number's requests. */
+    answers: number;
+    /** Report values that mentioned the number, now "(erased)". */
+    report: ValuesErased;
+    /** Entries of this relay's memory, by what held them. */
+    memory: Record<string, number>;
+  };
+  /** Several relays (Redis): the others were told, and forget the number in their memory within a second or two. */
+  otherRelaysTold: boolean;
   /** What stays, and why (docs/data-at-rest.md). */
   kept: { neverCall: boolean };
 }
 
 export async function eraseNumberData(app: AppContext, e164: string): Promise<Erasure> {
   const hash = numberHmac(app.config.hash.secret, e164);
-  const callBack = await app.stores.callBackNumbers.erase(hash);
-  const records = await app.stores.numberRecords.erase(hash);
-  const consentFile = app.config.consent.logPath ? await eraseFromConsentFile(app.config.consent.logPath, hash) : 0;
-  const listed = await app.stores.neverCall.has(hash);
-  app.log.info('number data erased', { calls: records.jobs, consent: records.consent + consentFile, outbox: records.outbox, callBack, neverCallKept: listed });
+  const { stores } = app;
+  const path = app.config.consent.logPath;
+  // The number's requests, as every record knows them, before the records go: their stored answers go too.
+  const [kept, callBacks] = await Promise.all([stores.numberRecords.find(hash), stores.callBackNumbers.ofNumber(hash)]);
+  const consent = await consentOf(app, hash, kept);
+  const callbackIds = new Set([...kept.jobs, ...kept.outbox, ...consent, ...callBacks].map((r) => r.callbackId));
+
+  const callBack = await stores.callBackNumbers.erase(hash);
+  const records = await stores.numberRecords.erase(hash);
+  const consentFile = path ? await eraseFromConsentFile(path, hash) : 0;
+  const answers = await stores.idempotency.forgetAnswers(callbackIds);
+  const report = await stores.report.eraseValues(mentionsOf(e164));
+  const memory = app.copies.forget({ e164, hash, callbackIds });
+  await app.erasureNotices?.announce({ e164, hash, callbackIds });
+  await stores.numberRecords.scrub();
+  const listed = await stores.neverCall.has(hash);
+  app.log.info('number data erased', {
+    calls: records.jobs,
+    consent: records.consent + consentFile,
+    outbox: records.outbox,
+    callBack,
+    answers,
+    reportLeads: report.leads,
+    reportOpens: report.opens,
+    neverCallKept: listed,
+  });
   return {
     number: e164,
-    erased: { calls: records.jobs, consent: records.consent, outbox: records.outbox, callBack, consentFile },
+    erased: { calls: records.jobs, consent: records.consent, outbox: records.outbox, callBack, consentFile, answers, report, memory },
+    otherRelaysTold: app.erasureNotices !== null,
     kept: { neverCall: listed },
   };
 }

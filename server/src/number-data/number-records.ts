@@ -22,6 +22,8 @@ export interface ErasedRecords {
 
 export interface NumberRecords {
   find(numberHash: string): Promise<KeptRecords>;
-  /** Deletes them all, and whatever copy of them the store's files or caches still hold. */
+  /** Deletes them all, and whatever copy of them the store's caches still hold. */
   erase(numberHash: string): Promise<ErasedRecords>;
+  /** After an erasure (of these records and any other): older copies of what was erased leave the store's files (SQLite: its WAL). */
+  scrub(): Promise<void>;
 }

@@ -92,5 +92,7 @@ export function createRedisNumberRecords(connection: RedisConnection): NumberRec
         return { jobs: j.length, consent: k.length, outbox: o.length };
       });
     },
+    // Redis keeps no older copies of a deleted key's value that a client can read.
+    scrub: async () => {},
   };
 }

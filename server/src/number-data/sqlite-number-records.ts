@@ -1,6 +1,8 @@
-// NumberRecords in the SQLite file. Erasure deletes the rows, then rewrites the file (VACUUM: no
-// freed page or cell keeps an old copy, whatever secure_delete managed) and truncates the WAL
-// (its older page images are the last copies), so the number's digits are nowhere in DATA_DIR.
+// NumberRecords in the SQLite file. Erasure deletes the rows; secure_delete=ON (database.ts)
+// overwrites them in the file as they go, so no VACUUM (seconds of a whole-file rewrite on the
+// request path) is needed. The WAL's older page images are the last copies: `scrub` checkpoints it
+// and truncates it to nothing, in the checkpointer's worker thread, so the number's digits are
+// nowhere in DATA_DIR afterwards.
 import type { DatabaseSync } from 'node:sqlite';
 import type { ConsentRecord } from '../consent/consent-log.ts';
 import { toRecord } from '../consent/sqlite-consent-log.ts';
@@ -11,7 +13,8 @@ import type { OutboxEntry } from '../webhooks/outbox.ts';
 import { toEntry } from '../webhooks/sqlite-outbox.ts';
 import type { NumberRecords } from './number-records.ts';
 
-export function createSqliteNumberRecords(db: DatabaseSync): NumberRecords {
+/** `truncateWal`: the checkpointer's (checkpointer.ts); without one the relay's connection does it. */
+export function createSqliteNumberRecords(db: DatabaseSync, truncateWal?: () => Promise<boolean>): NumberRecords {
   const sql = {
     jobs: db.prepare('SELECT * FROM callback_jobs WHERE number_hash = ? ORDER BY created_ms'),
     consent: db.prepare('SELECT * FROM consent WHERE number_hmac = ? ORDER BY at_ms'),
@@ -34,9 +37,11 @@ export function createSqliteNumberRecords(db: DatabaseSync): NumberRecords {
         consent: Number(sql.eraseConsent.run(hash).changes),
         outbox: Number(sql.eraseOutbox.run(hash).changes),
       }));
-      db.exec('VACUUM');
-      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       return erased;
+    },
+    async scrub() {
+      if (truncateWal && (await truncateWal())) return;
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     },
   };
 }

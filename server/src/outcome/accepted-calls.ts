@@ -2,6 +2,7 @@
 // visitor what became of theirs, and the owner view can mark the widget's calls in the call log.
 // Bounded: the oldest entries go first; an entry is only useful for the minutes a visitor watches
 // the widget (and for marking the owner's recent calls).
+import type { ErasedNumber } from '../lib/memory-copies.ts';
 import { trimOldest } from '../lib/trim-oldest.ts';
 
 export interface AcceptedCall {
@@ -21,6 +22,8 @@ export interface AcceptedCalls {
   hasNumber(digitsOrNumber: string): boolean;
   /** Called after each add (the outcome tracker notes who was speaking when the call was accepted). */
   onAdd(listener: (call: AcceptedCall) => void): void;
+  /** Forgets the calls of an erased number (its requests, and any other call to it); answers how many. */
+  forgetNumber(erased: Pick<ErasedNumber, 'e164' | 'callbackIds'>): number;
   readonly size: number;
 }
 
@@ -70,6 +73,16 @@ export function createAcceptedCalls(limit = 50_000): AcceptedCalls {
     },
     onAdd(listener) {
       listeners.push(listener);
+    },
+    forgetNumber({ e164, callbackIds }) {
+      let forgotten = 0;
+      for (const [id, call] of calls) {
+        if (!callbackIds.has(id) && !sameNumber(call.digits, e164)) continue;
+        calls.delete(id);
+        forget(call);
+        forgotten++;
+      }
+      return forgotten;
     },
     get size() {
       return calls.size;

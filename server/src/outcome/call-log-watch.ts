@@ -10,6 +10,8 @@ import type { CallTrackingClient } from '../calltracking/client.ts';
 import type { CallRecord } from '../calltracking/call-fields.ts';
 import type { Logger } from '../log/index.ts';
 import type { SharedState } from '../shared-state/shared-state.ts';
+import type { ErasedNumber } from '../lib/memory-copies.ts';
+import { sameNumber } from './accepted-calls.ts';
 
 // duration: with billsec, when talk began (calldate + duration − billsec), for the lead report.
 export const WATCH_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'duration', 'connected_with', 'uniqueid'] as const;
@@ -24,6 +26,8 @@ export interface LogSnapshot {
 export interface CallLogWatch {
   /** The log covering calls accepted since `since`, at most pollMs old. Never throws. */
   since(since: Date): Promise<LogSnapshot>;
+  /** Drops the rows of an erased number from the rows it keeps (the next poll asks the service again); answers how many. */
+  forgetNumber(erased: Pick<ErasedNumber, 'e164'>): number;
 }
 
 /** Clocks differ and a row's calldate may be a little before our acceptance time. */
@@ -90,6 +94,12 @@ export function createCallLogWatch(deps: {
       }
       if (inFlight) await inFlight;
       return snapshot;
+    },
+    forgetNumber({ e164 }) {
+      const rows = snapshot.rows.filter((r) => !sameNumber(r.caller, e164) && !sameNumber(r.dst, e164));
+      const forgotten = snapshot.rows.length - rows.length;
+      if (forgotten > 0) snapshot = { ...snapshot, rows };
+      return forgotten;
     },
   };
 }

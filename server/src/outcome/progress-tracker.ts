@@ -7,6 +7,7 @@ import type { Logger } from '../log/index.ts';
 import { sameNumber, type AcceptedCall, type AcceptedCalls } from './accepted-calls.ts';
 import type { CallLogWatch, WatchedRow } from './call-log-watch.ts';
 import { liveOutcome, outcomeOfRow } from './call-outcome.ts';
+import type { ErasedNumber } from '../lib/memory-copies.ts';
 import { trimOldest } from '../lib/trim-oldest.ts';
 
 /** Past this age an unsettled call is reported `unknown` (final), so widgets stop asking. */
@@ -32,6 +33,8 @@ interface Tracked {
 export interface ProgressTracker {
   /** null: no such request (never accepted here, or long forgotten). */
   progress(callbackId: string): Promise<CallbackProgress | null>;
+  /** Forgets what it followed of an erased number's requests; answers how many calls. */
+  forgetNumber(erased: Pick<ErasedNumber, 'callbackIds'>): number;
 }
 
 export function createProgressTracker(deps: {
@@ -162,6 +165,19 @@ export function createProgressTracker(deps: {
         t.outcome = liveOutcome({ observed: t.observed, agentSpeakingSince: t.agentSpeakingSince, managerDst: deps.managerDst, ringMs: deps.ringSeconds * 1000, now });
       }
       return reply(t);
+    },
+    forgetNumber({ callbackIds }) {
+      let forgotten = 0;
+      for (const id of callbackIds) {
+        const t = tracked.get(id);
+        if (!t) continue;
+        tracked.delete(id);
+        unsettled.delete(t);
+        forgotten++;
+      }
+      // A claimed row names the call it went to; the row itself is the call log's (call-log-watch.ts).
+      for (const [row, id] of claimedRows) if (callbackIds.has(id)) claimedRows.delete(row);
+      return forgotten;
     },
   };
 }

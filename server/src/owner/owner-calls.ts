@@ -7,7 +7,8 @@ import type { CallRecord } from '../calltracking/call-fields.ts';
 import { localDay, startOfLocalDay, startOfNextLocalDay } from '../schedule/zoned.ts';
 import type { Logger } from '../log/index.ts';
 import { maskForOwner } from './owner-mask.ts';
-import type { AcceptedCalls } from '../outcome/accepted-calls.ts';
+import { sameNumber, type AcceptedCalls } from '../outcome/accepted-calls.ts';
+import type { ErasedNumber } from '../lib/memory-copies.ts';
 
 const OWNER_FIELDS = ['calldate', 'caller', 'dst', 'disposition', 'billsec', 'duration', 'call_type', 'utm_source', 'utm_medium', 'client_id', 'uniqueid'] as const;
 type OwnerRow = CallRecord<(typeof OWNER_FIELDS)[number]>;
@@ -154,6 +155,21 @@ export function createOwnerCalls(options: OwnerCallsOptions) {
           inFlight = null;
         });
       return inFlight;
+    },
+    /**
+     * Drops an erased number's rows from the days kept (the service still has them: its call log is
+     * not the relay's to erase) and the last answer built from them; answers how many rows.
+     */
+    forgetNumber(erased: Pick<ErasedNumber, 'e164'>): number {
+      let forgotten = 0;
+      for (const [day, rows] of closedDays) {
+        const kept = rows.filter((r) => !sameNumber(r.caller, erased.e164) && !sameNumber(r.dst, erased.e164));
+        forgotten += rows.length - kept.length;
+        closedDays.set(day, kept);
+      }
+      last = null;
+      today = null;
+      return forgotten;
     },
   };
 }

@@ -1,7 +1,8 @@
 // Phone parsing with full metadata costs ~25 µs, the largest single cost of a refused request; a
 // flood repeats the same few inputs. A small bounded cache of verdicts (the Destination, or the
 // RelayError to throw again) keeps floods cheap. Keyed by the exact input, so nothing is shared
-// between different numbers; bounded, so hostile variety only evicts.
+// between different numbers; bounded, so hostile variety only evicts. The keys are numbers as
+// visitors typed them: an erased number's entries are dropped (forgetNumber).
 import { RelayError } from '../errors.ts';
 import { checkDestination, type Destination, type PhonePolicy } from './phone-policy.ts';
 import { neverCallOf, type OwnLines } from './never-call.ts';
@@ -15,7 +16,7 @@ export function createDestinationCache(settings: PhonePolicy & OwnLines, size = 
     neverCall: [...(settings.neverCall ?? []), ...neverCallOf(settings)],
   };
   const verdicts = new RecentCache<string, Destination | RelayError>(size);
-  return (typed: string, country: string | undefined): Destination => {
+  const destinationOf = (typed: string, country: string | undefined): Destination => {
     const key = `${country ?? ''}|${typed}`;
     let verdict = verdicts.get(key);
     if (verdict === undefined) {
@@ -30,4 +31,10 @@ export function createDestinationCache(settings: PhonePolicy & OwnLines, size = 
     if (verdict instanceof RelayError) throw verdict;
     return verdict;
   };
+  /** Drops the entries of an erased number: its verdicts, and any input typed as it (its last nine digits); answers how many. */
+  const forgetNumber = (e164: string): number => {
+    const tail = e164.slice(-9);
+    return verdicts.deleteWhere((key, verdict) => (!(verdict instanceof RelayError) && verdict.e164 === e164) || key.replace(/\D/g, '').endsWith(tail));
+  };
+  return Object.assign(destinationOf, { forgetNumber });
 }

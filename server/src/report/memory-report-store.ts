@@ -1,4 +1,5 @@
 // ReportStore in memory: tests, benchmarks, and the relay without a store.
+import { collectMatches, erasedGroup, matchesOf } from './erase-values.ts';
 import {
   LEAD_GROUP_DAYS,
   MAX_OPEN_GROUPS_PER_DAY,
@@ -56,6 +57,35 @@ export function createMemoryReportStore(options: { now?: () => number } = {}): R
     },
     async opens(fromDay, toDay) {
       return [...opens.entries()].filter(([day]) => day >= fromDay && day <= toDay).flatMap(([, ofDay]) => [...ofDay.values()].map((o) => ({ ...o })));
+    },
+    findValues: (test, limit) =>
+      collectMatches(
+        [
+          {
+            leads: matchesOf(facts.values(), test),
+            opens: matchesOf(
+              [...opens.values()].flatMap((ofDay) => [...ofDay.values()]),
+              test,
+            ),
+          },
+        ],
+        limit,
+      ),
+    async eraseValues(test) {
+      const leads = matchesOf(facts.values(), test);
+      for (const [fact, fields] of leads) Object.assign(fact, erasedGroup(fact, fields));
+      let erasedOpens = 0;
+      for (const [day, ofDay] of opens) {
+        for (const [open, fields] of matchesOf([...ofDay.values()], test)) {
+          ofDay.delete(groupKey(open));
+          const g = erasedGroup(open, fields);
+          const into = ofDay.get(groupKey(g)) ?? { ...g, day, count: 0 };
+          into.count += open.count;
+          ofDay.set(groupKey(g), into);
+          erasedOpens++;
+        }
+      }
+      return { leads: leads.length, opens: erasedOpens };
     },
   };
 }

@@ -5,6 +5,7 @@
 //   <space>opens:<day>         hash JSON [source, medium, campaign, department, page] → opens that day
 //   <space>lead-groups         sorted set of the same JSON → its newest lead, ms (trimmed to LEAD_GROUP_DAYS)
 import { lua, type RedisConnection } from '../storage/redis/connection.ts';
+import { redisReportValues } from './redis-report-values.ts';
 import {
   LEAD_GROUP_DAYS,
   MAX_OPEN_GROUPS_PER_DAY,
@@ -44,7 +45,7 @@ const groupKey = (g: ReportGroupValues) => JSON.stringify(REPORT_DIMENSIONS.map(
 const OTHER_FIELD = groupKey(OTHER_GROUP);
 const optionalNumber = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
 
-function toFact(id: string, h: Record<string, string>): LeadFact {
+export function toFact(id: string, h: Record<string, string>): LeadFact {
   return {
     callbackId: id,
     at: Number(h.at),
@@ -66,6 +67,7 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
   const now = options.now ?? Date.now;
   const space = connection.keyspace('report');
   const leadKey = (id: string) => `${space}lead:${id}`;
+  const values = redisReportValues(connection, now);
   return {
     async addLead(f) {
       await connection.run('report.add', async (c) => {
@@ -126,5 +128,7 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
         }),
       );
     },
+    findValues: (test, limit) => values.find(test, limit),
+    eraseValues: (test) => values.erase(test),
   };
 }

@@ -5,6 +5,7 @@
 // id, and each dialog open a per-day counter of its group. No number, no address, no cookie.
 import type { RequestedAs } from '../lifecycle/stages.ts';
 import { groupPath, groupText, visibleText } from './group-values.ts';
+import type { ValueMatches, ValuesErased, ValueTest } from './erase-values.ts';
 
 /** How a lead came in: the visitor's request, or the owner's "call back now". */
 export type LeadSource = RequestedAs | 'owner';
@@ -67,6 +68,10 @@ export interface ReportStore {
   countOpen(day: string, group: ReportGroupValues, newGroup: NewOpenGroup): Promise<boolean>;
   /** Open counts of the days from `fromDay` to `toDay`, both included. */
   opens(fromDay: string, toDay: string): Promise<OpenCount[]>;
+  /** Leads and open groups with a visitor value `test` matches, at most `limit` of each (erase-values.ts). */
+  findValues(test: ValueTest, limit: number): Promise<ValueMatches>;
+  /** Replaces every value `test` matches with ERASED_VALUE; what was counted stays (erase-values.ts). */
+  eraseValues(test: ValueTest): Promise<ValuesErased>;
 }
 
 /** Facts and counts hold nothing personal; they are kept this long for year-on-year reports. */

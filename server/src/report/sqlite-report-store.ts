@@ -2,6 +2,7 @@
 // REPORT_RETENTION_DAYS are deleted as new leads come in: nothing else reads them.
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from '../storage/sqlite/database.ts';
+import { sqliteReportValues } from './sqlite-report-values.ts';
 import {
   LEAD_GROUP_DAYS,
   MAX_OPEN_GROUPS_PER_DAY,
@@ -14,7 +15,7 @@ import {
   type ReportStore,
 } from './report-store.ts';
 
-interface FactRow {
+export interface FactRow {
   callback_id: string;
   at_ms: number;
   requested_as: LeadSource;
@@ -29,7 +30,7 @@ interface FactRow {
   talk_seconds: number | null;
 }
 
-const toFact = (r: FactRow): LeadFact => ({
+export const toFact = (r: FactRow): LeadFact => ({
   callbackId: r.callback_id,
   at: r.at_ms,
   requestedAs: r.requested_as,
@@ -63,6 +64,7 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     opens: db.prepare('SELECT * FROM dialog_opens WHERE day >= ? AND day <= ?'),
   };
   let lastPrune = 0;
+  const values = sqliteReportValues(db);
   return {
     async addLead(f) {
       sql.add.run(f.callbackId, f.at, f.requestedAs, f.source, f.medium, f.campaign, f.department, f.page);
@@ -99,5 +101,7 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     async opens(fromDay, toDay) {
       return sql.opens.all(fromDay, toDay) as unknown as OpenCount[];
     },
+    findValues: (test, limit) => values.find(test, limit),
+    eraseValues: (test) => values.erase(test),
   };
 }

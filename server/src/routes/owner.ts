@@ -40,6 +40,7 @@ export const ownerRoutes: RouteModule = (app) => {
     return built;
   };
   const calls = createOwnerCalls({ client: app.client, accepted: app.accepted, timeZone: app.config.service.timeZone, log: app.log, now: app.now });
+  app.copies.hold('owner call log', (erased) => calls.forgetNumber(erased));
 
   const file =
     (name: string, headers: Record<string, string>): Handler =>

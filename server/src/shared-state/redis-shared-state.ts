@@ -6,6 +6,7 @@
 //   <prefix>{<prefix>shared}:poll:<name>:lock   the relay polling now (SET NX PX = the poll period)
 //   <prefix>{<prefix>shared}:mark:<name>        the earliest moment asked about (call-log window), PX
 //   <prefix>{<prefix>shared}:breaker:<site>:<window>  "open", PX = until the window has room
+//   <prefix>{<prefix>shared}:notes:<name>       sorted set note → when added; each note kept its TTL, at most MAX_NOTES
 // <site> and <name> are fixed words or hashes: nothing a visitor typed.
 //
 // Each relay still caches in its own memory for the same period, so a flood of /api/status costs
@@ -28,6 +29,19 @@ if not v or tonumber(v) > at then
   return ARGV[1]
 end
 return v
+`);
+
+/** Notes kept at most per name: they are rare (an owner's erasure), and a reader reads them all. */
+const MAX_NOTES = 1_000;
+
+// KEYS: the notes. ARGV: note, now, ttlMs, max. Drops the expired and the oldest beyond max.
+const ADD_NOTE = lua(`
+local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[4]) - 1)
+redis.call('PEXPIRE', KEYS[1], ttl)
+return 1
 `);
 
 const siteKey = (site: string) => createHash('sha256').update(site).digest('base64url').slice(0, 22);
@@ -91,6 +105,15 @@ export function createRedisSharedState(options: { connection: RedisConnection; r
       const base = `${space}breaker:${siteKey(site)}:`;
       const n = await soft(connection.run('shared.breaker.close', (c) => c.del([`${base}hourly`, `${base}daily`])));
       return n === undefined ? null : n > 0;
+    },
+
+    async addNote(name, note, ttlMs) {
+      await connection.evalScript(`shared.${name}.note`, ADD_NOTE, [`${space}notes:${name}`], [note, now(), Math.max(1, Math.floor(ttlMs)), MAX_NOTES], { durable: true });
+    },
+
+    async notes(name) {
+      // Expired notes not yet dropped by the next addNote are read too: a note applies once more at worst.
+      return (await soft(connection.run(`shared.${name}.notes`, (c) => c.zRange(`${space}notes:${name}`, 0, -1)))) ?? [];
     },
 
     get ready() {

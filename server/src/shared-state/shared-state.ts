@@ -34,6 +34,14 @@ export interface SharedState {
    * null when the shared store cannot answer.
    */
   keepEarliest(name: string, at: number, ttlMs: number): Promise<number | null>;
+  /**
+   * Adds `note` to the notes `name` (a fixed word), kept `ttlMs` for every relay to read (erasure
+   * notices, erasure-notices.ts). Unlike the rest, it throws when the shared store cannot take it:
+   * the caller must know that the other relays were not told.
+   */
+  addNote(name: string, note: string, ttlMs: number): Promise<void>;
+  /** The notes of `name` still kept, oldest first; [] when the shared store cannot answer. */
+  notes(name: string): Promise<string[]>;
   /** Whether the shared store answers now (for /readyz). */
   readonly ready: boolean;
 }

@@ -3,11 +3,19 @@ import { WEBHOOK_CHANNEL, type OutboxEntry, type WebhookOutbox } from './outbox.
 
 interface Held {
   entry: OutboxEntry;
+  /** The keyed hash of the event's number: a visitor's data on request finds and erases by it. */
+  numberHash: string;
   leaseOwner: string | null;
   leaseExpiresAt: number;
 }
 
-export function createMemoryWebhookOutbox(): WebhookOutbox {
+/** The memory outbox, with what a visitor's data on request needs (number-data/memory-number-records.ts). */
+export interface MemoryWebhookOutbox extends WebhookOutbox {
+  ofNumber(numberHash: string): OutboxEntry[];
+  eraseNumber(numberHash: string): number;
+}
+
+export function createMemoryWebhookOutbox(): MemoryWebhookOutbox {
   const entries = new Map<string, Held>();
   const held = (eventId: string, owner: string) => {
     const h = entries.get(eventId);
@@ -21,6 +29,7 @@ export function createMemoryWebhookOutbox(): WebhookOutbox {
     async enqueue(event, nowMs) {
       if (entries.has(event.id)) return false;
       entries.set(event.id, {
+        numberHash: event.numberHash,
         entry: {
           eventId: event.id,
           type: event.type,
@@ -90,6 +99,12 @@ export function createMemoryWebhookOutbox(): WebhookOutbox {
       let count = 0;
       for (const h of entries.values()) if (h.entry.state === 'pending' && h.entry.channel === channel) count++;
       return count;
+    },
+    ofNumber: (numberHash) => [...entries.values()].filter((h) => h.numberHash === numberHash).map((h) => ({ ...h.entry })),
+    eraseNumber(numberHash) {
+      const erased = [...entries].filter(([, h]) => h.numberHash === numberHash);
+      for (const [id] of erased) entries.delete(id);
+      return erased.length;
     },
   };
 }

@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it, vi } from 'vitest';
 import { callsSettled, heldRelayPerTest } from '../../support/held-calls.ts';
 import { postCallback } from '../../support/post-callback.ts';
 import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
@@ -15,8 +16,8 @@ const NOON = new Date('2026-11-25T10:00:00Z');
 const { clock, start } = heldRelayPerTest(NOON);
 const ERASED = '+380501234599'; // never answers in the simulator
 const OTHER = '+380671112233';
-/** Every way the erased number is written: E.164, international digits, national, national spaced. */
-const FORMS = ['+380501234599', '380501234599', '0501234599', '050 123 45 99', '501234599'];
+/** Every way the erased number is written: E.164, international digits, national, national spaced, and in a utm value. */
+const FORMS = ['+380501234599', '380501234599', '0501234599', '050 123 45 99', '501234599', 'sofa 050-123-45-99'];
 
 function dataDirHolds(dir: string, forms: readonly string[]): string[] {
   const found: string[] = [];
@@ -35,7 +36,8 @@ describe('a visitor’s data on request (embedded store)', () => {
     const s = await start({ REDIAL_ATTEMPTS: '0', REQUIRE_CONSENT: 'true' });
     const dir = s.config.store.dataDir;
     const body = { consent: true, consentText: 'Call me back.', attribution: { utmSource: 'google', utmCampaign: 'sofa' }, pageUrl: 'https://shop.example/sofa' };
-    const missed = await postCallback(s, { phone: ERASED, ...body });
+    // The visitor's own utm value names the number: the lead report keeps it for 400 days.
+    const missed = await postCallback(s, { phone: ERASED, ...body, attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' } });
     expect(missed.status).toBe(202);
     await callsSettled(s, ERASED);
     clock.advance(30_000);
@@ -48,8 +50,9 @@ describe('a visitor’s data on request (embedded store)', () => {
     const shown = (await (await owner(s, `/owner/api/numbers/${encodeURIComponent(ERASED)}`)).json()) as NumberData;
     expect(shown.number).toBe(ERASED);
     expect(shown.calls).toEqual([
-      expect.objectContaining({ callbackId: missed.json.requestId, requestedAs: 'now', stage: 'missed', attribution: { utmSource: 'google', utmCampaign: 'sofa' } }),
+      expect.objectContaining({ callbackId: missed.json.requestId, requestedAs: 'now', stage: 'missed', attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' } }),
     ]);
+    expect(shown.report).toEqual({ leads: [expect.objectContaining({ callbackId: missed.json.requestId, values: { campaign: 'sofa 050-123-45-99' } })], opens: [], more: false });
     expect(shown.consent).toEqual([expect.objectContaining({ callbackId: missed.json.requestId, consented: true })]);
     expect(shown.outbox.map((e) => e.type)).toEqual(['callback.missed']);
     expect(shown.callBack).toEqual([expect.objectContaining({ callbackId: missed.json.requestId })]);
@@ -64,12 +67,32 @@ describe('a visitor’s data on request (embedded store)', () => {
     // The file holds the number (the kept call-back number) before: the check below can fail.
     expect(dataDirHolds(dir, FORMS).length).toBeGreaterThan(0);
 
+    // No whole-file rewrite on the request path: deleted rows are overwritten as they go
+    // (secure_delete=ON) and the WAL is truncated in the checkpointer's worker thread.
+    const statements: string[] = [];
+    const { exec, prepare } = DatabaseSync.prototype;
+    const spies = [
+      vi.spyOn(DatabaseSync.prototype, 'exec').mockImplementation(function (this: DatabaseSync, sql: string) {
+        statements.push(sql);
+        return exec.call(this, sql);
+      }),
+      vi.spyOn(DatabaseSync.prototype, 'prepare').mockImplementation(function (this: DatabaseSync, sql: string) {
+        statements.push(sql);
+        return prepare.call(this, sql);
+      }),
+    ];
     const erased = await owner(s, `/owner/api/numbers/${encodeURIComponent(ERASED)}`, 'DELETE');
+    for (const spy of spies) spy.mockRestore();
+    expect(statements.filter((sql) => /vacuum|wal_checkpoint/i.test(sql))).toEqual([]);
     expect(erased.status).toBe(200);
-    expect(await erased.json()).toMatchObject({ number: ERASED, erased: { calls: 1, consent: 1, outbox: 1, callBack: 1 }, kept: { neverCall: true } });
+    expect(await erased.json()).toMatchObject({
+      number: ERASED,
+      erased: { calls: 1, consent: 1, outbox: 1, callBack: 1, report: { leads: 1, opens: 0 } },
+      kept: { neverCall: true },
+    });
     expect(dataDirHolds(dir, FORMS)).toEqual([]);
     const after = (await (await owner(s, `/owner/api/numbers/${encodeURIComponent(ERASED)}`)).json()) as NumberData;
-    expect(after).toMatchObject({ calls: [], consent: [], outbox: [], callBack: [], neverCall: { listed: true } });
+    expect(after).toMatchObject({ calls: [], consent: [], outbox: [], callBack: [], neverCall: { listed: true }, report: { leads: [], opens: [] } });
 
     // The other visitor's booking is untouched, and the erased number is still refused.
     const other = (await (await owner(s, `/owner/api/numbers/${encodeURIComponent(OTHER)}`)).json()) as NumberData;

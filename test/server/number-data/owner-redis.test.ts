@@ -3,15 +3,17 @@
 // erased on one is gone from Redis: every key and value of the relays' prefix, read back with SCAN,
 // holds none of its digits (the never-call list keeps its keyed hash only). Both on one redis-server
 // and on a real 3-primary Redis Cluster, where the stores' key groups hash to slots on different
-// nodes: finding a number's records scans each group on the node that serves it, and erasing them
+// nodes; the relay that did not erase forgets what it held in memory of the number too (a notice in
+// Redis): finding a number's records scans each group on the node that serves it, and erasing them
 // is one step per group (a MULTI across groups would be refused with CROSSSLOT).
-import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../../server/src/config/index.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import type { NumberData } from '../../../server/src/number-data/number-data.ts';
 import type { LeadReport } from '../../../server/src/report/lead-report.ts';
+import { until } from '../../support/held-calls.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
+import { redisContents } from '../../support/redis-contents.ts';
 import { redisRelaysPerTest } from '../../support/redis-relays.ts';
 import { type RedisForTests, redisForTests } from '../../support/redis-test-connection.ts';
 import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
@@ -31,39 +33,14 @@ afterEach(async () => {
 
 async function relayOnRedis(s: System, redis: RedisForTests, prefix: string): Promise<string> {
   const config: Config = { ...s.config, redis: { ...redis.target, prefix, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 } };
-  return (await startRedisRelay(config, { log: createLogger({ level: 'warn', write: () => {} }) })).url;
+  const { relay, url } = await startRedisRelay(config, { log: createLogger({ level: 'warn', write: () => {} }) });
+  // The one piece of the relays' background work this test needs: reading the other relay's erasure notices.
+  relay.app.erasureNotices!.start();
+  return url;
 }
 
 /** Every key of the relays' prefix with its value, as text: SCAN on every node. */
-async function everything(redis: RedisForTests, prefix: string): Promise<string[]> {
-  return (await Promise.all(redis.nodeUrls.map((url) => keysAndValues(url, prefix)))).flat();
-}
-
-async function keysAndValues(url: string, prefix: string): Promise<string[]> {
-  const c = createClient({ url });
-  await c.connect();
-  const out: string[] = [];
-  for await (const keys of c.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) {
-    for (const key of keys) {
-      const type = await c.type(key);
-      const value =
-        type === 'string'
-          ? await c.get(key)
-          : type === 'hash'
-            ? await c.hGetAll(key)
-            : type === 'zset'
-              ? await c.zRangeWithScores(key, 0, -1)
-              : type === 'set'
-                ? await c.sMembers(key)
-                : type === 'list'
-                  ? await c.lRange(key, 0, -1)
-                  : type;
-      out.push(`${key} ${JSON.stringify(value)}`);
-    }
-  }
-  c.destroy();
-  return out;
-}
+const everything = (redis: RedisForTests, prefix: string) => redisContents(redis.nodeUrls, prefix);
 const holding = (lines: string[]) => lines.filter((line) => FORMS.some((form) => line.includes(form)));
 
 describe.each([
@@ -106,9 +83,14 @@ describe.each([
     expect(holding(await everything(redis, prefix)).length).toBeGreaterThan(0);
 
     const erased = await fetch(`${b}/owner/api/numbers/${encodeURIComponent(ERASED)}`, { method: 'DELETE', headers: fromView });
-    expect(await erased.json()).toMatchObject({ erased: { calls: 1, consent: 1 }, kept: { neverCall: true } });
+    expect(await erased.json()).toMatchObject({ erased: { calls: 1, consent: 1 }, otherRelaysTold: true, kept: { neverCall: true } });
     expect(holding(await everything(redis, prefix))).toEqual([]);
-    const after = (await (await fetch(`${a}/owner/api/numbers/${encodeURIComponent(ERASED)}`)).json()) as NumberData;
+    // Relay a took the request and keeps a copy of its consent record in memory: the notice b left in
+    // Redis has a forget it within a poll or two.
+    const after = await until(async () => {
+      const data = (await (await fetch(`${a}/owner/api/numbers/${encodeURIComponent(ERASED)}`)).json()) as NumberData;
+      return data.consent.length === 0 && data;
+    }, 'relay a to forget the consent record it holds in memory');
     expect(after).toMatchObject({ calls: [], consent: [], outbox: [], callBack: [], neverCall: { listed: true } });
     // The other visitor's booking is still there, and still pending.
     expect(((await (await fetch(`${b}/owner/api/numbers/%2B380671112244`)).json()) as NumberData).calls).toEqual([expect.objectContaining({ stage: 'scheduled' })]);

@@ -19,7 +19,7 @@ describe('the embedded database', () => {
     expect(pragma(db, 'synchronous')).toBe(1);
     expect(pragma(db, 'busy_timeout')).toBe(5000);
     expect(pragma(db, 'foreign_keys')).toBe(1);
-    expect(pragma(db, 'secure_delete')).toBe(2);
+    expect(pragma(db, 'secure_delete')).toBe(1);
     expect(schemaVersion(db)).toBe(migrations.length);
     db.close();
     // Reopening applies nothing again and keeps the data.

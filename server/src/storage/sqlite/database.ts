@@ -10,9 +10,12 @@
 // make (at checkpoints) run in a worker thread (checkpointer.ts).
 // busy_timeout: a second process (a backup, the sqlite3 shell) holding a lock makes us wait up to
 // 5 s instead of failing at once. Foreign keys are on for the tables that declare them.
-import { accessSync, constants, mkdirSync } from 'node:fs';
+// DATA_DIR is 0700 and the file, its -wal and -shm 0600 (private-files.ts): the file is made 0600
+// before SQLite opens it, and SQLite gives the -wal and -shm the database file's mode.
+import { accessSync, constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { privateDatabaseFiles, privateDir, privateFile } from '../private-files.ts';
 import { migrate, type Migration } from './migrations.ts';
 import { migrations as defaultMigrations } from './schema.ts';
 
@@ -30,7 +33,7 @@ export interface OpenDatabaseOptions {
 export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
   const dir = resolve(options.dataDir);
   try {
-    mkdirSync(dir, { recursive: true });
+    privateDir(dir);
     accessSync(dir, constants.W_OK);
   } catch (err) {
     throw new Error(`DATA_DIR: cannot create or write the directory ${dir} (${(err as NodeJS.ErrnoException).code ?? String(err)}); set DATA_DIR to a writable directory`);
@@ -38,6 +41,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
   const path = join(dir, DATABASE_FILE);
   let db: DatabaseSync;
   try {
+    privateFile(path, { create: true });
     db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
   } catch (err) {
     throw new Error(`DATA_DIR: cannot open ${path}: ${(err as Error).message}`);
@@ -46,9 +50,14 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseSync {
     const mode = db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode: string };
     if (mode.journal_mode !== 'wal') throw new Error(`DATA_DIR: ${path} cannot use write-ahead logging (journal mode ${mode.journal_mode}); put DATA_DIR on a local file system`);
     db.exec('PRAGMA synchronous = NORMAL');
-    // Freed cells are zeroed in their page: a purged number does not linger in the file (purge.ts).
-    db.exec('PRAGMA secure_delete = FAST');
+    // Deleted content is overwritten with zeros: freed cells in their page and pages freed whole
+    // (FAST would leave those), so a purged or erased number does not linger in the file and no
+    // VACUUM is needed to be rid of it (purge.ts, number-data/). The WAL's older page images go at
+    // the next truncating checkpoint (checkpointer.ts).
+    db.exec('PRAGMA secure_delete = ON');
     migrate(db, options.migrations ?? defaultMigrations, path);
+    // A -wal or -shm an older relay left looser than the file.
+    privateDatabaseFiles(dir, DATABASE_FILE);
   } catch (err) {
     db.close();
     throw err;

@@ -8,8 +8,10 @@
 // only the masked form) are expired by their own store.
 //
 // Deleted and overwritten content must not linger in the file: the database runs with
-// secure_delete=FAST (freed cells are zeroed in their page), and after a purge that changed anything
-// the WAL is checkpointed and truncated, so older page images holding a number are gone from it.
+// secure_delete=ON (deleted content is overwritten with zeros), and after a purge that changed
+// anything the WAL is checkpointed and truncated, so older page images holding a number are gone
+// from it: in the checkpointer's worker thread when there is one (the event loop does not wait for
+// the copy and its fsyncs), else on this connection.
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from './database.ts';
 
@@ -31,7 +33,7 @@ export interface Purge {
   stop(): void;
 }
 
-export function createPurge(options: { db: DatabaseSync; retentionDays: number; now?: () => number }): Purge {
+export function createPurge(options: { db: DatabaseSync; retentionDays: number; now?: () => number; truncateWal?: () => Promise<boolean> }): Purge {
   const { db } = options;
   const now = options.now ?? Date.now;
   const retentionMs = options.retentionDays * DAY_MS;
@@ -53,7 +55,10 @@ export function createPurge(options: { db: DatabaseSync; retentionDays: number; 
       webhookBodies: Number(sql.webhookBodies.run().changes),
       deleted: [sql.oldJobs.run(cutoff), sql.oldEvents.run(cutoff), sql.oldConsent.run(cutoff)].reduce((n, r) => n + Number(r.changes), 0),
     }));
-    if (counts.jobNumbers + counts.webhookBodies + counts.deleted > 0) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    if (counts.jobNumbers + counts.webhookBodies + counts.deleted > 0) {
+      if (options.truncateWal) void options.truncateWal();
+      else db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    }
     return counts;
   }
 
