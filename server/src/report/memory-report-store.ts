@@ -1,5 +1,5 @@
 // ReportStore in memory: tests, benchmarks, and the relay without a store.
-import { collectMatches, erasedGroup, matchesOf } from './erase-values.ts';
+import { collectMatches, erasedGroup, matchesOf, matchingFields } from './erase-values.ts';
 import {
   LEAD_GROUP_DAYS,
   MAX_OPEN_GROUPS_PER_DAY,
@@ -84,6 +84,16 @@ export function createMemoryReportStore(options: { now?: () => number } = {}): R
           ofDay.set(groupKey(g), into);
           erasedOpens++;
         }
+      }
+      // The groups with a lead (room for their opens) are named by their values too.
+      for (const [key, at] of [...leadGroups]) {
+        const [source = '', medium = '', campaign = '', department = '', page = ''] = JSON.parse(key) as string[];
+        const group = { source, medium, campaign, department, page };
+        const fields = matchingFields(group, test);
+        if (fields.length === 0) continue;
+        leadGroups.delete(key);
+        const erased = groupKey(erasedGroup(group, fields));
+        leadGroups.set(erased, Math.max(leadGroups.get(erased) ?? 0, at));
       }
       return { leads: leads.length, opens: erasedOpens };
     },

@@ -5,7 +5,18 @@
 // Redis itself passing over the groups without the number's digits in order (MATCH). A
 // change is a script on one key, so a count made meanwhile is never lost and no key loses its expiry.
 import { lua, type RedisConnection } from '../storage/redis/connection.ts';
-import { collectMatches, digitsPattern, erasedGroup, matchesOf, yieldToRequests, type ValueBatch, type ValueMatches, type ValuesErased, type ValueTest } from './erase-values.ts';
+import {
+  collectMatches,
+  digitsPattern,
+  erasedGroup,
+  matchesOf,
+  matchingFields,
+  yieldToRequests,
+  type ValueBatch,
+  type ValueMatches,
+  type ValuesErased,
+  type ValueTest,
+} from './erase-values.ts';
 import { toFact } from './redis-report-store.ts';
 import { REPORT_DIMENSIONS, REPORT_RETENTION_DAYS, type OpenCount, type ReportGroupValues } from './report-store.ts';
 
@@ -28,6 +39,15 @@ local ttl = redis.call('PTTL', KEYS[1])
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HINCRBY', KEYS[1], ARGV[2], n)
 if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+return 1
+`);
+
+// KEYS: the groups with a lead. ARGV: the group's member, the erased group's. The newest lead's time goes with it.
+const MOVE_LEAD_GROUP = lua(`
+local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not at then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[1], 'GT', at, ARGV[2])
 return 1
 `);
 
@@ -95,6 +115,18 @@ export function redisReportValues(connection: RedisConnection, now: () => number
           erased.opens += Number(await connection.evalScript('report.values.opens', MOVE_OPENS, [`${space}opens:${open.day}`], args));
         }
       }
+      // The groups with a lead (room for their opens, redis-report-store.ts) are named by their values too.
+      let cursor = '0';
+      do {
+        const page = await connection.run('report.values.lead-groups', (c) => c.zScan(`${space}lead-groups`, cursor, { COUNT: BATCH, MATCH: digitsPattern(test.digits) }));
+        cursor = String(page.cursor);
+        for (const { value: member } of page.members) {
+          const [source = '', medium = '', campaign = '', department = '', page = ''] = JSON.parse(member) as string[];
+          const group = { source, medium, campaign, department, page };
+          const fields = matchingFields(group, test);
+          if (fields.length > 0) await connection.evalScript('report.values.lead-group', MOVE_LEAD_GROUP, [`${space}lead-groups`], [member, groupKey(erasedGroup(group, fields))]);
+        }
+      } while (cursor !== '0');
       return erased;
     },
   };
