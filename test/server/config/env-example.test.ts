@@ -21,7 +21,12 @@ function documentedGroups(): Groups {
     if (title) heading = title[1]!.replaceAll('`', '');
     else if (/^\|\s*variable\s*\|\s*default\s*\|\s*meaning\s*\|/.test(line)) inTable = true;
     else if (!line.startsWith('|')) inTable = false;
-    else if (inTable && !line.startsWith('|---')) add(groups, heading, [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!));
+    else if (inTable && !line.startsWith('|---'))
+      add(
+        groups,
+        heading,
+        [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!),
+      );
   }
   return groups;
 }
