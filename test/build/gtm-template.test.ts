@@ -118,14 +118,13 @@ describe("the template's own ___TESTS___", () => {
 
 describe('run against fakes of the sandbox APIs', () => {
   test('every setting filled in: widget.js injected once from the relay, the settings queued as dialback("config"), then the consent', () => {
-    const { sandbox, queued } = fire({
-      relayUrl: 'https://calls.example.com/dialback/',
+    // Every text field, as a site owner fills them in: each reaches the widget as it was typed.
+    const settings = {
       lang: 'pl',
       country: 'ua',
       phone: '+380 44 111 22 33',
       position: 'bottom-left',
       color: '#e91e63',
-      launcher: false,
       departments: 'sales,support',
       department: 'support',
       invite: 'exit, time:45',
@@ -139,34 +138,11 @@ describe('run against fakes of the sandbox APIs', () => {
       privacyUrl: '/privacy',
       turnstileSitekey: '1x00000000000000000000AA',
       relay: 'https://api.example.com',
-    });
+    };
+    const { sandbox, queued } = fire({ relayUrl: 'https://calls.example.com/dialback/', launcher: false, ...settings });
     expect(sandbox.injections.map((i) => [i.url, i.cacheToken])).toEqual([['https://calls.example.com/dialback/widget.js', 'https://calls.example.com/dialback/widget.js']]);
     expect(queued()).toEqual([
-      [
-        'config',
-        {
-          lang: 'pl',
-          country: 'ua',
-          phone: '+380 44 111 22 33',
-          position: 'bottom-left',
-          color: '#e91e63',
-          departments: 'sales,support',
-          department: 'support',
-          invite: 'exit, time:45',
-          inviteText: 'Questions?',
-          inviteDays: '3',
-          inviteExclude: '/checkout',
-          telegram: '@acme_support',
-          whatsapp: '+380 50 123 45 67',
-          viber: '+380 50 123 45 67',
-          consentText: 'I agree to be called.',
-          privacyUrl: '/privacy',
-          turnstileSitekey: '1x00000000000000000000AA',
-          relay: 'https://api.example.com',
-          launcher: 'false',
-          consent: 'required',
-        },
-      ],
+      ['config', { ...settings, launcher: 'false', consent: 'required' }],
       ['consent', { analytics: true, ads: true }],
     ]);
     // GTM waits for the script: success only once it has loaded.
