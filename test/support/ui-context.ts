@@ -12,7 +12,7 @@ export function testConfig(overrides: Partial<WidgetConfig> = {}): WidgetConfig 
     relay: 'http://127.0.0.1:9',
     lang: 'en',
     country: 'UA',
-    position: 'bottom-right',
+    left: false,
     color: null,
     phone: '+380 44 111 22 33',
     phoneHref: 'tel:+380441112233',

@@ -19,7 +19,7 @@ const testEntry: EntryConfig = {
   relay: 'http://127.0.0.1:9',
   lang: 'en',
   country: 'UA',
-  position: 'bottom-right',
+  left: false,
   color: null,
   phone: null,
   phoneHref: null,
@@ -55,6 +55,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe('boot', () => {
@@ -78,6 +79,7 @@ describe('boot', () => {
   });
 
   test('data-color becomes a custom property on the element (CSSOM, fine under a strict CSP)', async () => {
+    vi.stubGlobal('CSS', { supports: () => true }); // jsdom has none; the browser's judges the colour
     const { mounted } = boot(window, document, script({ color: '#e91e63' }))!;
     const { host } = await mounted;
     expect(host.style.getPropertyValue('--dialback-color')).toBe('#e91e63');

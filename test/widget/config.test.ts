@@ -1,6 +1,6 @@
 // The script tag's data-* attributes → configuration, with explicit defaults for every attribute
 // and no way for a typo to break the host page.
-import { beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { readConfig } from '../../widget/src/config.ts';
 import { readDialogConfig } from '../../widget/src/ui/dialog-config.ts';
 
@@ -13,6 +13,8 @@ function script(attrs: Record<string, string>, src = 'https://calls.example.com/
 
 beforeEach(() => {
   document.documentElement.removeAttribute('lang');
+  // jsdom has no CSS.supports; a browser's knows every colour. This one knows hex and one name.
+  vi.stubGlobal('CSS', { supports: (property: string, value: string) => property === 'color' && /^(#[\da-f]{3}([\da-f]{3})?|rebeccapurple)$/i.test(value) });
 });
 
 describe('readConfig', () => {
@@ -21,7 +23,7 @@ describe('readConfig', () => {
       relay: 'https://calls.example.com',
       lang: 'en',
       country: 'US',
-      position: 'bottom-right',
+      left: false,
       color: null,
       phone: null,
       phoneHref: null,
@@ -37,7 +39,7 @@ describe('readConfig', () => {
       relay: 'https://calls.example.com',
       lang: 'uk',
       country: 'UA',
-      position: 'bottom-left',
+      left: true,
       color: '#E91E63',
       phone: '+380 (44) 111-22-33',
       phoneHref: 'tel:+380441112233',
@@ -69,12 +71,17 @@ describe('readConfig', () => {
     expect(readConfig(script({ country: 'Ukraine', lang: 'uk' }), document, []).country).toBe('UA');
   });
 
+  test('data-color: any colour the browser knows', () => {
+    expect(readConfig(script({ color: 'rebeccapurple' }), document, []).color).toBe('rebeccapurple');
+    expect(readConfig(script({ color: 'not-a-colour' }), document, []).color).toBeNull();
+  });
+
   test('bad values fall back instead of breaking', () => {
     const config = readConfig(script({ color: 'url(javascript:alert(1))', phone: 'call us!', position: 'middle' }), document, []);
     expect(config.color).toBeNull();
     expect(config.phone).toBeNull();
     expect(config.phoneHref).toBeNull();
-    expect(config.position).toBe('bottom-right');
+    expect(config.left).toBe(false);
   });
 
   test('a missing script element (loaded by a tag manager) still gives a working config', () => {

@@ -18,11 +18,22 @@ export interface Booted {
   mounted: Promise<MountedWidget>;
 }
 
-export function boot(win: Window & { dialback?: DialbackFunction }, doc: Document, script: Element | null): Booted | null {
+export function boot(win: Window & { dialback?: DialbackFunction }, doc: Document, script: (Element & HTMLOrSVGElement) | null): Booted | null {
   // Only our own stub (or copy) counts: a page may already hold something else under that name (an
   // element with id="dialback", another script's object), which the widget then simply replaces.
   const stub = typeof win.dialback === 'function' ? win.dialback : undefined;
   if (stub?.loaded) return null; // the script ran twice (SPA, tag manager): the first copy stays in charge
+  const queued = Array.isArray(stub?.q) ? stub.q : [];
+  // dialback('config', {...}) queued before the script ran (how a tag manager hands over the settings)
+  // counts as the tag's data-* attributes, keys named as element.dataset names them: the entry and
+  // the lazy chunks then read one place. Read once, here: the real dialback ignores a later config.
+  for (const args of queued)
+    if (args?.[0] === 'config')
+      try {
+        Object.assign((script ??= doc.createElement('script')).dataset, args[1]);
+      } catch (error) {
+        report(error); // a key no attribute can have: the browser's message names it
+      }
 
   const config = readConfig(script, doc, win.navigator.languages);
   // Attribution as it stood at load: the page address (its utm_* parameters may be gone after an SPA
@@ -120,6 +131,6 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
     true,
   );
 
-  for (const args of Array.isArray(stub?.q) ? stub.q : []) dialback(...Array.from(args));
+  for (const args of queued) dialback(...Array.from(args));
   return { dialback, mounted };
 }

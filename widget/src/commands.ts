@@ -25,7 +25,7 @@ export function createDialback(actions: CommandActions): DialbackFunction {
   const dialback: DialbackFunction = (command, event, handler) => {
     if (command === 'open' || command === 'close' || command === 'invite') actions[command]();
     else if (command === 'on' && typeof event === 'string' && typeof handler === 'function') actions.on(event, handler as Handler);
-    else report('unknown command: ' + String(command));
+    else if (command !== 'config') report('unknown command: ' + String(command)); // config: read once, at start (boot.ts)
   };
   dialback.loaded = true;
   return dialback;

@@ -1,7 +1,7 @@
 // Which language the widget speaks: `data-lang`, then `<html lang>`, then the browser's list.
 // Lives in the entry because the launcher's label must be right before the UI chunk arrives.
 
-const languages = ['en', 'uk', 'ru', 'pl', 'de'] as const;
+export const languages = ['en', 'uk', 'ru', 'pl', 'de'] as const;
 export type Lang = (typeof languages)[number];
 
 /** The first tag we speak, as [language, region]; `uk-UA` → ['uk', 'UA']. */
