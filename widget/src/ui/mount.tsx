@@ -46,6 +46,11 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
   // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).
   const vv = window.visualViewport;
   for (const type of ['resize', 'scroll']) vv?.addEventListener(type, () => ctx.container.style.setProperty('--db-kb', innerHeight - vv.height - vv.offsetTop + 'px'));
+  // Esc closes the open dialog wherever focus is. The dialog is on screen a frame before focus moves
+  // into it (longer on a busy page): an Esc meanwhile went to the launcher or the page, the dialog
+  // stayed open, and the launcher's next press, a toggle, closed it. (An Esc the dialog takes itself
+  // stops there.)
+  addEventListener('keydown', (event) => event.key === 'Escape' && close());
   const api = createApi(ctx.config.relay, { isKnownCode: (code): code is ErrorCode => code in ctx.messages.errors });
   let status: Promise<ApiResult<StatusResponse>> | null = null;
   let isOpen = false;
