@@ -11,7 +11,7 @@ import { compileHints } from './widget/build/compile-hints.ts';
 export default defineConfig({
   plugins: [
     classicScriptEntry(),
-    catalogNames(/widget[\\/]src[\\/]ui[\\/]mount\.tsx$/, /widget[\\/]src[\\/]ui[\\/]i18n[\\/](en|uk|ru|pl|de)\.ts$/),
+    catalogNames(/widget[\\/]src[\\/]ui[\\/]mount\.tsx$/, /widget[\\/]src[\\/]ui[\\/]i18n[\\/](en|uk|ru|pl|de|cs|ro|lt|lv|et|kk|es)\.ts$/),
     compileHints(/widget[\\/]src[\\/]ui[\\/]mount\.tsx$/),
   ],
   // The classic JSX transform: h(type, props, ...children), with `h` imported in each .tsx. The

@@ -58,3 +58,47 @@ test('1280×800: a 380 px panel above the launcher, both in the bottom-right cor
     await context.close();
   }
 });
+
+// The focus ring is an outline (3 px, 2 px out from the control's border): it reached 5 px beyond
+// the field and touched the label above it and the hint below it (0 px between them). Measured on
+// the ring's own box (the control's box grown by the outline's offset and width) against theirs.
+test('the focus ring of the phone field and the country list keeps a gap from the label above and the text below', async () => {
+  const context = await stage.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  try {
+    await page.goto(stage.host.page('/focus-ring', { relayUrl: stage.system.relayUrl }));
+    const w = widget(page);
+    await w.launcher.click();
+    await w.phone.waitFor();
+    const gaps = (id: string) =>
+      page.evaluate((id) => {
+        const root = document.querySelector('dialback-widget')!.shadowRoot!;
+        const control = root.getElementById(id)!;
+        const style = getComputedStyle(control);
+        const reach = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+        const box = control.getBoundingClientRect();
+        const above = root.querySelector(`label[for=${id}]`)!.getBoundingClientRect();
+        // What follows the field: its hint, else the next field's label.
+        const below = (control.nextElementSibling ?? control.parentElement!.nextElementSibling!.firstElementChild!).getBoundingClientRect();
+        return {
+          focused: root.activeElement === control && control.matches(':focus-visible'),
+          reach,
+          above: box.top - reach - above.bottom,
+          below: below.top - (box.bottom + reach),
+        };
+      }, id);
+    // The phone field takes focus as the dialog opens; Shift+Tab moves it to the country list.
+    await expect.poll(() => gaps('db-phone').then((g) => g.focused)).toBe(true);
+    const phone = await gaps('db-phone');
+    await page.keyboard.press('Shift+Tab');
+    const country = await gaps('db-country');
+    expect(country.focused).toBe(true);
+    for (const g of [phone, country]) {
+      expect(g.reach).toBe(5);
+      expect(g.above).toBeGreaterThanOrEqual(2);
+      expect(g.below).toBeGreaterThanOrEqual(2);
+    }
+  } finally {
+    await context.close();
+  }
+});

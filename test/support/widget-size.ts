@@ -83,8 +83,8 @@ export function widgetSizes(): WidgetSizes {
   const mount = files.find((f) => f.file.startsWith('chunks/mount-'));
   if (!entry || !mount) throw new Error('dist/widget is incomplete: run `npm run build`');
   const uiFiles = [mount.file, ...staticImports(mount.file)];
-  const catalogs = files.filter((f) => /^chunks\/(en|uk|ru|pl|de)-/.test(f.file));
-  const inviteTexts = files.filter((f) => /^chunks\/invite-(en|uk|ru|pl|de)-/.test(f.file));
+  const catalogs = files.filter((f) => /^chunks\/[a-z]{2}-/.test(f.file));
+  const inviteTexts = files.filter((f) => /^chunks\/invite-[a-z]{2}-/.test(f.file));
   const gzipOf = (prefix: string) => files.find((f) => f.file.startsWith(prefix) && !inviteTexts.includes(f))?.gzip ?? 0;
   const largest = (list: BuiltFile[], size = (f: BuiltFile) => f.gzip) => Math.max(0, ...list.map(size));
   const invite = { idle: gzipOf('chunks/invite-'), bubble: gzipOf('chunks/show-'), texts: largest(inviteTexts) };

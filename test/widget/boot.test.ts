@@ -164,6 +164,25 @@ describe('window.dialback', () => {
     expect(container.querySelector('[role=dialog]')).not.toBeNull();
   });
 
+  // The entry reads data-country and the language tag; the language's own country comes with its
+  // catalog (the entry has no room for a table of them).
+  test.each([
+    [{ lang: 'kk' }, 'KZ'],
+    [{ lang: 'cs' }, 'CZ'],
+    [{ lang: 'et' }, 'EE'],
+    [{ lang: 'en' }, 'US'],
+    [{ lang: 'uk' }, 'UA'],
+    [{ lang: 'lv-LV' }, 'LV'],
+    [{ lang: 'es-AR' }, 'AR'],
+    [{ lang: 'kk', country: 'ru' }, 'RU'],
+  ])('the country list starts on the country for national numbers (%j → %s)', async (attrs, country) => {
+    const booted = boot(window, document, script({ country: '', ...attrs }))!;
+    booted.dialback('open');
+    const select = await vi.waitFor(() => shadow()!.querySelector<HTMLSelectElement>('#db-country')!, { timeout: 5000 });
+    // The language's own country comes with its catalog, a module of its own: the first import of one may take a while.
+    await vi.waitFor(() => expect(select.value).toBe(country), { timeout: 5000 });
+  });
+
   test('the status is asked for after the first frame, not between the click and it', async () => {
     const frames: FrameRequestCallback[] = [];
     vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => frames.push(callback));

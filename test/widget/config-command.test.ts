@@ -57,7 +57,8 @@ describe("dialback('config')", () => {
     stub('config', { lang: 'pl', departments: 'sales,support' });
     const script = tag();
     const context = (await boot(window, document, script)!.mounted) as unknown as { config: { lang: string; country: string } };
-    expect(context.config).toMatchObject({ lang: 'pl', country: 'PL' });
+    // No data-country: the language's own country comes with its catalog (null here, in the entry).
+    expect(context.config).toMatchObject({ lang: 'pl', country: null });
     expect(script.getAttribute('data-invite-text')).toBe('Talk to us?');
     expect(script.getAttribute('data-turnstile-sitekey')).toBe('1x00000000000000000000AA');
     expect(script.getAttribute('data-departments')).toBe('sales,support');

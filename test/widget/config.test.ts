@@ -22,7 +22,7 @@ describe('readConfig', () => {
     expect(readConfig(script({}), document, [])).toEqual({
       relay: 'https://calls.example.com',
       lang: 'en',
-      country: 'US',
+      country: null,
       left: false,
       color: null,
       phone: null,
@@ -60,15 +60,36 @@ describe('readConfig', () => {
     expect(readConfig(script({ lang: 'xx' }), document, ['ru']).lang).toBe('pl');
     document.documentElement.lang = 'fr';
     expect(readConfig(script({}), document, ['fr-FR', 'ru-RU', 'en']).lang).toBe('ru');
-    expect(readConfig(script({}), document, ['fr-FR', 'es']).lang).toBe('en');
+    expect(readConfig(script({}), document, ['fr-FR', 'it']).lang).toBe('en');
   });
 
-  test('country: data-country, then the region of the language tag, then the language', () => {
+  test('data-lang="auto": the first of the browser\'s languages the widget speaks, whatever <html lang> says; else English', () => {
+    document.documentElement.lang = 'pl';
+    expect(readConfig(script({ lang: 'auto' }), document, ['fr-FR', 'lt-LT', 'ru']).lang).toBe('lt');
+    expect(readConfig(script({ lang: 'AUTO' }), document, ['es-MX', 'en']).lang).toBe('es');
+    expect(readConfig(script({ lang: 'auto' }), document, ['kk', 'ru']).lang).toBe('kk');
+    expect(readConfig(script({ lang: 'auto' }), document, ['fr-FR', 'it']).lang).toBe('en');
+    expect(readConfig(script({ lang: 'auto' }), document, []).lang).toBe('en');
+    // The region of the browser's tag still names the country of national numbers.
+    expect(readConfig(script({ lang: 'auto' }), document, ['es-AR', 'en']).country).toBe('AR');
+  });
+
+  test('the twelve languages, by their codes in any case and with any region', () => {
+    for (const lang of ['en', 'uk', 'ru', 'pl', 'de', 'cs', 'ro', 'lt', 'lv', 'et', 'kk', 'es']) {
+      expect(readConfig(script({ lang }), document, []).lang).toBe(lang);
+      expect(readConfig(script({ lang: `${lang.toUpperCase()}-XX` }), document, []).lang).toBe(lang);
+    }
+    // Names every object has (the table of languages is one) are no languages.
+    for (const lang of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(readConfig(script({ lang }), document, []).lang).toBe('en');
+  });
+
+  // (Else the language's own: its catalog names it, in the UI chunk: boot.test.ts.)
+  test('country: data-country, then the region of the language tag, else none yet', () => {
     expect(readConfig(script({ country: 'PL', lang: 'uk' }), document, []).country).toBe('PL');
     expect(readConfig(script({ lang: 'de-AT' }), document, []).country).toBe('AT');
-    expect(readConfig(script({ lang: 'uk' }), document, []).country).toBe('UA');
-    expect(readConfig(script({ lang: 'pl' }), document, []).country).toBe('PL');
-    expect(readConfig(script({ country: 'Ukraine', lang: 'uk' }), document, []).country).toBe('UA');
+    expect(readConfig(script({ lang: 'uk' }), document, []).country).toBeNull();
+    expect(readConfig(script({ country: 'Ukraine', lang: 'uk' }), document, []).country).toBeNull();
+    expect(readConfig(script({ country: 'ua', lang: 'uk' }), document, []).country).toBe('UA');
   });
 
   test('data-color: any colour the browser knows', () => {

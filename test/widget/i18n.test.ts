@@ -3,19 +3,31 @@
 import { describe, expect, test } from 'vitest';
 import { errorStatus, callOutcomes } from '../../server/src/contract.ts';
 import { bugOnlyCodes } from '../../widget/src/api.ts';
+import { messages as cs } from '../../widget/src/ui/i18n/cs.ts';
 import { messages as de } from '../../widget/src/ui/i18n/de.ts';
 import { messages as en } from '../../widget/src/ui/i18n/en.ts';
+import { messages as es } from '../../widget/src/ui/i18n/es.ts';
+import { messages as et } from '../../widget/src/ui/i18n/et.ts';
 import { fill, plural } from '../../widget/src/ui/i18n/format.ts';
 import { formatOpening } from '../../widget/src/ui/i18n/opening.ts';
+import { messages as kk } from '../../widget/src/ui/i18n/kk.ts';
+import { messages as lt } from '../../widget/src/ui/i18n/lt.ts';
+import { messages as lv } from '../../widget/src/ui/i18n/lv.ts';
 import { messages as pl } from '../../widget/src/ui/i18n/pl.ts';
+import { messages as ro } from '../../widget/src/ui/i18n/ro.ts';
 import { messages as ru } from '../../widget/src/ui/i18n/ru.ts';
 import { messages as uk } from '../../widget/src/ui/i18n/uk.ts';
 import type { Messages, Plural } from '../../widget/src/ui/i18n/types.ts';
+import { inviteTexts } from '../../widget/src/invite/texts/index.ts';
 import { launcherText } from '../../widget/src/launcher-text.ts';
 import { closedSentence, errorSentence, retrySentence, setOpeningFormatter } from '../../widget/src/ui/messages.ts';
 import { countries } from '../../widget/src/ui/phone/countries.ts';
 
-const catalogs: Record<string, Messages> = { en, uk, ru, pl, de };
+const catalogs: Record<string, Messages> = { en, uk, ru, pl, de, cs, ro, lt, lv, et, kk, es };
+
+test('a catalog for every language the entry speaks, and no other', () => {
+  expect(Object.keys(catalogs).sort()).toEqual(Object.keys(launcherText).sort());
+});
 
 function strings(value: unknown, path = ''): Array<[string, string]> {
   if (typeof value === 'string') return [[path, value]];
@@ -46,7 +58,7 @@ describe.each(Object.entries(catalogs))('%s catalog', (lang, m) => {
     for (const outcome of callOutcomes) expect(m.outcomes[outcome], outcome).toMatch(/\S{2,}/);
   });
 
-  test('no empty texts, and the same keys and placeholders as English', () => {
+  test('no empty texts, and the same keys and placeholders as English (no key of its own either)', () => {
     const mine = new Map(strings(m));
     const english = new Map(strings(en));
     for (const [key, text] of english) {
@@ -55,7 +67,10 @@ describe.each(Object.entries(catalogs))('%s catalog', (lang, m) => {
       const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((x) => x[1]).sort();
       expect(placeholders(mine.get(key)!), key).toEqual(placeholders(text));
     }
-    for (const [, text] of mine) expect(text.trim()).not.toBe('');
+    for (const [key, text] of mine) {
+      expect(text.trim(), key).not.toBe('');
+      if (!/\.(one|few|many|two|zero)$/.test(key)) expect(english.has(key), key).toBe(true);
+    }
   });
 
   test("names every country of the phone table, in the language's alphabetical order, as Intl names it", () => {
@@ -69,7 +84,25 @@ describe.each(Object.entries(catalogs))('%s catalog', (lang, m) => {
   });
 
   test("the launcher label matches the entry's own copy", () => {
-    expect(launcherText[lang as keyof typeof launcherText][0]).toBe(m.launcher);
+    expect(launcherText[lang as keyof typeof launcherText]).toBe(m.launcher);
+  });
+
+  test('written in its own language: no sentence left in English (country names aside)', () => {
+    if (lang === 'en') return;
+    const english = new Map(strings(en));
+    for (const [key, text] of strings(m)) if (!key.startsWith('countryNames.') && key !== 'country') expect(text, key).not.toBe(english.get(key));
+  });
+
+  test('the invitation has its three sentences in this language too', async () => {
+    const { texts } = await inviteTexts[lang as keyof typeof inviteTexts]();
+    expect(texts).toHaveLength(3);
+    for (const text of texts) expect(text).toMatch(/\S{2,}/);
+    const { texts: english } = await inviteTexts.en();
+    if (lang !== 'en') for (const [i, text] of texts.entries()) expect(text).not.toBe(english[i]);
+  });
+
+  test("the language's own country is one of the phone table's", () => {
+    expect(Object.keys(countries)).toContain(m.country);
   });
 
   test('every plural form whole counts need exists; `other` may stand for `many`, never for another', () => {
@@ -102,6 +135,23 @@ describe('plurals', () => {
     ['pl', 22, 'Twój telefon powinien zadzwonić za około 22 sekundy.'],
     ['de', 1, 'Ihr Telefon sollte in etwa 1 Sekunde klingeln.'],
     ['de', 20, 'Ihr Telefon sollte in etwa 20 Sekunden klingeln.'],
+    ['cs', 1, 'Telefon by vám měl zazvonit asi za 1 sekundu.'],
+    ['cs', 3, 'Telefon by vám měl zazvonit asi za 3 sekundy.'],
+    ['cs', 25, 'Telefon by vám měl zazvonit asi za 25 sekund.'],
+    ['ro', 1, 'Telefonul ar trebui să vă sune în aproximativ 1 secundă.'],
+    ['ro', 15, 'Telefonul ar trebui să vă sune în aproximativ 15 secunde.'],
+    ['ro', 25, 'Telefonul ar trebui să vă sune în aproximativ 25 de secunde.'],
+    ['lt', 21, 'Jūsų telefonas turėtų suskambėti maždaug po 21 sekundės.'],
+    ['lt', 5, 'Jūsų telefonas turėtų suskambėti maždaug po 5 sekundžių.'],
+    ['lt', 15, 'Jūsų telefonas turėtų suskambėti maždaug po 15 sekundžių.'],
+    ['lv', 1, 'Jūsu tālrunis zvanīs aptuveni pēc 1 sekundes.'],
+    ['lv', 10, 'Jūsu tālrunis zvanīs aptuveni pēc 10 sekundēm.'],
+    ['lv', 25, 'Jūsu tālrunis zvanīs aptuveni pēc 25 sekundēm.'],
+    ['et', 1, 'Teie telefon peaks helisema umbes 1 sekundi pärast.'],
+    ['et', 25, 'Teie telefon peaks helisema umbes 25 sekundi pärast.'],
+    ['kk', 25, 'Телефоныңыз шамамен 25 секундтан кейін шырылдайды.'],
+    ['es', 1, 'Su teléfono debería sonar en aproximadamente 1 segundo.'],
+    ['es', 25, 'Su teléfono debería sonar en aproximadamente 25 segundos.'],
   ])('%s, %d', (lang, n, expected) => {
     expect(plural(lang, catalogs[lang]!.estimate, n)).toBe(expected);
   });
@@ -111,6 +161,9 @@ describe('plurals', () => {
     expect(retrySentence('en', en, 120)).toBe('Please try again in 2 minutes.');
     expect(retrySentence('uk', uk, 300)).toBe('Спробуйте ще раз через 5 хвилин.');
     expect(retrySentence('ru', ru, 60)).toBe('Попробуйте снова через 60 секунд.');
+    expect(retrySentence('cs', cs, 180)).toBe('Zkuste to prosím znovu za 3 minuty.');
+    expect(retrySentence('lt', lt, 1260)).toBe('Bandykite dar kartą po 21 minutės.');
+    expect(retrySentence('ro', ro, 1200)).toBe('Încercați din nou peste 20 de minute.');
   });
 });
 
@@ -136,6 +189,9 @@ describe('sentences', () => {
     expect(formatOpening('uk', at(1, 9), now)).toBe('завтра, 09:30');
     expect(formatOpening('de', at(3, 9), now)).toBe('Donnerstag, 09:30');
     expect(formatOpening('pl', at(10, 9), now)).toBe('21 maja, 09:30');
+    expect(formatOpening('lt', at(1, 9), now)).toBe('rytoj, 09:30');
+    expect(formatOpening('kk', at(3, 9), now)).toBe('бейсенбі, 09:30');
+    expect(formatOpening('es', at(10, 9), now)).toBe('21 de mayo, 09:30');
     expect(formatOpening('en', 'not a date', now)).toBeNull();
   });
 });

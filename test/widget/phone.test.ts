@@ -1,6 +1,8 @@
 // The light phone handling in the browser: grouping as the visitor types, every common pasted form,
 // the read-back, and the light length check (the relay decides what is valid).
 import { describe, expect, test } from 'vitest';
+import { checkDestination } from '../../server/src/phone/phone-policy.ts';
+import { countries } from '../../widget/src/ui/phone/countries.ts';
 import { checkPhone, exampleNumber, formatInternational, formatTyping, parsePhone, toE164 } from '../../widget/src/ui/phone/parse.ts';
 import { reformat } from '../../widget/src/ui/PhoneField.tsx';
 
@@ -82,6 +84,7 @@ describe('countries', () => {
   test('examples in the national form people write at home', () => {
     expect(exampleNumber('UA')).toBe('050 123 45 67');
     expect(exampleNumber('PL')).toBe('512 345 678');
+    expect(exampleNumber('LT')).toBe('0612 34567');
     expect(exampleNumber('ZZ')).toBeNull();
   });
 });
@@ -96,6 +99,42 @@ describe('the light check', () => {
     ['1234567890123456', 'ZZ', 'phone_too_long'],
   ])('%j in %s → %s', (input, country, problem) => {
     expect(checkPhone(parsePhone(input, country))).toBe(problem);
+  });
+});
+
+// The widget refuses before asking the relay, so what it refuses must be what the relay would
+// refuse too: each country's example number, written in every way the relay reads as that same
+// number (with a trunk 0 or 8 at home, the country code with or without + or 00, the trunk kept after
+// it), passes the light check and goes out as the number the relay reads.
+describe('the light check never refuses a number the relay takes', () => {
+  const all = Object.keys(countries);
+  // (The country code without a + whose digits are no more than a national number may have, AT's
+  // 43 664…, stays a national number: only full metadata can tell them apart, as the relay does.)
+  const cases = Object.entries(countries).flatMap(([iso, { code, example, max }]) =>
+    ['', '0', '8'].flatMap((trunk) =>
+      [trunk + example, `+${code} ${trunk}${example}`, `00${code} ${trunk}${example}`, ...((code + trunk + example).length > max ? [`${code} ${trunk}${example}`] : [])].map(
+        (typed) => [iso, typed, `+${code}${example}`] as const,
+      ),
+    ),
+  );
+  const relayReads = (typed: string, iso: string) => {
+    try {
+      return checkDestination(typed, iso, { defaultCountry: iso, allowedCountries: all }).e164;
+    } catch {
+      return null;
+    }
+  };
+  const taken = cases.filter(([iso, typed, e164]) => relayReads(typed, iso) === e164);
+
+  test('the relay reads the same number in the forms this test tries (LT with either trunk)', () => {
+    expect(taken.length).toBeGreaterThan(Object.keys(countries).length * 4);
+    expect(taken.filter(([iso]) => iso === 'LT').map(([, typed]) => typed)).toEqual(expect.arrayContaining(['061234567', '861234567', '+370 861234567', '370 061234567']));
+  });
+
+  test.each(taken)('%s %j → %s', (iso, typed, e164) => {
+    const parsed = parsePhone(typed, iso);
+    expect(checkPhone(parsed)).toBeNull();
+    expect(toE164(parsed)).toBe(e164);
   });
 });
 

@@ -69,7 +69,8 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
       (error) =>
         mounted.then((m) => {
           report(error);
-          m.unavailable.hidden = false;
+          // The office's number, where the site gave one (nothing to offer otherwise: the next press tries again).
+          m.unavailable.hidden = !config.phoneHref;
         }),
     );
   const close = () => void ui?.then((u) => u.close());

@@ -1,15 +1,18 @@
 // Configuration of one embed, read once from the script tag's data-* attributes. Every attribute
 // is optional and every value is checked: a typo falls back to the documented default instead of
 // breaking the host page. Kept small: this runs in the 3 KB entry.
-import { countryOfLang, pickLang, type Lang } from './lang.ts';
+import { pickLang, type Lang } from './lang.ts';
 
 /** Read by the entry: what the launcher and the first load need. */
 export interface EntryConfig {
   /** Base URL of the relay without a trailing slash: `data-relay`, else the folder widget.js came from. */
   relay: string;
   lang: Lang;
-  /** ISO 3166-1 alpha-2 country for national numbers: `data-country`, else from the page language. */
-  country: string;
+  /**
+   * ISO 3166-1 alpha-2 country for national numbers: `data-country`, else the region of the
+   * language tag (`de-AT` → AT); null: the language's own, which its catalog names (the UI's).
+   */
+  country: string | null;
   /** `data-position="bottom-left"` (any value naming the left): the launcher sits bottom left, else bottom right. */
   left: boolean;
   /** Accent colour (`data-color`, any CSS colour the browser knows), null for the default. */
@@ -32,7 +35,8 @@ export interface DialogConfig {
   turnstileSiteKey: string | null;
 }
 
-export type WidgetConfig = EntryConfig & DialogConfig;
+/** What the UI works with: the country always known (the catalog's when the entry had none). */
+export type WidgetConfig = Omit<EntryConfig, 'country'> & DialogConfig & { country: string };
 
 /** An absolute http(s) URL, or null (never `javascript:` and friends). */
 function httpUrl(value: string | null, base: string): string | null {
@@ -48,7 +52,9 @@ export function readConfig(script: Element | null, doc: Document, browserLanguag
   const data = (name: string) => script?.getAttribute('data-' + name)?.trim() || null;
   const page = doc.location.href;
   const scriptUrl = httpUrl(script?.getAttribute('src') ?? null, page) ?? page;
-  const [lang, region] = pickLang([data('lang'), doc.documentElement.lang, ...browserLanguages]);
+  const wanted = data('lang');
+  // `auto`: the visitor's browser decides, whatever language the page says it is in.
+  const [lang, region] = pickLang(/^auto$/i.test(wanted ?? '') ? browserLanguages : [wanted, doc.documentElement.lang, ...browserLanguages]);
   const country = data('country');
   const color = data('color');
   const phone = data('phone');
@@ -56,7 +62,7 @@ export function readConfig(script: Element | null, doc: Document, browserLanguag
   return {
     relay: (httpUrl(data('relay'), page) ?? new URL('.', scriptUrl).href).replace(/\/+$/, ''),
     lang,
-    country: country && /^[a-z]{2}$/i.test(country) ? country.toUpperCase() : (region ?? countryOfLang(lang)),
+    country: country && /^[a-z]{2}$/i.test(country) ? country.toUpperCase() : (region ?? null),
     left: /left/i.test(data('position')!), // a missing one tests as "null": right
     // CSS.supports is in every browser that runs the widget (jsdom tests stub it).
     color: color && CSS.supports('color', color) ? color : null,

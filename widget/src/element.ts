@@ -13,7 +13,7 @@ export interface MountedWidget {
   launcher: HTMLButtonElement;
   /** Where the UI chunk renders. */
   container: HTMLElement;
-  /** The entry's own last resort when the UI chunk cannot be loaded: a sentence and the tel: link. */
+  /** The entry's own last resort when the UI chunk cannot be loaded: the office's tel: link (empty without data-phone). */
   unavailable: HTMLElement;
 }
 
@@ -32,7 +32,7 @@ const svgNs = 'http://www.w3.org/2000/svg';
 // A telephone handset, drawn in as few bytes as it can be.
 const phonePath = 'M7 2 4 3C3 7 5 12 9 16s9 6 12 5l1-3-4-3-3 2c-2-1-4-3-5-5l2-3z';
 
-export function mountWidget(doc: Document, config: EntryConfig, [label, unavailableText]: readonly [string, string]): MountedWidget {
+export function mountWidget(doc: Document, config: EntryConfig, label: string): MountedWidget {
   // No custom element class: an undefined autonomous element takes a shadow root all the same, and a
   // page that already defined <dialback-widget> (an old copy, another vendor) keeps its class. Then
   // the widget takes a name of its own, so the page's constructor never touches our shadow root.
@@ -59,7 +59,8 @@ export function mountWidget(doc: Document, config: EntryConfig, [label, unavaila
   launcher.append(svg, el('span', 'label', label));
   launcher.hidden = !config.launcher;
 
-  const unavailable = el('p', 'unavailable', unavailableText + ' ');
+  // The number speaks every language: the entry has no room for a sentence in each of them.
+  const unavailable = el('p', 'unavailable');
   unavailable.setAttribute('role', 'alert');
   unavailable.hidden = true;
   if (config.phoneHref) {

@@ -5,8 +5,8 @@
 import { type EnvReader, requiredError } from './env.ts';
 import { parseUrl } from './env-values.ts';
 
-/** The owner's languages: the widget's five. */
-export const NOTIFY_LANGUAGES = ['en', 'uk', 'ru', 'pl', 'de'] as const;
+/** The owner's languages: the widget's twelve. */
+export const NOTIFY_LANGUAGES = ['en', 'uk', 'ru', 'pl', 'de', 'cs', 'ro', 'lt', 'lv', 'et', 'kk', 'es'] as const;
 export type NotifyLanguage = (typeof NOTIFY_LANGUAGES)[number];
 
 /** The steps a person can be told of: nobody answered (after the re-dials), failed, booked, held through an outage. */

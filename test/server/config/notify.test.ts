@@ -48,7 +48,7 @@ describe('notification settings', () => {
     expect(errorOf({ NOTIFY_DIGEST_AT: '25:00' })).toBe('NOTIFY_DIGEST_AT: expected a time of day HH:MM from 00:00 to 23:59, such as 18:00, got "25:00"');
     expect(errorOf({ NOTIFY_DIGEST_AT: '6pm' })).toMatch(/^NOTIFY_DIGEST_AT: expected a time of day HH:MM/);
     expect(errorOf({ NOTIFY_ON: 'missed,answered' })).toBe('NOTIFY_ON: expected a comma list of missed, failed, scheduled, queued, got "answered"');
-    expect(errorOf({ NOTIFY_LANG: 'fr' })).toBe('NOTIFY_LANG: expected one of en, uk, ru, pl or de, got "fr"');
+    expect(errorOf({ NOTIFY_LANG: 'fr' })).toBe('NOTIFY_LANG: expected one of en, uk, ru, pl, de, cs, ro, lt, lv, et, kk or es, got "fr"');
     expect(errorOf({ NOTIFY_MASK_NUMBER: 'maybe' })).toBe('NOTIFY_MASK_NUMBER: expected true or false (or 1/0, yes/no), got "maybe"');
     expect(errorOf({ TELEGRAM_CHAT_ID: '12345' })).toMatch(/^TELEGRAM_BOT_TOKEN: required when TELEGRAM_CHAT_ID is set/);
     expect(errorOf({ TELEGRAM_BOT_TOKEN: TOKEN })).toMatch(/^TELEGRAM_CHAT_ID: required when TELEGRAM_BOT_TOKEN is set/);

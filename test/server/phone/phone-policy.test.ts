@@ -35,6 +35,15 @@ describe('checkDestination', () => {
     expect(checkDestination('030 123456', 'de', ua).country).toBe('DE');
   });
 
+  // Lithuania moved its trunk from 8 to 0 (libphonenumber's national format is now "(0-612) 34567");
+  // both are still typed, at home and after the country code.
+  it.each(['0 612 34567', '8 612 34567', '061234567', '+370 0 612 34567', '+370 8 612 34567', '370 0 612 34567', '00370 612 34567'])(
+    'reads the Lithuanian %j as +37061234567',
+    (typed) => {
+      expect(checkDestination(typed, 'LT', { defaultCountry: 'LT', allowedCountries: ['LT'] })).toMatchObject({ e164: '+37061234567', country: 'LT' });
+    },
+  );
+
   it('refuses what is not a number, and numbers in countries not allowed', () => {
     expect(refusal('call me')).toBe('invalid_phone');
     expect(refusal('050 12')).toBe('invalid_phone');

@@ -88,6 +88,34 @@ ___TEMPLATE_PARAMETERS___
           {
             "value": "de",
             "displayValue": "German"
+          },
+          {
+            "value": "cs",
+            "displayValue": "Czech"
+          },
+          {
+            "value": "ro",
+            "displayValue": "Romanian"
+          },
+          {
+            "value": "lt",
+            "displayValue": "Lithuanian"
+          },
+          {
+            "value": "lv",
+            "displayValue": "Latvian"
+          },
+          {
+            "value": "et",
+            "displayValue": "Estonian"
+          },
+          {
+            "value": "kk",
+            "displayValue": "Kazakh"
+          },
+          {
+            "value": "es",
+            "displayValue": "Spanish"
           }
         ],
         "simpleValueType": true,

@@ -15,6 +15,13 @@ const words: Record<Lang, [label: string, open: string, closed: string]> = {
   ru: ['Отдел', 'можем ответить сейчас', 'сейчас закрыто'],
   pl: ['Dział', 'możemy teraz odebrać', 'teraz zamknięte'],
   de: ['Abteilung', 'jetzt erreichbar', 'jetzt geschlossen'],
+  cs: ['Oddělení', 'můžeme hned odpovědět', 'teď zavřeno'],
+  ro: ['Departament', 'vă putem răspunde acum', 'închis acum'],
+  lt: ['Skyrius', 'galime atsakyti dabar', 'šiuo metu nedirba'],
+  lv: ['Nodaļa', 'varam atbildēt tūlīt', 'pašlaik slēgta'],
+  et: ['Osakond', 'saame kohe vastata', 'praegu suletud'],
+  kk: ['Бөлім', 'қазір жауап бере аламыз', 'қазір жабық'],
+  es: ['Departamento', 'podemos atenderle ahora', 'cerrado ahora'],
 };
 
 /** A department's name in the visitor's language, else English, else the first one given. */

@@ -4,6 +4,7 @@ import { h, render } from 'preact';
 import type { ErrorCode, StatusResponse } from '../../../server/src/contract.ts';
 import { createApi, type ApiResult } from '../api.ts';
 import type { WidgetContext, WidgetUi } from '../context.ts';
+import type { WidgetConfig } from '../config.ts';
 import type { Lang } from '../lang.ts';
 import type { Messages } from './i18n/types.ts';
 import type { UiContext } from './ui-context.ts';
@@ -19,16 +20,25 @@ const catalogs: Record<Lang, () => Promise<{ messages: Messages }>> = {
   ru: () => import('./i18n/ru.ts'),
   pl: () => import('./i18n/pl.ts'),
   de: () => import('./i18n/de.ts'),
+  cs: () => import('./i18n/cs.ts'),
+  ro: () => import('./i18n/ro.ts'),
+  lt: () => import('./i18n/lt.ts'),
+  lv: () => import('./i18n/lv.ts'),
+  et: () => import('./i18n/et.ts'),
+  kk: () => import('./i18n/kk.ts'),
+  es: () => import('./i18n/es.ts'),
 };
 
 export async function start(entry: WidgetContext): Promise<WidgetUi> {
-  const config = { ...entry.config, ...readDialogConfig(entry.script) };
+  const dialog = readDialogConfig(entry.script);
   // Only what the first view needs: the attribution reader comes with the open beacon (opened.ts).
   const [{ messages }, consent, messengers] = await Promise.all([
-    catalogs[config.lang](),
-    config.consentText ? import('./ConsentField.tsx') : null,
+    catalogs[entry.config.lang](),
+    dialog.consentText ? import('./ConsentField.tsx') : null,
     entry.script?.matches('[data-telegram],[data-whatsapp],[data-viber]') && import('./messengers/Messengers.tsx'),
   ]);
+  // The language's own country where neither data-country nor the language tag named one.
+  const config: WidgetConfig = { ...entry.config, ...dialog, country: entry.config.country ?? messages.country };
   // The stylesheets wait for the first draw, and go in in the order asked (the dialog's own first,
   // then any a part's chunk brought meanwhile). Adopted here, they restyled the launcher in a frame
   // of their own between this task and the draw's (~20 ms at 4× CPU on a click at once); adopted
@@ -46,6 +56,11 @@ export async function start(entry: WidgetContext): Promise<WidgetUi> {
   // shrinks only the visual viewport), its height lifts the sheet (--db-kb in dialog.css).
   const vv = window.visualViewport;
   for (const type of ['resize', 'scroll']) vv?.addEventListener(type, () => ctx.container.style.setProperty('--db-kb', innerHeight - vv.height - vv.offsetTop + 'px'));
+  // Esc closes the open dialog wherever focus is. The dialog is on screen a frame before focus moves
+  // into it (longer on a busy page): an Esc meanwhile went to the launcher or the page, the dialog
+  // stayed open, and the launcher's next press, a toggle, closed it. (An Esc the dialog takes itself
+  // stops there.)
+  addEventListener('keydown', (event) => event.key === 'Escape' && close());
   const api = createApi(ctx.config.relay, { isKnownCode: (code): code is ErrorCode => code in ctx.messages.errors });
   let status: Promise<ApiResult<StatusResponse>> | null = null;
   let isOpen = false;

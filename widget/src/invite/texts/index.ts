@@ -8,4 +8,11 @@ export const inviteTexts: Record<Lang, () => Promise<{ texts: InviteTexts }>> = 
   ru: () => import('./invite-ru.ts'),
   pl: () => import('./invite-pl.ts'),
   de: () => import('./invite-de.ts'),
+  cs: () => import('./invite-cs.ts'),
+  ro: () => import('./invite-ro.ts'),
+  lt: () => import('./invite-lt.ts'),
+  lv: () => import('./invite-lv.ts'),
+  et: () => import('./invite-et.ts'),
+  kk: () => import('./invite-kk.ts'),
+  es: () => import('./invite-es.ts'),
 };

@@ -12,6 +12,7 @@ const pickAnother = 'Diese Zeit ist nicht verfügbar. Bitte wählen Sie eine and
 const closedNow = 'Wir haben gerade geschlossen.';
 
 export const messages: Messages = {
+  country: 'DE',
   launcher: 'Rückruf anfordern',
   title: 'Rückruf anfordern',
   intro: 'Hinterlassen Sie Ihre Nummer, wir rufen Sie sofort an. Der Anruf ist für Sie kostenlos.',

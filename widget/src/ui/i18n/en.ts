@@ -12,6 +12,7 @@ const pickAnother = 'That time is not available. Please pick another.';
 const closedNow = 'We are closed now.';
 
 export const messages: Messages = {
+  country: 'US',
   launcher: 'Call me back',
   title: 'Request a call back',
   intro: 'Leave your number and we will call you right away. The call is free for you.',

@@ -12,6 +12,7 @@ const pickAnother = 'Ten termin jest niedostępny. Wybierz inny.';
 const closedNow = 'Teraz jest nieczynne.';
 
 export const messages: Messages = {
+  country: 'PL',
   launcher: 'Oddzwońcie do mnie',
   title: 'Zamów rozmowę zwrotną',
   intro: 'Zostaw numer, a od razu do Ciebie zadzwonimy. Rozmowa jest dla Ciebie bezpłatna.',

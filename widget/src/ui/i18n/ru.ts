@@ -12,6 +12,7 @@ const pickAnother = 'Это время недоступно. Выберите д
 const closedNow = 'Сейчас мы не работаем.';
 
 export const messages: Messages = {
+  country: 'RU',
   launcher: 'Перезвоните мне',
   title: 'Заказать обратный звонок',
   intro: 'Оставьте номер, и мы сразу вам позвоним. Звонок для вас бесплатный.',

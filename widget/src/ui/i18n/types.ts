@@ -16,6 +16,12 @@ export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: str
 export type ClientErrorCode = 'network_error' | 'bad_response' | 'phone_too_short' | 'phone_too_long';
 
 export interface Messages {
+  /**
+   * Where most people who write this language call from: the country of national numbers when
+   * neither `data-country` nor the language tag's region names one (en → US, uk → UA, cs → CZ).
+   * Here rather than in the 3 KB entry: only the dialog needs it.
+   */
+  country: CountryCode;
   launcher: string;
   title: string;
   intro: string;

@@ -12,6 +12,7 @@ const pickAnother = 'Цей час недоступний. Оберіть інш
 const closedNow = 'Зараз ми не працюємо.';
 
 export const messages: Messages = {
+  country: 'UA',
   launcher: 'Передзвоніть мені',
   title: 'Замовити зворотний дзвінок',
   intro: 'Залиште номер, і ми одразу вам зателефонуємо. Дзвінок для вас безкоштовний.',

@@ -5,7 +5,11 @@
 export interface CountryPhone {
   /** Country calling code without the plus. */
   code: string;
-  /** Digit(s) dialled before national numbers at home (`0` in UA, `8` in LT), '' for none. */
+  /**
+   * The trunk prefixes dialled before national numbers at home, one digit each, '' for none: the
+   * first is the one written today (`0` in UA, `8` in RU), any other an older one people still type
+   * and the relay still reads (LT moved from 8 to 0).
+   */
   trunk: string;
   /** Length range of the national significant number. */
   min: number;
@@ -36,7 +40,7 @@ const table = {
   RO: c('40', '0', 9, 9, [3, 3, 3], '712034567'),
   CZ: c('420', '', 9, 9, [3, 3, 3], '601123456'),
   SK: c('421', '0', 9, 9, [3, 3, 3], '912123456'),
-  LT: c('370', '8', 8, 8, [3, 5], '61234567'),
+  LT: c('370', '08', 8, 8, [3, 5], '61234567'),
   LV: c('371', '', 8, 8, [2, 3, 3], '21234567'),
   EE: c('372', '', 7, 8, [4, 4], '51234567'),
   AT: c('43', '0', 4, 13, [3, 4, 4], '6641234567'),

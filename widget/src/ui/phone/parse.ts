@@ -2,7 +2,7 @@
 // form: +380 50 123 45 67, 050-123-45-67, (050) 123 4567, 00380501234567, 380501234567, and the
 // "+380 0…" slip that the service's own widget also forgives. Only a typing aid and a light check;
 // the relay parses authoritatively.
-import { countries } from './countries.ts';
+import { countries, type CountryPhone } from './countries.ts';
 
 export interface ParsedPhone {
   /** Typed with a country code (+…, 00…, or the country code without the plus). */
@@ -30,6 +30,16 @@ function group(digits: string, groups: readonly number[]): string {
   return out.join(' ');
 }
 
+/**
+ * The trunk prefix `digits` start with, if it is one to drop. A 0 goes at once (no national number
+ * there starts with 0), so grouping is right from the first digits; an 8 (KZ, RU, LT's old trunk)
+ * can start a national number, so it goes only once the number is longer than it could be.
+ */
+function trunkOf(digits: string, entry: CountryPhone): string {
+  const first = digits[0] ?? '';
+  return first && entry.trunk.includes(first) && (first === '0' || digits.length > entry.max) ? first : '';
+}
+
 export function parsePhone(input: string, chosen: string): ParsedPhone {
   const trimmed = input.trim();
   let digits = trimmed.replace(/\D/g, '');
@@ -39,8 +49,13 @@ export function parsePhone(input: string, chosen: string): ParsedPhone {
     digits = digits.slice(2);
   }
   const home = countries[chosen];
-  // 380501234567 without the plus: the country code followed by a complete national number.
-  if (home && !international && digits.startsWith(home.code) && digits.length - home.code.length === home.max) international = true;
+  // 380501234567 without the plus: the country code, then a national number (its trunk kept or
+  // not: 380 050…) where the digits are too many to be a national number themselves.
+  if (home && !international && digits.startsWith(home.code)) {
+    const rest = digits.slice(home.code.length);
+    const length = rest.length - trunkOf(rest, home).length;
+    international = digits.length - trunkOf(digits, home).length > home.max && length >= home.min && length <= home.max;
+  }
   if (international) {
     // The chosen country first (+1 is US and CA, +7 is KZ and RU), else the longest matching code.
     const [iso, entry] = (home && digits.startsWith(home.code) ? [chosen, home] : null) ??
@@ -48,16 +63,12 @@ export function parsePhone(input: string, chosen: string): ParsedPhone {
         .filter(([, c]) => digits.startsWith(c.code))
         .sort((a, b) => b[1].code.length - a[1].code.length)[0] ?? [null, null];
     if (!iso || !entry) return { international, country: null, code: '', national: '', digits, trunk: '' };
-    let national = digits.slice(entry.code.length);
-    // "+380 050…": the trunk zero typed after the country code.
-    if (entry.trunk === '0') national = national.replace(/^0/, '');
-    return { international, country: iso, code: entry.code, national, digits, trunk: '' };
+    // "+380 050…", "+7 8 912…": the trunk typed after the country code.
+    const rest = digits.slice(entry.code.length);
+    return { international, country: iso, code: entry.code, national: rest.slice(trunkOf(rest, entry).length), digits, trunk: '' };
   }
   if (!home) return { international, country: chosen || null, code: '', national: digits, digits, trunk: '' };
-  // A 0 trunk goes at once (no national number there starts with 0), so grouping is right from the
-  // first digits; other trunks (8 in LT, KZ) can start a national number, so they go only once the
-  // number is longer than it could be.
-  const trunk = home.trunk && digits.startsWith(home.trunk) && (home.trunk === '0' || digits.length > home.max) ? home.trunk : '';
+  const trunk = trunkOf(digits, home);
   return { international, country: chosen, code: home.code, national: digits.slice(trunk.length), digits, trunk };
 }
 
@@ -96,5 +107,5 @@ export function checkPhone(p: ParsedPhone): PhoneProblem | null {
 /** The example number in the national form people write at home (UA: 050 123 45 67). */
 export function exampleNumber(country: string): string | null {
   const entry = countries[country];
-  return entry ? entry.trunk + group(entry.example, entry.groups) : null;
+  return entry ? entry.trunk.slice(0, 1) + group(entry.example, entry.groups) : null;
 }

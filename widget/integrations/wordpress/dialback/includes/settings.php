@@ -17,6 +17,13 @@ function dialback_languages() {
 		'ru' => __( 'Russian', 'dialback' ),
 		'pl' => __( 'Polish', 'dialback' ),
 		'de' => __( 'German', 'dialback' ),
+		'cs' => __( 'Czech', 'dialback' ),
+		'ro' => __( 'Romanian', 'dialback' ),
+		'lt' => __( 'Lithuanian', 'dialback' ),
+		'lv' => __( 'Latvian', 'dialback' ),
+		'et' => __( 'Estonian', 'dialback' ),
+		'kk' => __( 'Kazakh', 'dialback' ),
+		'es' => __( 'Spanish', 'dialback' ),
 	);
 }
 

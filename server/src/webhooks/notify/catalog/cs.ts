@@ -1,0 +1,42 @@
+import type { NotifyTexts } from './types.ts';
+
+export const cs: NotifyTexts = {
+  locale: 'cs-CZ',
+  title: { missed: 'Zmeškaný lead', failed: 'Neúspěšný lead', scheduled: 'Naplánovaný hovor', queued: 'Podržený lead' },
+  lead: {
+    missed: 'Tomuto návštěvníkovi nikdo neodpověděl, ani při opakovaných pokusech. Zavolejte mu prosím zpět.',
+    failed: 'Toto zpětné volání se nepodařilo uskutečnit. Zavolejte prosím zpět ručně.',
+    scheduled: 'Návštěvník si naplánoval hovor na později; relé ho v tu dobu uskuteční.',
+    queued: 'Služba call trackingu nebyla dostupná; relé tento lead drží a zavolá, jakmile služba odpoví.',
+  },
+  state: { missed: 'zmeškaný (bez odpovědi)', failed: 'neúspěšný', scheduled: 'naplánovaný', queued: 'podržený (služba nedostupná)' },
+  labels: {
+    number: 'Číslo',
+    department: 'Oddělení',
+    state: 'Stav',
+    time: 'Čas',
+    bookedFor: 'Naplánováno na',
+    reason: 'Důvod',
+    source: 'Zdroj',
+    medium: 'Médium',
+    campaign: 'Kampaň',
+    page: 'Stránka',
+  },
+  open: 'Otevřít v přehledu majitele',
+  none: '—',
+  digest: {
+    title: 'Leady za {day}',
+    period: '{from} – {to}',
+    source: 'Zdroj',
+    leads: 'Leady',
+    answered: 'Přijaté',
+    missed: 'Zmeškané',
+    failed: 'Neúspěšné',
+    pending: 'Čekající',
+    other: 'Ostatní',
+    total: 'Celkem',
+    direct: '(bez zdroje)',
+    empty: 'Za těchto 24 hodin nepřišel žádný lead.',
+    open: 'Přehled majitele',
+  },
+};

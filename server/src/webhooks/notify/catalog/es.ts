@@ -1,0 +1,42 @@
+import type { NotifyTexts } from './types.ts';
+
+export const es: NotifyTexts = {
+  locale: 'es-ES',
+  title: { missed: 'Lead perdido', failed: 'Lead fallido', scheduled: 'Llamada programada', queued: 'Lead retenido' },
+  lead: {
+    missed: 'Nadie atendió a este visitante, ni siquiera en los reintentos. Por favor, devuelva la llamada.',
+    failed: 'No se pudo realizar esta devolución de llamada. Por favor, llame manualmente.',
+    scheduled: 'Un visitante programó una llamada para más tarde; el relay la realizará a esa hora.',
+    queued: 'El servicio de call tracking no estaba disponible; el relay retiene este lead y llamará en cuanto el servicio responda.',
+  },
+  state: { missed: 'perdido (sin respuesta)', failed: 'fallido', scheduled: 'programado', queued: 'retenido (servicio no disponible)' },
+  labels: {
+    number: 'Número',
+    department: 'Departamento',
+    state: 'Estado',
+    time: 'Hora',
+    bookedFor: 'Programado para',
+    reason: 'Motivo',
+    source: 'Fuente',
+    medium: 'Medio',
+    campaign: 'Campaña',
+    page: 'Página',
+  },
+  open: 'Abrir en el panel del propietario',
+  none: '—',
+  digest: {
+    title: 'Leads del {day}',
+    period: '{from} – {to}',
+    source: 'Fuente',
+    leads: 'Leads',
+    answered: 'Atendidos',
+    missed: 'Perdidos',
+    failed: 'Fallidos',
+    pending: 'Pendientes',
+    other: 'Otros',
+    total: 'Total',
+    direct: '(sin fuente)',
+    empty: 'Ningún lead en estas 24 horas.',
+    open: 'Panel del propietario',
+  },
+};

@@ -1,0 +1,42 @@
+import type { NotifyTexts } from './types.ts';
+
+export const et: NotifyTexts = {
+  locale: 'et-EE',
+  title: { missed: 'Vastamata päring', failed: 'Ebaõnnestunud päring', scheduled: 'Broneeritud kõne', queued: 'Ootel päring' },
+  lead: {
+    missed: 'Sellele külastajale ei vastanud keegi, ka korduskõnedel mitte. Palun helistage tagasi.',
+    failed: 'Seda tagasihelistamist ei õnnestunud teha. Palun helistage ise tagasi.',
+    scheduled: 'Külastaja broneeris kõne hilisemaks; relee helistab sel ajal.',
+    queued: 'Kõnejälgimise teenus ei olnud kättesaadav; relee hoiab seda päringut ja helistab kohe, kui teenus vastab.',
+  },
+  state: { missed: 'vastamata (keegi ei vastanud)', failed: 'ebaõnnestus', scheduled: 'broneeritud', queued: 'ootel (teenus pole kättesaadav)' },
+  labels: {
+    number: 'Telefoninumber',
+    department: 'Osakond',
+    state: 'Olek',
+    time: 'Aeg',
+    bookedFor: 'Broneeritud ajale',
+    reason: 'Põhjus',
+    source: 'Allikas',
+    medium: 'Kanal',
+    campaign: 'Kampaania',
+    page: 'Leht',
+  },
+  open: 'Ava omaniku vaates',
+  none: '—',
+  digest: {
+    title: 'Päringud: {day}',
+    period: '{from} – {to}',
+    source: 'Allikas',
+    leads: 'Päringud',
+    answered: 'Vastatud',
+    missed: 'Vastamata',
+    failed: 'Ebaõnnestunud',
+    pending: 'Ootel',
+    other: 'Muud',
+    total: 'Kokku',
+    direct: '(allikata)',
+    empty: 'Nende 24 tunni jooksul päringuid ei olnud.',
+    open: 'Omaniku vaade',
+  },
+};

@@ -1,0 +1,42 @@
+import type { NotifyTexts } from './types.ts';
+
+export const lt: NotifyTexts = {
+  locale: 'lt-LT',
+  title: { missed: 'Praleista užklausa', failed: 'Nepavykusi užklausa', scheduled: 'Suplanuotas skambutis', queued: 'Sulaikyta užklausa' },
+  lead: {
+    missed: 'Šiam lankytojui niekas neatsiliepė, net ir skambinant pakartotinai. Prašome perskambinti.',
+    failed: 'Šio skambučio nepavyko atlikti. Prašome perskambinti patiems.',
+    scheduled: 'Lankytojas užsisakė skambutį vėlesniam laikui; relė paskambins nurodytu laiku.',
+    queued: 'Skambučių sekimo paslauga buvo nepasiekiama; relė laiko šią užklausą ir paskambins, kai tik paslauga atsakys.',
+  },
+  state: { missed: 'praleista (neatsiliepė)', failed: 'nepavyko', scheduled: 'suplanuota', queued: 'sulaikyta (paslauga nepasiekiama)' },
+  labels: {
+    number: 'Numeris',
+    department: 'Skyrius',
+    state: 'Būsena',
+    time: 'Laikas',
+    bookedFor: 'Suplanuota',
+    reason: 'Priežastis',
+    source: 'Šaltinis',
+    medium: 'Kanalas',
+    campaign: 'Kampanija',
+    page: 'Puslapis',
+  },
+  open: 'Atidaryti savininko skydelyje',
+  none: '—',
+  digest: {
+    title: '{day} užklausos',
+    period: '{from} – {to}',
+    source: 'Šaltinis',
+    leads: 'Užklausos',
+    answered: 'Atsiliepta',
+    missed: 'Praleista',
+    failed: 'Nepavyko',
+    pending: 'Laukia',
+    other: 'Kita',
+    total: 'Iš viso',
+    direct: '(be šaltinio)',
+    empty: 'Per šias 24 valandas užklausų nebuvo.',
+    open: 'Savininko skydelis',
+  },
+};

@@ -1,0 +1,42 @@
+import type { NotifyTexts } from './types.ts';
+
+export const lv: NotifyTexts = {
+  locale: 'lv-LV',
+  title: { missed: 'Nokavēts pieteikums', failed: 'Neizdevies pieteikums', scheduled: 'Ieplānots zvans', queued: 'Aizturēts pieteikums' },
+  lead: {
+    missed: 'Šim apmeklētājam neviens neatbildēja, arī atkārtotos zvanos. Lūdzu, atzvaniet.',
+    failed: 'Šo atzvanīšanu neizdevās veikt. Lūdzu, atzvaniet manuāli.',
+    scheduled: 'Apmeklētājs ieplānoja zvanu vēlākam laikam; relejs to veiks norādītajā laikā.',
+    queued: 'Zvanu izsekošanas pakalpojums nebija sasniedzams; relejs patur šo pieteikumu un zvanīs, tiklīdz pakalpojums atbildēs.',
+  },
+  state: { missed: 'nokavēts (nav atbildes)', failed: 'neizdevās', scheduled: 'ieplānots', queued: 'aizturēts (pakalpojums nav sasniedzams)' },
+  labels: {
+    number: 'Numurs',
+    department: 'Nodaļa',
+    state: 'Statuss',
+    time: 'Laiks',
+    bookedFor: 'Ieplānots uz',
+    reason: 'Iemesls',
+    source: 'Avots',
+    medium: 'Kanāls',
+    campaign: 'Kampaņa',
+    page: 'Lapa',
+  },
+  open: 'Atvērt īpašnieka panelī',
+  none: '—',
+  digest: {
+    title: 'Pieteikumi: {day}',
+    period: '{from} – {to}',
+    source: 'Avots',
+    leads: 'Pieteikumi',
+    answered: 'Atbildēti',
+    missed: 'Nokavēti',
+    failed: 'Neizdevušies',
+    pending: 'Gaida',
+    other: 'Citi',
+    total: 'Kopā',
+    direct: '(bez avota)',
+    empty: 'Šajās 24 stundās pieteikumu nebija.',
+    open: 'Īpašnieka panelis',
+  },
+};

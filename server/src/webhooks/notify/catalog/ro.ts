@@ -1,0 +1,42 @@
+import type { NotifyTexts } from './types.ts';
+
+export const ro: NotifyTexts = {
+  locale: 'ro-RO',
+  title: { missed: 'Lead ratat', failed: 'Lead eșuat', scheduled: 'Apel programat', queued: 'Lead reținut' },
+  lead: {
+    missed: 'Nimeni nu i-a răspuns acestui vizitator, nici la reapelări. Vă rugăm să-l sunați înapoi.',
+    failed: 'Acest apel înapoi nu a putut fi efectuat. Vă rugăm să sunați manual.',
+    scheduled: 'Un vizitator a programat un apel pentru mai târziu; releul îl va efectua la ora aleasă.',
+    queued: 'Serviciul de call tracking nu a fost accesibil; releul păstrează acest lead și va suna imediat ce serviciul răspunde.',
+  },
+  state: { missed: 'ratat (fără răspuns)', failed: 'eșuat', scheduled: 'programat', queued: 'reținut (serviciu inaccesibil)' },
+  labels: {
+    number: 'Număr',
+    department: 'Departament',
+    state: 'Stare',
+    time: 'Ora',
+    bookedFor: 'Programat pentru',
+    reason: 'Motiv',
+    source: 'Sursă',
+    medium: 'Mediu',
+    campaign: 'Campanie',
+    page: 'Pagină',
+  },
+  open: 'Deschideți în panoul proprietarului',
+  none: '—',
+  digest: {
+    title: 'Lead-urile din {day}',
+    period: '{from} – {to}',
+    source: 'Sursă',
+    leads: 'Lead-uri',
+    answered: 'Preluate',
+    missed: 'Ratate',
+    failed: 'Eșuate',
+    pending: 'În așteptare',
+    other: 'Altele',
+    total: 'Total',
+    direct: '(fără sursă)',
+    empty: 'Niciun lead în aceste 24 de ore.',
+    open: 'Panoul proprietarului',
+  },
+};
