@@ -3,7 +3,9 @@
 //   <space>lead:<callbackId>   hash: the lead's fact (no number); expires REPORT_RETENTION_DAYS after it came
 //   <space>leads               sorted set callbackId → when it was requested (trimmed to the same age)
 //   <space>opens:<day>         hash JSON [source, medium, campaign, department, page] → opens that day
+// The report reads a day at a time, grouped in Redis by one script (redis-report-day.ts).
 import type { RedisConnection } from '../storage/redis/connection.ts';
+import { redisReportDay } from './redis-report-day.ts';
 import {
   MAX_OPEN_GROUPS_PER_DAY,
   OTHER_GROUP,
@@ -43,6 +45,16 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
   const now = options.now ?? Date.now;
   const space = connection.keyspace('report');
   const leadKey = (id: string) => `${space}lead:${id}`;
+  const readFacts = async (ids: string[]) => {
+    if (ids.length === 0) return [];
+    const hashes = await connection.run('report.leads.read', (c) => {
+      const multi = c.multi();
+      for (const id of ids) multi.hGetAll(leadKey(id));
+      return multi.exec();
+    });
+    return (hashes as unknown as Record<string, string>[]).flatMap((h, i) => (h && h.at !== undefined ? [toFact(ids[i]!, h)] : []));
+  };
+  const oneDay = redisReportDay(connection, space);
   return {
     async addLead(f) {
       await connection.run('report.add', async (c) => {
@@ -70,14 +82,11 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
       });
     },
     async leads(fromMs, toMs) {
-      const ids = await connection.run('report.leads', (c) => c.zRangeByScore(`${space}leads`, fromMs, `(${toMs}`));
-      if (ids.length === 0) return [];
-      const hashes = await connection.run('report.leads.read', (c) => {
-        const multi = c.multi();
-        for (const id of ids) multi.hGetAll(leadKey(id));
-        return multi.exec();
-      });
-      return (hashes as unknown as Record<string, string>[]).flatMap((h, i) => (h && h.at !== undefined ? [toFact(ids[i]!, h)] : []));
+      return readFacts(await connection.run('report.leads', (c) => c.zRangeByScore(`${space}leads`, fromMs, `(${toMs}`)));
+    },
+    async newestLeads(fromMs, toMs, limit) {
+      const ids = await connection.run('report.newest', (c) => c.zRange(`${space}leads`, `(${toMs}`, fromMs, { BY: 'SCORE', REV: true, LIMIT: { offset: 0, count: limit } }));
+      return readFacts(ids);
     },
     async countOpen(day, group) {
       const key = `${space}opens:${day}`;
@@ -104,5 +113,7 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
         }),
       );
     },
+    dayTop: oneDay.dayTop,
+    dayGroups: oneDay.dayGroups,
   };
 }

@@ -1,8 +1,10 @@
 // ReportStore in the SQLite file (tables lead_facts and dialog_opens). Facts older than
-// REPORT_RETENTION_DAYS are deleted as new leads come in: nothing else reads them.
+// REPORT_RETENTION_DAYS are deleted as new leads come in: nothing else reads them. The report
+// reads a day at a time, grouped in SQL (sqlite-report-days.ts).
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from '../storage/sqlite/database.ts';
 import { MAX_OPEN_GROUPS_PER_DAY, OTHER_GROUP, REPORT_RETENTION_DAYS, type LeadEnd, type LeadFact, type LeadSource, type OpenCount, type ReportStore } from './report-store.ts';
+import { sqliteReportDays } from './sqlite-report-days.ts';
 
 interface FactRow {
   callback_id: string;
@@ -46,11 +48,13 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     placed: db.prepare('UPDATE lead_facts SET placed = 1 WHERE callback_id = ?'),
     finish: db.prepare('UPDATE lead_facts SET outcome = ?, answer_seconds = ?, talk_seconds = ? WHERE callback_id = ? AND outcome IS NULL'),
     leads: db.prepare('SELECT * FROM lead_facts WHERE at_ms >= ? AND at_ms < ?'),
+    newest: db.prepare('SELECT * FROM lead_facts WHERE at_ms >= ? AND at_ms < ? ORDER BY at_ms DESC LIMIT ?'),
     hasGroup: db.prepare('SELECT 1 FROM dialog_opens WHERE day = ? AND source = ? AND medium = ? AND campaign = ? AND department = ? AND page = ?'),
     groups: db.prepare('SELECT COUNT(*) AS n FROM dialog_opens WHERE day = ?'),
     open: db.prepare('INSERT INTO dialog_opens (day, source, medium, campaign, department, page, count) VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT DO UPDATE SET count = count + 1'),
     opens: db.prepare('SELECT * FROM dialog_opens WHERE day >= ? AND day <= ?'),
   };
+  const days = sqliteReportDays(db);
   let lastPrune = 0;
   return {
     async addLead(f) {
@@ -72,6 +76,9 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     async leads(fromMs, toMs) {
       return (sql.leads.all(fromMs, toMs) as unknown as FactRow[]).map(toFact);
     },
+    async newestLeads(fromMs, toMs, limit) {
+      return (sql.newest.all(fromMs, toMs, limit) as unknown as FactRow[]).map(toFact);
+    },
     async countOpen(day, group) {
       transaction(db, () => {
         const known = sql.hasGroup.get(day, group.source, group.medium, group.campaign, group.department, group.page) !== undefined;
@@ -82,6 +89,12 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     },
     async opens(fromDay, toDay) {
       return sql.opens.all(fromDay, toDay) as unknown as OpenCount[];
+    },
+    async dayTop(query, k) {
+      return days.dayTop(query, k);
+    },
+    async dayGroups(query, keys) {
+      return days.dayGroups(query, keys);
     },
   };
 }
