@@ -4,7 +4,7 @@
 // has been cut, one that comes (back) later may have had days that were not summed: its `since`
 // is the day it came, and the days before are read again for it if it is shown (lead-report.ts),
 // so shown groups stay exact.
-import { addInto, byLeadsThenOpens, countsOf, emptySum, type Sum, type Tally } from './tally.ts';
+import { addInto, byLeadsThenOpens, countsOf, emptySum, firstOf, type Sum, type Tally } from './tally.ts';
 
 interface Candidate {
   sum: Sum;
@@ -15,11 +15,7 @@ interface Candidate {
 export function createCandidates(shown: number) {
   const kept = new Map<string, Candidate>();
   let cutBack = false;
-  const best = () =>
-    [...kept]
-      .map(([key, c]) => ({ key, ...countsOf(c.sum) }))
-      .sort(byLeadsThenOpens)
-      .map((g) => g.key);
+  const ranked = () => [...kept].map(([key, c]) => ({ key, ...countsOf(c.sum) })).sort(byLeadsThenOpens);
 
   return {
     /** Adds a group's tally of day `day` (its index in the period). */
@@ -29,22 +25,11 @@ export function createCandidates(shown: number) {
       addInto(c.sum, tally);
       if (kept.size > 8 * shown) {
         cutBack = true;
-        for (const out of best().slice(4 * shown)) kept.delete(out);
+        for (const out of ranked().slice(4 * shown)) kept.delete(out.key);
       }
     },
-    /**
-     * The first `shown` groups by what is summed so far, less any that tie the first group left out:
-     * which of equal groups is listed never hangs on their names, and a flood's groups of one open
-     * each are all in "(other)" rather than a hundred of them picked by name.
-     */
-    choose(): string[] {
-      const ranked = best();
-      if (ranked.length <= shown) return ranked;
-      const edge = kept.get(ranked[shown]!)!.sum;
-      let n = shown;
-      while (n > 0 && byLeadsThenOpens({ key: '', ...kept.get(ranked[n - 1]!)!.sum }, { key: '', ...edge }) === 0) n--;
-      return ranked.slice(0, n);
-    },
+    /** The first `shown` groups by what is summed so far, less any that tie the first left out (firstOf). */
+    choose: (): string[] => firstOf(ranked(), shown).map((g) => g.key),
     sum: (key: string): Sum => kept.get(key)!.sum,
     since: (key: string): number => kept.get(key)!.since,
   };

@@ -2,7 +2,7 @@
 // memory store (SQLite and Redis do the same in SQL and Lua, next to their data). A lead counts by
 // the rules in lead-report.ts; the owner's own call-backs count from `placed` on.
 import type { DayQuery, DayTop, LeadFact, OpenCount } from './report-store.ts';
-import { byLeadsThenOpens, emptySum, type KeyTally, type Sum } from './tally.ts';
+import { byLeadsThenOpens, emptySum, firstOf, type KeyTally, type Sum } from './tally.ts';
 
 function addLead(sum: Sum, f: LeadFact, talkSeconds: number): void {
   if (f.requestedAs !== 'owner') sum.requested++;
@@ -49,8 +49,9 @@ export const keyTally = (key: string, sum: Sum): KeyTally => {
 export function topOfDay({ groups, total }: DayGroups, k: number): DayTop {
   const all = [...groups].map(([key, sum]) => ({ key, sum, ...sum }));
   all.sort(byLeadsThenOpens);
+  const first = firstOf(all, k);
   const { answers, ...counts } = total;
-  return { top: all.slice(0, k).map((g) => keyTally(g.key, g.sum)), total: { ...counts, answers: [...answers] }, more: all.length > k };
+  return { top: first.map((g) => keyTally(g.key, g.sum)), total: { ...counts, answers: [...answers] }, more: all.length > first.length };
 }
 
 export function groupsOfDay({ groups }: DayGroups, keys: readonly string[]): KeyTally[] {

@@ -70,8 +70,9 @@ if only then
   for _, key in ipairs(keys) do first[#first + 1] = group(key) end
   return cjson.encode({ top = first })
 end
--- The first k by leads asked for, then opens, then key, without sorting a flood: groups with leads
--- are sorted (a handful), the others taken from buckets of equal opens, most first.
+-- The first k by leads asked for, then opens, then key, less any that tie the first left out
+-- (lead-report.ts): groups with leads are sorted (a handful), the others come in buckets of equal
+-- opens, most first, and the first bucket that does not fit ends the list, so a flood is never sorted.
 local withLeads, buckets, counts = {}, {}, {}
 for _, key in ipairs(keys) do
   if leads[key] and leads[key].requested > 0 then withLeads[#withLeads + 1] = key
@@ -81,26 +82,29 @@ for _, key in ipairs(keys) do
     b[#b + 1] = key
   end
 end
-table.sort(withLeads, function(a, b)
+local function rank(a, b)
   local x, y = leads[a].requested, leads[b].requested
   if x ~= y then return x > y end
   if opened[a] ~= opened[b] then return opened[a] > opened[b] end
   return a < b
-end)
-for i = 1, math.min(k, #withLeads) do first[#first + 1] = group(withLeads[i]) end
-if #first < k then
+end
+table.sort(withLeads, rank)
+local n = math.min(k, #withLeads)
+if #withLeads > k then
+  local edge = withLeads[k + 1]
+  while n > 0 and leads[withLeads[n]].requested == leads[edge].requested and opened[withLeads[n]] == opened[edge] do n = n - 1 end
+end
+for i = 1, n do first[#first + 1] = group(withLeads[i]) end
+if #withLeads <= k then
   table.sort(counts, function(a, b) return a > b end)
   for _, c in ipairs(counts) do
     local b = buckets[c]
+    if #first + #b > k then break end
     table.sort(b)
-    for _, key in ipairs(b) do
-      if #first >= k then break end
-      first[#first + 1] = group(key)
-    end
-    if #first >= k then break end
+    for _, key in ipairs(b) do first[#first + 1] = group(key) end
   end
 end
-return cjson.encode({ top = first, total = out('', totalOpened, total), more = #keys > k })
+return cjson.encode({ top = first, total = out('', totalOpened, total), more = #keys > #first })
 `);
 
 /** cjson writes an empty table as {}: every list in the answer may come back as an object. */

@@ -5,7 +5,7 @@
 // lead_facts_by_time. A day's work is a millisecond or two, so the caller yields between days.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { REPORT_DIMENSIONS, type DayQuery, type DayTop, type ReportDimension } from './report-store.ts';
-import { byLeadsThenOpens, COUNT_NAMES, type Answers, type Counts, type KeyTally, noCounts } from './tally.ts';
+import { byLeadsThenOpens, COUNT_NAMES, type Answers, type Counts, firstOf, type KeyTally, noCounts } from './tally.ts';
 
 type LeadCounts = Omit<Counts, 'opened'>;
 const LEAD_SUMS = [
@@ -75,24 +75,23 @@ export function sqliteReportDays(db: DatabaseSync) {
       const leads = rows<LeadCounts>(s.leadTop, { ...leadParams(q), limit: k + 1 });
       const opensMore = opens.length > k;
       const leadsMore = leads.length > k;
-      // Each list's first k, and for a group in one list only, what the other kind holds of it.
-      const firstOpens = opens.slice(0, k);
-      const firstLeads = leads.slice(0, k);
+      // Both lists whole (k + 1 each: the first group left out decides ties), and for a group in one
+      // list only, what the other kind holds of it.
       const known = new Map<string, Counts>();
-      for (const o of firstOpens) known.set(o.key, { ...noCounts(), opened: o.opened });
-      for (const l of firstLeads) known.set(l.key, { ...(known.get(l.key) ?? noCounts()), ...countsOnly(l) });
-      const opened = new Set(firstOpens.map((o) => o.key));
-      const asked = new Set(firstLeads.map((l) => l.key));
-      const onlyLeads = firstLeads.filter((l) => !opened.has(l.key));
+      for (const o of opens) known.set(o.key, { ...noCounts(), opened: o.opened });
+      for (const l of leads) known.set(l.key, { ...(known.get(l.key) ?? noCounts()), ...countsOnly(l) });
+      const opened = new Set(opens.map((o) => o.key));
+      const asked = new Set(leads.map((l) => l.key));
+      const onlyLeads = leads.filter((l) => !opened.has(l.key));
       if (opensMore && onlyLeads.length > 0) {
         for (const r of rows<{ opened: number }>(s.openOf, { day: q.day, keys: JSON.stringify(onlyLeads.map((l) => l.key)) })) known.get(r.key)!.opened = r.opened;
       }
-      const onlyOpens = firstOpens.filter((o) => !asked.has(o.key));
+      const onlyOpens = opens.filter((o) => !asked.has(o.key));
       if (leadsMore && onlyOpens.length > 0) {
         for (const r of rows<LeadCounts>(s.leadOf, { ...leadParams(q), keys: JSON.stringify(onlyOpens.map((o) => o.key)) })) Object.assign(known.get(r.key)!, countsOnly(r));
       }
       const ranked = [...known].map(([key, c]) => ({ key, ...c })).sort(byLeadsThenOpens);
-      const first = ranked.slice(0, k);
+      const first = firstOf(ranked, k);
       const top = groupsOf(
         q,
         first.map((g) => g.key),
@@ -104,7 +103,7 @@ export function sqliteReportDays(db: DatabaseSync) {
         ...(leadsMore ? countsOnly(leadTotal.get(leadParams(q)) as unknown as LeadCounts) : sumLeads(leads)),
       };
       const answers: Answers = total.answered === 0 ? [] : (answersTotal.all({ from: q.fromMs, to: q.toMs }) as Array<{ seconds: number; n: number }>).map((r) => [r.seconds, r.n]);
-      return { top, total: { ...total, answers }, more: opensMore || leadsMore || ranked.length > k };
+      return { top, total: { ...total, answers }, more: opensMore || leadsMore || ranked.length > first.length };
     },
     dayGroups(q: DayQuery, keys: readonly string[]): KeyTally[] {
       return keys.length === 0 ? [] : groupsOf(q, [...new Set(keys)]);

@@ -76,3 +76,17 @@ export function medianOf(answers: ReadonlyMap<number, number>): number | null {
 export function byLeadsThenOpens(a: Counts & { key: string }, b: Counts & { key: string }): number {
   return b.requested - a.requested || b.opened - a.opened || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
+
+const sameRank = (a: Counts, b: Counts) => a.requested === b.requested && a.opened === b.opened;
+
+/**
+ * The first `k` of groups in the report's order, less any that tie the first one left out: which of
+ * equal groups is listed never hangs on their names, and a flood's thousands of one-open groups are
+ * listed as none of them rather than as the hundred whose names sort first.
+ */
+export function firstOf<T extends Counts>(ranked: readonly T[], k: number): T[] {
+  if (ranked.length <= k) return [...ranked];
+  let n = k;
+  while (n > 0 && sameRank(ranked[n - 1]!, ranked[k]!)) n--;
+  return ranked.slice(0, n);
+}

@@ -114,6 +114,12 @@ describe.each(factories)('report store reads: %s', (_name, make) => {
     const byPage = await store.dayTop(day('page'), 1);
     expect(byPage).toMatchObject({ more: true, top: [{ key: '/sofa', opened: 11, requested: 3 }] });
     expect((await store.dayTop({ ...day(), day: '2026-11-26', fromMs: day().toMs, toMs: day().toMs + 86_400_000 }, 5)).top).toEqual([]);
+    // A group that ties the first one left out is left out too: '' and bing, 2 opens each, for the third place.
+    await store.countOpen(DAY, group('bing'));
+    const tied = await store.dayTop(day(), 3);
+    expect(tied.top.map((g) => g.key)).toEqual(['google', 'newsletter']);
+    expect(tied.more).toBe(true);
+    expect((await store.dayTop(day(), 4)).top.map((g) => g.key)).toEqual(['google', 'newsletter', '', 'bing']);
   });
 
   it('reads the newest leads of a period, newest first, at most as many as asked', async () => {
