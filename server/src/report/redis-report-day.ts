@@ -22,9 +22,9 @@ if #ARGV > 7 then
 end
 local function tally() return { requested = 0, placed = 0, answered = 0, talked = 0, missed = 0, failed = 0, answers = {} } end
 -- Opens per key as plain numbers, a tally only for keys with leads: a flood's 5,000 groups cost no tables.
-local opened, leads, keys, total, totalOpened = {}, {}, {}, tally(), 0
+local opened, leads, groups, total, totalOpened = {}, {}, 0, tally(), 0
 local function seen(key)
-  if opened[key] == nil then opened[key] = 0; keys[#keys + 1] = key end
+  if opened[key] == nil then opened[key] = 0; groups = groups + 1 end
 end
 local PLAIN = '^%[' .. string.rep('"[^"\\]*",', dim - 1) .. '"([^"\\]*)"'
 local h = redis.call('HGETALL', KEYS[1])
@@ -67,23 +67,23 @@ end
 local function group(key) return out(key, opened[key], leads[key] or NONE) end
 local first = {}
 if only then
-  for _, key in ipairs(keys) do first[#first + 1] = group(key) end
+  for key in pairs(opened) do first[#first + 1] = group(key) end
   return cjson.encode({ top = first })
 end
 -- The first k by leads asked for, then opens, then key, less any that tie the first left out
--- (lead-report.ts): groups with leads are sorted (a handful), the others come in buckets of equal
--- opens, most first, and the first bucket that does not fit ends the list, so a flood is never sorted.
-local withLeads, buckets, counts = {}, {}, {}
-for _, key in ipairs(keys) do
+-- (lead-report.ts). Groups with leads are sorted (a handful). For the others only how many have
+-- each number of opens is counted: the first number whose groups do not all fit is the bar, and
+-- only the groups above it (k at most) are collected and sorted, so a flood is never sorted.
+local withLeads, many, values = {}, {}, {}
+for key, n in pairs(opened) do
   if leads[key] and leads[key].requested > 0 then withLeads[#withLeads + 1] = key
   else
-    local b = buckets[opened[key]]
-    if b == nil then b = {}; buckets[opened[key]] = b; counts[#counts + 1] = opened[key] end
-    b[#b + 1] = key
+    if many[n] == nil then many[n] = 0; values[#values + 1] = n end
+    many[n] = many[n] + 1
   end
 end
 local function rank(a, b)
-  local x, y = leads[a].requested, leads[b].requested
+  local x, y = leads[a] and leads[a].requested or 0, leads[b] and leads[b].requested or 0
   if x ~= y then return x > y end
   if opened[a] ~= opened[b] then return opened[a] > opened[b] end
   return a < b
@@ -96,15 +96,20 @@ if #withLeads > k then
 end
 for i = 1, n do first[#first + 1] = group(withLeads[i]) end
 if #withLeads <= k then
-  table.sort(counts, function(a, b) return a > b end)
-  for _, c in ipairs(counts) do
-    local b = buckets[c]
-    if #first + #b > k then break end
-    table.sort(b)
-    for _, key in ipairs(b) do first[#first + 1] = group(key) end
+  table.sort(values, function(a, b) return a > b end)
+  local room, bar = k - #first, -1
+  for _, v in ipairs(values) do
+    if many[v] > room then bar = v; break end
+    room = room - many[v]
   end
+  local rest = {}
+  for key, o in pairs(opened) do
+    if o > bar and not (leads[key] and leads[key].requested > 0) then rest[#rest + 1] = key end
+  end
+  table.sort(rest, rank)
+  for _, key in ipairs(rest) do first[#first + 1] = group(key) end
 end
-return cjson.encode({ top = first, total = out('', totalOpened, total), more = #keys > #first })
+return cjson.encode({ top = first, total = out('', totalOpened, total), more = groups > #first })
 `);
 
 /** cjson writes an empty table as {}: every list in the answer may come back as an object. */
