@@ -17,8 +17,6 @@ export interface Period {
   toMs: number;
   /** Every day of the period, oldest first. */
   days: string[];
-  /** Each day's first instant, and toMs last: day i is [starts[i], starts[i + 1]). */
-  starts: number[];
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -47,10 +45,13 @@ export function readPeriod(params: URLSearchParams, timeZone: string): Period {
   if (from > to) throw new RelayError('invalid_request', 'The period ends before it starts: "from" must not be after "to".', { field: 'from' });
   const count = Math.round((to.getTime() - from.getTime()) / 86_400_000) + 1;
   if (count > MAX_REPORT_DAYS) throw new RelayError('invalid_request', `The period is ${count} days long; at most ${MAX_REPORT_DAYS} are reported at once.`, { field: 'to' });
-  const midnights = Array.from({ length: count + 1 }, (_, i) => new Date(from.getTime() + i * 86_400_000));
-  const days = midnights.slice(0, count).map((d) => d.toISOString().slice(0, 10));
-  const starts = midnights.map((d) => startOf(d, timeZone));
-  return { from: days[0]!, to: days.at(-1)!, fromMs: starts[0]!, toMs: starts.at(-1)!, days, starts };
+  const days = Array.from({ length: count }, (_, i) => new Date(from.getTime() + i * 86_400_000).toISOString().slice(0, 10));
+  return { from: days[0]!, to: days.at(-1)!, fromMs: startOf(from, timeZone), toMs: startOf(new Date(to.getTime() + 86_400_000), timeZone), days };
+}
+
+/** The first instant of the day after `day` (YYYY-MM-DD) in the time zone: where that day's leads end. */
+export function endOfDay(day: string, timeZone: string): number {
+  return startOf(new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000), timeZone);
 }
 
 /** The optional period of the leads list: none when neither bound is given. */
