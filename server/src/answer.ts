@@ -5,7 +5,7 @@ import type { RelayError } from './errors.ts';
 
 export interface Answer {
   status: number;
-  /** Objects are sent as JSON; strings and Buffers as they are (set content-type in headers). */
+  /** Objects are sent as JSON; strings and Buffers as they are, a Readable streamed (set content-type in headers). */
   body?: unknown;
   headers?: Record<string, string | number>;
 }

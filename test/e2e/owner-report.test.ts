@@ -126,3 +126,36 @@ test('on a phone (360 px wide) nothing needs a sideways scroll, and axe finds no
     await page.context().close();
   }
 }, 60_000);
+
+// Last in this file: it adds 105 sources' opens on 1 Nov, outside the 7 days the other tests read.
+test('a period with more groups than the relay lists: the first 100, then "Other groups" and a note that says so; axe at 0', async () => {
+  const report = suite.owner.system.relay.app.stores.report;
+  for (let i = 0; i < 105; i++) {
+    const group = { source: `partner-${String(i).padStart(3, '0')}`, medium: 'referral', campaign: '', department: '', page: '/' };
+    for (let n = 0; n <= i; n++) await report.countOpen('2026-11-01', group, 'add');
+  }
+  const answer = await api<LeadReport>('/owner/api/report?from=2026-10-27&to=2026-11-25&by=source');
+  expect(answer.truncated).toBe(true);
+  expect(answer.groups).toHaveLength(101);
+  const { page, problems } = await openOwner(suite.browser, suite.owner.system.relayUrl);
+  try {
+    await page.locator('#groups tbody tr[data-key="google"]').waitFor();
+    expect(await page.locator('#groups-cut').count()).toBe(0);
+    await page.getByLabel('30 days').check();
+    await page.locator('#groups tbody tr[data-key="(other)"]').waitFor();
+    expect(await page.locator('#groups tbody tr').count()).toBe(101);
+    expect(await page.locator('#groups tbody tr').last().getAttribute('data-key')).toBe('(other)');
+    const other = answer.groups.at(-1)!;
+    expect(await page.locator('#groups tr[data-key="(other)"] th').textContent()).toBe('Other groups');
+    expect(await page.locator('#groups tr[data-key="(other)"] [data-col="opened"]').textContent()).toBe(String(other.opened));
+    expect(await page.locator('#groups-cut').textContent()).toBe(
+      'Only the 100 groups with the most leads, then opens, are listed; all the others are summed in the last row, “Other groups”.',
+    );
+    // The funnel and the footer still count every open: nothing is lost, only not listed.
+    expect(await page.locator('#groups tfoot [data-col="opened"]').textContent()).toBe(String(answer.totals.opened));
+    expect(await axeViolations(page, [['body']])).toEqual([]);
+    expect(await problems()).toEqual([]);
+  } finally {
+    await page.context().close();
+  }
+}, 60_000);

@@ -3,6 +3,8 @@
 // traces and upstream bodies never reach a visitor.
 import { isStoreUnavailable, toRelayError as storeUnavailableReply } from '../storage/errors.ts';
 import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { errorAnswer, JSON_TYPE, json, serialized, type Answer } from '../answer.ts';
 import { RelayError } from '../errors.ts';
 import type { Logger } from '../log/index.ts';
@@ -23,6 +25,14 @@ export function send(res: ServerResponse, reply: Reply, ...extraHeaders: Readonl
   const raw: Array<string | number> = [];
   for (const extra of extraHeaders) for (const name in extra) put(raw, name, extra[name]!);
   if (reply.headers) for (const name in reply.headers) put(raw, name, reply.headers[name]!);
+  if (reply.body instanceof Readable) {
+    // Streamed (chunked): written as it is read, at the pace the client takes it.
+    put(raw, 'x-content-type-options', 'nosniff');
+    res.writeHead(reply.status, raw);
+    // A client that leaves mid-way ends the stream; there is nothing left to answer.
+    pipeline(reply.body, res).catch(() => {});
+    return;
+  }
   let payload: string | Buffer | undefined;
   if (reply.body === undefined) payload = undefined;
   else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) payload = reply.body;

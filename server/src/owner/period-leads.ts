@@ -61,7 +61,8 @@ function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
 }
 
 export async function periodLeads(app: AppContext, period: Period): Promise<{ leads: PeriodLead[]; truncated: boolean }> {
-  const facts = (await app.stores.report.leads(period.fromMs, period.toMs)).sort((a, b) => b.at - a.at);
+  // The store reads the newest SHOWN (and one more, to tell there are more), never the whole period.
+  const facts = await app.stores.report.newestLeads(period.fromMs, period.toMs, SHOWN + 1);
   const shown = facts.slice(0, SHOWN);
   const jobs = await Promise.all(shown.map((f) => app.stores.jobs.get(f.callbackId)));
   return { leads: shown.map((f, i) => periodLead(f, jobs[i])), truncated: facts.length > SHOWN };

@@ -7,22 +7,24 @@
 //   answered   leads that ended answered;  talked: answered with ≥ REPORT_TALK_SECONDS of talk
 //   missed     leads nobody answered after their re-dials;  failed: could not be placed
 // The owner's own call-backs count from `placed` on, never as `requested` (no visitor asked).
-import { localDay } from '../schedule/zoned.ts';
+//
+// Bounded whatever visitors sent: a year of a beacon flood holds 1.8 M open groups. The store
+// groups each day itself and answers its first REPORT_GROUPS groups and its total (dayTop), one
+// day at a time with a turn of the event loop between days, so neither the relay's memory nor a
+// turn grows with the data. The period's groups are the first REPORT_GROUPS of those days' lists,
+// summed; each is then made exact on the days it was beyond a day's list (dayGroups), and all the
+// rest is one "(other)" group: totals minus the groups shown, so totals and days stay exact.
+import { endOfDay, type Period } from './report-query.ts';
+import type { DayQuery, ReportDimension, ReportStore } from './report-store.ts';
+import { createCandidates } from './candidates.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
-import type { Period, ReportDimension } from './report-query.ts';
-import type { LeadFact, OpenCount, ReportStore } from './report-store.ts';
+import { addInto, byLeadsThenOpens, COUNT_NAMES, type Counts, countsOf, emptySum, medianOf, type Sum } from './tally.ts';
 
+export type { Counts };
 export const NONE = '(none)';
-
-export interface Counts {
-  opened: number;
-  requested: number;
-  placed: number;
-  answered: number;
-  talked: number;
-  missed: number;
-  failed: number;
-}
+export const OTHER = '(other)';
+/** Groups a report lists at most, in JSON and CSV alike; the rest are summed as "(other)". */
+export const REPORT_GROUPS = 100;
 
 export interface ReportGroup extends Counts {
   key: string;
@@ -35,85 +37,74 @@ export interface LeadReport {
   by: ReportDimension;
   timeZone: string;
   talkSeconds: number;
+  /** The first REPORT_GROUPS groups by leads asked for, then opens; then "(other)" when anything is left. */
   groups: ReportGroup[];
+  /** Groups were left out of the list: the last group, "(other)", sums them. */
+  truncated: boolean;
   totals: Counts & { medianAnswerSeconds: number | null };
   days: Array<Counts & { date: string }>;
 }
 
-const zero = (): Counts => ({ opened: 0, requested: 0, placed: 0, answered: 0, talked: 0, missed: 0, failed: 0 });
+/** The group a stored key is shown as: '' (no value) is "(none)"; the store's own "(other)" (a day's groups past its cap) joins ours. */
+const shownKey = (raw: string) => (raw === '' ? NONE : raw);
+/** The stored keys a shown group stands for. */
+const rawKeys = (key: string) => (key === NONE ? ['', NONE] : [key]);
 
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const m = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return Math.round(m * 10) / 10;
-}
+const breather = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function addLead(c: Counts, f: LeadFact, talkSeconds: number): void {
-  if (f.requestedAs !== 'owner') c.requested++;
-  if (f.placed) c.placed++;
-  if (f.outcome === 'answered') {
-    c.answered++;
-    if ((f.talkSeconds ?? 0) >= talkSeconds) c.talked++;
-  }
-  if (f.outcome === 'missed') c.missed++;
-  if (f.outcome === 'failed') c.failed++;
-}
+/** A group as the answer shows it: a store may hold values kept before they were cleaned, so each key is one clean line. */
+const shown = (key: string, sum: Sum): ReportGroup => ({ key: oneLine(key, 200) || NONE, ...countsOf(sum), medianAnswerSeconds: medianOf(sum.answers) });
 
-export function buildReport(input: {
-  period: Period;
-  by: ReportDimension;
-  timeZone: string;
-  talkSeconds: number;
-  leads: readonly LeadFact[];
-  opens: readonly OpenCount[];
-}): LeadReport {
-  const { period, by, timeZone, talkSeconds } = input;
-  const groups = new Map<string, Counts & { answers: number[] }>();
-  const group = (key: string) => {
-    // A store may hold values kept before they were cleaned: shown, each is one clean line.
-    const k = oneLine(key, 200) || NONE;
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = { ...zero(), answers: [] }));
-    return g;
+/** The report of a period from the store. */
+export async function leadReport(store: ReportStore, period: Period, by: ReportDimension, settings: { timeZone: string; talkSeconds: number }): Promise<LeadReport> {
+  // Each day's bounds as its turn comes (a time zone's midnight costs a few microseconds, a year of them a turn's worth).
+  const queries: DayQuery[] = [];
+  const dayOf = (i: number): DayQuery => {
+    const fromMs = i === 0 ? period.fromMs : queries[i - 1]!.toMs;
+    const toMs = i === period.days.length - 1 ? period.toMs : endOfDay(period.days[i]!, settings.timeZone);
+    return (queries[i] = { day: period.days[i]!, fromMs, toMs, by, talkSeconds: settings.talkSeconds });
   };
-  const days = new Map(period.days.map((d) => [d, zero()]));
-  const totals = zero();
-  const answers: number[] = [];
-  for (const o of input.opens) {
-    if (!days.has(o.day)) continue;
-    group(o[by]).opened += o.count;
-    days.get(o.day)!.opened += o.count;
-    totals.opened += o.count;
+  const candidates = createCandidates(REPORT_GROUPS);
+  const total = emptySum();
+  const days: LeadReport['days'] = [];
+  // For each day whose list was cut, the stored keys it listed.
+  const listed = new Map<number, Set<string>>();
+  for (let i = 0; i < period.days.length; i++) {
+    const query = dayOf(i);
+    const day = await store.dayTop(query, REPORT_GROUPS);
+    for (const t of day.top) if (t.key !== OTHER) candidates.add(shownKey(t.key), t, i);
+    addInto(total, day.total);
+    days.push({ date: query.day, ...countsOf(day.total) });
+    if (day.more) listed.set(i, new Set(day.top.map((t) => t.key)));
+    await breather();
   }
-  for (const f of input.leads) {
-    const day = days.get(localDay(new Date(f.at), timeZone));
-    if (!day) continue;
-    const g = group(f[by]);
-    for (const c of [g, day, totals]) addLead(c, f, talkSeconds);
-    if (f.outcome === 'answered' && f.answerSeconds !== null) {
-      g.answers.push(f.answerSeconds);
-      answers.push(f.answerSeconds);
-    }
+
+  // Each shown group read again on the days its sum lacks: a cut day that did not list it, and
+  // every day before its `since`.
+  const chosen = candidates.choose();
+  for (const [i, query] of queries.entries()) {
+    const held = listed.get(i);
+    const wanted = chosen.flatMap((key) => (i < candidates.since(key) ? rawKeys(key) : held ? rawKeys(key).filter((raw) => !held.has(raw)) : []));
+    if (wanted.length === 0) continue;
+    for (const t of await store.dayGroups(query, wanted)) addInto(candidates.sum(shownKey(t.key)), t);
+    await breather();
   }
-  const rows = [...groups.entries()]
-    .map(([key, { answers: a, ...counts }]): ReportGroup => ({ key, ...counts, medianAnswerSeconds: median(a) }))
-    .sort((a, b) => b.requested - a.requested || b.opened - a.opened || a.key.localeCompare(b.key));
+
+  const groups = chosen.map((key) => shown(key, candidates.sum(key))).sort(byLeadsThenOpens);
+  const rest = emptySum();
+  addInto(rest, total);
+  for (const key of chosen) addInto(rest, candidates.sum(key), -1);
+  const truncated = COUNT_NAMES.some((c) => rest[c] !== 0) || rest.answers.size > 0;
+  if (truncated) groups.push(shown(OTHER, rest));
   return {
     from: period.from,
     to: period.to,
     by,
-    timeZone,
-    talkSeconds,
-    groups: rows,
-    totals: { ...totals, medianAnswerSeconds: median(answers) },
-    days: [...days.entries()].map(([date, c]) => ({ date, ...c })),
+    timeZone: settings.timeZone,
+    talkSeconds: settings.talkSeconds,
+    groups,
+    truncated,
+    totals: { ...countsOf(total), medianAnswerSeconds: medianOf(total.answers) },
+    days,
   };
-}
-
-/** The report of a period from the store. */
-export async function leadReport(store: ReportStore, period: Period, by: ReportDimension, settings: { timeZone: string; talkSeconds: number }): Promise<LeadReport> {
-  const [leads, opens] = await Promise.all([store.leads(period.fromMs, period.toMs), store.opens(period.from, period.to)]);
-  return buildReport({ period, by, leads, opens, ...settings });
 }

@@ -1,5 +1,6 @@
 // ReportStore in memory: tests, benchmarks, and the relay without a store.
 import { collectMatches, erasedGroup, matchesOf, matchingFields } from './erase-values.ts';
+import { groupDay, groupsOfDay, topOfDay } from './day-tally.ts';
 import {
   LEAD_GROUP_DAYS,
   MAX_OPEN_GROUPS_PER_DAY,
@@ -16,13 +17,29 @@ const groupKey = (g: ReportGroupValues) => JSON.stringify(REPORT_DIMENSIONS.map(
 export function createMemoryReportStore(options: { now?: () => number } = {}): ReportStore {
   const now = options.now ?? Date.now;
   const facts = new Map<string, LeadFact>();
+  // The facts by when they were asked for, oldest first: a period's leads are a slice of it.
+  const byTime: LeadFact[] = [];
   const opens = new Map<string, Map<string, OpenCount>>();
   /** Each group's newest lead, ms: its opens always have room (LEAD_GROUP_DAYS). */
   const leadGroups = new Map<string, number>();
+  /** The index of the first fact asked for at or after `ms`. */
+  const firstAt = (ms: number) => {
+    let lo = 0;
+    let hi = byTime.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byTime[mid]!.at < ms) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const inRange = (fromMs: number, toMs: number) => byTime.slice(firstAt(fromMs), firstAt(toMs));
   return {
     async addLead(fact) {
       if (facts.has(fact.callbackId)) return;
-      facts.set(fact.callbackId, { ...fact, placed: false, outcome: null, answerSeconds: null, talkSeconds: null });
+      const kept: LeadFact = { ...fact, placed: false, outcome: null, answerSeconds: null, talkSeconds: null };
+      facts.set(fact.callbackId, kept);
+      byTime.splice(firstAt(fact.at + 1), 0, kept);
       const key = groupKey(fact);
       leadGroups.set(key, Math.max(leadGroups.get(key) ?? 0, fact.at));
     },
@@ -38,7 +55,13 @@ export function createMemoryReportStore(options: { now?: () => number } = {}): R
       fact.talkSeconds = call?.talkSeconds ?? null;
     },
     async leads(fromMs, toMs) {
-      return [...facts.values()].filter((f) => f.at >= fromMs && f.at < toMs).map((f) => ({ ...f }));
+      return inRange(fromMs, toMs).map((f) => ({ ...f }));
+    },
+    async newestLeads(fromMs, toMs, limit) {
+      return inRange(fromMs, toMs)
+        .slice(-limit)
+        .reverse()
+        .map((f) => ({ ...f }));
     },
     async countOpen(day, group, newGroup) {
       let ofDay = opens.get(day);
@@ -96,6 +119,12 @@ export function createMemoryReportStore(options: { now?: () => number } = {}): R
         leadGroups.set(erased, Math.max(leadGroups.get(erased) ?? 0, at));
       }
       return { leads: leads.length, opens: erasedOpens };
+    },
+    async dayTop(q, k) {
+      return topOfDay(groupDay(opens.get(q.day)?.values() ?? [], inRange(q.fromMs, q.toMs), q), k);
+    },
+    async dayGroups(q, keys) {
+      return groupsOfDay(groupDay(opens.get(q.day)?.values() ?? [], inRange(q.fromMs, q.toMs), q), keys);
     },
   };
 }

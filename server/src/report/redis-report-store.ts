@@ -4,8 +4,10 @@
 //   <space>leads               sorted set callbackId → when it was requested (trimmed to the same age)
 //   <space>opens:<day>         hash JSON [source, medium, campaign, department, page] → opens that day
 //   <space>lead-groups         sorted set of the same JSON → its newest lead, ms (trimmed to LEAD_GROUP_DAYS)
+// The report reads a day at a time, grouped in Redis by one script (redis-report-day.ts).
 import { lua, type RedisConnection } from '../storage/redis/connection.ts';
 import { redisReportValues } from './redis-report-values.ts';
+import { redisReportDay } from './redis-report-day.ts';
 import {
   LEAD_GROUP_DAYS,
   MAX_OPEN_GROUPS_PER_DAY,
@@ -68,6 +70,16 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
   const space = connection.keyspace('report');
   const leadKey = (id: string) => `${space}lead:${id}`;
   const values = redisReportValues(connection, now);
+  const readFacts = async (ids: string[]) => {
+    if (ids.length === 0) return [];
+    const hashes = await connection.run('report.leads.read', (c) => {
+      const multi = c.multi();
+      for (const id of ids) multi.hGetAll(leadKey(id));
+      return multi.exec();
+    });
+    return (hashes as unknown as Record<string, string>[]).flatMap((h, i) => (h && h.at !== undefined ? [toFact(ids[i]!, h)] : []));
+  };
+  const oneDay = redisReportDay(connection, space);
   return {
     async addLead(f) {
       await connection.run('report.add', async (c) => {
@@ -99,14 +111,11 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
       });
     },
     async leads(fromMs, toMs) {
-      const ids = await connection.run('report.leads', (c) => c.zRangeByScore(`${space}leads`, fromMs, `(${toMs}`));
-      if (ids.length === 0) return [];
-      const hashes = await connection.run('report.leads.read', (c) => {
-        const multi = c.multi();
-        for (const id of ids) multi.hGetAll(leadKey(id));
-        return multi.exec();
-      });
-      return (hashes as unknown as Record<string, string>[]).flatMap((h, i) => (h && h.at !== undefined ? [toFact(ids[i]!, h)] : []));
+      return readFacts(await connection.run('report.leads', (c) => c.zRangeByScore(`${space}leads`, fromMs, `(${toMs}`)));
+    },
+    async newestLeads(fromMs, toMs, limit) {
+      const ids = await connection.run('report.newest', (c) => c.zRange(`${space}leads`, `(${toMs}`, fromMs, { BY: 'SCORE', REV: true, LIMIT: { offset: 0, count: limit } }));
+      return readFacts(ids);
     },
     async countOpen(day, group, newGroup) {
       const keys = [`${space}opens:${day}`, `${space}lead-groups`];
@@ -130,5 +139,7 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
     },
     findValues: (test, limit) => values.find(test, limit),
     eraseValues: (test) => values.erase(test),
+    dayTop: oneDay.dayTop,
+    dayGroups: oneDay.dayGroups,
   };
 }

@@ -3,11 +3,11 @@
 // 400 that names the field.
 import { RelayError } from '../errors.ts';
 import { fromWallClock } from '../schedule/zoned.ts';
-import { REPORT_DIMENSIONS } from './report-store.ts';
+import { REPORT_DIMENSIONS, type ReportDimension } from './report-store.ts';
+
+export type { ReportDimension };
 
 export const MAX_REPORT_DAYS = 366;
-
-export type ReportDimension = (typeof REPORT_DIMENSIONS)[number];
 
 export interface Period {
   from: string;
@@ -47,6 +47,11 @@ export function readPeriod(params: URLSearchParams, timeZone: string): Period {
   if (count > MAX_REPORT_DAYS) throw new RelayError('invalid_request', `The period is ${count} days long; at most ${MAX_REPORT_DAYS} are reported at once.`, { field: 'to' });
   const days = Array.from({ length: count }, (_, i) => new Date(from.getTime() + i * 86_400_000).toISOString().slice(0, 10));
   return { from: days[0]!, to: days.at(-1)!, fromMs: startOf(from, timeZone), toMs: startOf(new Date(to.getTime() + 86_400_000), timeZone), days };
+}
+
+/** The first instant of the day after `day` (YYYY-MM-DD) in the time zone: where that day's leads end. */
+export function endOfDay(day: string, timeZone: string): number {
+  return startOf(new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000), timeZone);
 }
 
 /** The optional period of the leads list: none when neither bound is given. */

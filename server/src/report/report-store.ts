@@ -6,6 +6,7 @@
 import type { RequestedAs } from '../lifecycle/stages.ts';
 import { groupPath, groupText, visibleText } from './group-values.ts';
 import type { ValueMatches, ValuesErased, ValueTest } from './erase-values.ts';
+import type { KeyTally, Tally } from './tally.ts';
 
 /** How a lead came in: the visitor's request, or the owner's "call back now". */
 export type LeadSource = RequestedAs | 'owner';
@@ -21,6 +22,7 @@ export interface ReportGroupValues {
 }
 
 export const REPORT_DIMENSIONS = ['source', 'medium', 'campaign', 'department', 'page'] as const satisfies readonly (keyof ReportGroupValues)[];
+export type ReportDimension = (typeof REPORT_DIMENSIONS)[number];
 
 /** How a lead ended, as far as the report tells it; null while it is still going on. */
 export type LeadEnd = 'answered' | 'missed' | 'ended' | 'failed' | 'cancelled';
@@ -51,14 +53,37 @@ export interface OpenCount extends ReportGroupValues {
   count: number;
 }
 
+/** One day of the report, as a store reads it: its opens' day, and the instants its leads were asked for in. */
+export interface DayQuery {
+  /** YYYY-MM-DD in the project's time zone. */
+  day: string;
+  /** [fromMs, toMs): the day's first instant to the next day's. */
+  fromMs: number;
+  toMs: number;
+  by: ReportDimension;
+  /** An answered lead with this much talk or more counts as talked. */
+  talkSeconds: number;
+}
+
+export interface DayTop {
+  /** The day's first groups by leads asked for, then opens, then key: at most the `k` asked for. */
+  top: KeyTally[];
+  /** The whole day, every group in it. */
+  total: Tally;
+  /** The day has groups beyond `top`. */
+  more: boolean;
+}
+
 export interface ReportStore {
   /** Records a new lead; a second call for the same id changes nothing. */
   addLead(fact: NewLeadFact): Promise<void>;
   markPlaced(callbackId: string): Promise<void>;
   /** Its end, once: a lead that already ended keeps its first end. */
   finish(callbackId: string, outcome: LeadEnd, call: { answerSeconds: number; talkSeconds: number } | null): Promise<void>;
-  /** Leads requested in [fromMs, toMs). */
+  /** Leads requested in [fromMs, toMs): every one of them, so tests and tools only, never a request. */
   leads(fromMs: number, toMs: number): Promise<LeadFact[]>;
+  /** The newest `limit` leads requested in [fromMs, toMs), newest first. */
+  newestLeads(fromMs: number, toMs: number, limit: number): Promise<LeadFact[]>;
   /**
    * One dialog open on `day`, under its group when the day counts that group already or it had a
    * lead in the last LEAD_GROUP_DAYS days. Otherwise `newGroup` decides: 'add' starts the group
@@ -72,6 +97,13 @@ export interface ReportStore {
   findValues(test: ValueTest, limit: number): Promise<ValueMatches>;
   /** Replaces every value `test` matches with ERASED_VALUE; what was counted stays (erase-values.ts). */
   eraseValues(test: ValueTest): Promise<ValuesErased>;
+  /**
+   * The report's read of one day, grouped in the store: its first `k` groups and its total. The work
+   * is one day's rows, and what comes back is `k` groups whatever visitors sent (lead-report.ts).
+   */
+  dayTop(query: DayQuery, k: number): Promise<DayTop>;
+  /** These groups of one day, each summed exactly; a group with nothing that day is left out. */
+  dayGroups(query: DayQuery, keys: readonly string[]): Promise<KeyTally[]>;
 }
 
 /** Facts and counts hold nothing personal; they are kept this long for year-on-year reports. */

@@ -1,5 +1,6 @@
 // ReportStore in the SQLite file (tables lead_facts and dialog_opens). Facts older than
-// REPORT_RETENTION_DAYS are deleted as new leads come in: nothing else reads them.
+// REPORT_RETENTION_DAYS are deleted as new leads come in: nothing else reads them. The report
+// reads a day at a time, grouped in SQL (sqlite-report-days.ts).
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from '../storage/sqlite/database.ts';
 import { sqliteReportValues } from './sqlite-report-values.ts';
@@ -14,6 +15,7 @@ import {
   type OpenCount,
   type ReportStore,
 } from './report-store.ts';
+import { sqliteReportDays } from './sqlite-report-days.ts';
 
 export interface FactRow {
   callback_id: string;
@@ -57,12 +59,14 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     placed: db.prepare('UPDATE lead_facts SET placed = 1 WHERE callback_id = ?'),
     finish: db.prepare('UPDATE lead_facts SET outcome = ?, answer_seconds = ?, talk_seconds = ? WHERE callback_id = ? AND outcome IS NULL'),
     leads: db.prepare('SELECT * FROM lead_facts WHERE at_ms >= ? AND at_ms < ?'),
+    newest: db.prepare('SELECT * FROM lead_facts WHERE at_ms >= ? AND at_ms < ? ORDER BY at_ms DESC LIMIT ?'),
     hasGroup: db.prepare('SELECT 1 FROM dialog_opens WHERE day = ? AND source = ? AND medium = ? AND campaign = ? AND department = ? AND page = ?'),
     hasLead: db.prepare('SELECT 1 FROM lead_facts WHERE source = ? AND medium = ? AND campaign = ? AND department = ? AND page = ? AND at_ms >= ? LIMIT 1'),
     groups: db.prepare('SELECT COUNT(*) AS n FROM dialog_opens WHERE day = ?'),
     open: db.prepare('INSERT INTO dialog_opens (day, source, medium, campaign, department, page, count) VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT DO UPDATE SET count = count + 1'),
     opens: db.prepare('SELECT * FROM dialog_opens WHERE day >= ? AND day <= ?'),
   };
+  const days = sqliteReportDays(db);
   let lastPrune = 0;
   const values = sqliteReportValues(db);
   return {
@@ -85,6 +89,9 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     async leads(fromMs, toMs) {
       return (sql.leads.all(fromMs, toMs) as unknown as FactRow[]).map(toFact);
     },
+    async newestLeads(fromMs, toMs, limit) {
+      return (sql.newest.all(fromMs, toMs, limit) as unknown as FactRow[]).map(toFact);
+    },
     async countOpen(day, group, newGroup) {
       return transaction(db, () => {
         const values = [group.source, group.medium, group.campaign, group.department, group.page] as const;
@@ -103,5 +110,11 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
     },
     findValues: (test, limit) => values.find(test, limit),
     eraseValues: (test) => values.erase(test),
+    async dayTop(query, k) {
+      return days.dayTop(query, k);
+    },
+    async dayGroups(query, keys) {
+      return days.dayGroups(query, keys);
+    },
   };
 }
