@@ -1,18 +1,20 @@
 // A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and the operators'
 // command, cli.ts): everything the relay keeps about one number, and its erasure. Records name a
 // number by its keyed hash, so the number given is hashed and looked up in every store: callback
-// jobs (held and followed calls, their states and attribution), consent records, lead webhook
+// jobs (held and followed calls, their states, attribution and tracking consent), consent records, lead webhook
 // events, a missed or failed lead's call-back number, what the number's limits hold now, and the
 // never-call list. Erasure deletes all of it except the never-call list's keyed hash when the owner
 // put the number there: forgetting it would let the number be called again. The limits' counts
 // are keyed hashes that expire within a day; they stay, or erasure would lift a flood's limits.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { AppContext } from '../app-context.ts';
+import type { TrackingConsent } from '../contract.ts';
 import type { ConsentRecord } from '../consent/consent-log.ts';
 import { numberHmac } from '../consent/consent-log.ts';
 import { eraseFromConsentFile } from '../consent/erase-from-file.ts';
 import { RelayError } from '../errors.ts';
 import type { Refusal } from '../limits/limit-store.ts';
+import { storedConsent } from '../tracking-consent/snapshot.ts';
 
 /** The number as E.164 (`+380501234567`); anything else is a 400 naming `number`. */
 export function readNumber(text: string): string {
@@ -37,6 +39,8 @@ export interface NumberData {
     /** Whether the job still holds the full number (while a call may be placed). */
     numberKept: boolean;
     attribution: Record<string, string | undefined>;
+    /** The visitor's consent to analytics and ads as the widget told it; null when not told. */
+    trackingConsent: TrackingConsent | null;
     pageUrl: string | null;
     origin: string;
     locale: string | null;
@@ -75,6 +79,7 @@ export async function numberData(app: AppContext, e164: string): Promise<NumberD
       maskedNumber: j.maskedNumber,
       numberKept: j.request.e164 !== null,
       attribution: j.request.attribution,
+      trackingConsent: storedConsent(j.request.trackingConsent),
       pageUrl: j.request.pageUrl,
       origin: j.request.origin,
       locale: j.request.locale,

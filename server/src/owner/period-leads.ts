@@ -3,11 +3,13 @@
 // it came and ended; the job, while it is kept, its stage and masked number. Masked numbers only;
 // visitor values one clean line (visitor-text/), whatever an older relay stored.
 import type { AppContext } from '../app-context.ts';
+import type { ConsentSource } from '../contract.ts';
 import type { CallbackJob } from '../lifecycle/job-store.ts';
 import { canMove } from '../lifecycle/stages.ts';
 import type { Period } from '../report/report-query.ts';
 import type { LeadFact } from '../report/report-store.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
+import { storedConsent, type ConsentMark } from '../tracking-consent/snapshot.ts';
 
 const SHOWN = 1000;
 
@@ -22,6 +24,12 @@ export interface PeriodLead {
   utmSource: string | null;
   utmMedium: string | null;
   utmCampaign: string | null;
+  /** The client id while the job is kept (the report's fact keeps none). */
+  clientId: string | null;
+  /** Whether the widget read the tracking cookies, and if not why (tracking-consent/). */
+  consent: ConsentMark;
+  /** Where the visitor's consent came from, while the job is kept; null when not known. */
+  consentSource: ConsentSource | null;
   department: string | null;
   page: string | null;
   placed: boolean;
@@ -49,6 +57,9 @@ function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
     utmSource: orNull(f.source),
     utmMedium: orNull(f.medium),
     utmCampaign: orNull(f.campaign),
+    clientId: job?.request.attribution.clientId === undefined ? null : orNull(job.request.attribution.clientId),
+    consent: f.consent,
+    consentSource: f.consent === '' ? null : (storedConsent(job?.request.trackingConsent)?.source ?? null),
     department: orNull(f.department),
     page: orNull(f.page),
     placed: f.placed,

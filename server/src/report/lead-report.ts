@@ -6,8 +6,12 @@
 //   placed     leads whose call the service took (at least once)
 //   answered   leads that ended answered;  talked: answered with ≥ REPORT_TALK_SECONDS of talk
 //   missed     leads nobody answered after their re-dials;  failed: could not be placed
+//   noConsent  requested leads whose tracking cookies the widget did not read, for want of the
+//              visitor's analytics consent (declined, or not answered yet): no client id, and utm
+//              values only from the page address
 // The owner's own call-backs count from `placed` on, never as `requested` (no visitor asked).
 import { localDay } from '../schedule/zoned.ts';
+import { withoutConsent } from '../tracking-consent/snapshot.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
 import type { Period, ReportDimension } from './report-query.ts';
 import type { LeadFact, OpenCount, ReportStore } from './report-store.ts';
@@ -22,6 +26,7 @@ export interface Counts {
   talked: number;
   missed: number;
   failed: number;
+  noConsent: number;
 }
 
 export interface ReportGroup extends Counts {
@@ -40,7 +45,7 @@ export interface LeadReport {
   days: Array<Counts & { date: string }>;
 }
 
-const zero = (): Counts => ({ opened: 0, requested: 0, placed: 0, answered: 0, talked: 0, missed: 0, failed: 0 });
+const zero = (): Counts => ({ opened: 0, requested: 0, placed: 0, answered: 0, talked: 0, missed: 0, failed: 0, noConsent: 0 });
 
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
@@ -52,6 +57,7 @@ export function median(values: readonly number[]): number | null {
 
 function addLead(c: Counts, f: LeadFact, talkSeconds: number): void {
   if (f.requestedAs !== 'owner') c.requested++;
+  if (f.requestedAs !== 'owner' && withoutConsent(f.consent)) c.noConsent++;
   if (f.placed) c.placed++;
   if (f.outcome === 'answered') {
     c.answered++;

@@ -21,7 +21,7 @@ export function createMemoryReportStore(options: { now?: () => number } = {}): R
   return {
     async addLead(fact) {
       if (facts.has(fact.callbackId)) return;
-      facts.set(fact.callbackId, { ...fact, placed: false, outcome: null, answerSeconds: null, talkSeconds: null });
+      facts.set(fact.callbackId, { ...fact, consent: fact.consent ?? '', placed: false, outcome: null, answerSeconds: null, talkSeconds: null });
       const key = groupKey(fact);
       leadGroups.set(key, Math.max(leadGroups.get(key) ?? 0, fact.at));
     },

@@ -1,6 +1,6 @@
 // ReportStore in Redis, shared by every relay. Keys, under the connection's keyspace for the group
 // "report" (one hash tag):
-//   <space>lead:<callbackId>   hash: the lead's fact (no number); expires REPORT_RETENTION_DAYS after it came
+//   <space>lead:<callbackId>   hash: the lead's fact (no number; a fact from before consent marks has no `consent`); expires REPORT_RETENTION_DAYS after it came
 //   <space>leads               sorted set callbackId → when it was requested (trimmed to the same age)
 //   <space>opens:<day>         hash JSON [source, medium, campaign, department, page] → opens that day
 //   <space>lead-groups         sorted set of the same JSON → its newest lead, ms (trimmed to LEAD_GROUP_DAYS)
@@ -18,6 +18,7 @@ import {
   type ReportGroupValues,
   type ReportStore,
 } from './report-store.ts';
+import { markOf } from '../tracking-consent/snapshot.ts';
 
 const RETENTION_MS = REPORT_RETENTION_DAYS * 86_400_000;
 const LEAD_GROUP_MS = LEAD_GROUP_DAYS * 86_400_000;
@@ -54,6 +55,7 @@ function toFact(id: string, h: Record<string, string>): LeadFact {
     campaign: h.campaign ?? '',
     department: h.department ?? '',
     page: h.page ?? '',
+    consent: markOf(h.consent ?? ''),
     placed: h.placed === '1',
     outcome: (h.outcome || null) as LeadEnd | null,
     answerSeconds: optionalNumber(h.answerSeconds),

@@ -1,9 +1,11 @@
 // What the lead report counts, kept apart from the callback jobs: the jobs hold a visitor's number
 // and are deleted DATA_RETENTION_DAYS after they end, while the report needs a year of counts and
 // nothing personal. So each lead leaves one fact (when it came, how, its attribution, whether the
-// service took its call, how it ended, when talk began and how long it lasted) under its callback
-// id, and each dialog open a per-day counter of its group. No number, no address, no cookie.
+// widget could read the tracking cookies (its consent mark), whether the service took its call, how
+// it ended, when talk began and how long it lasted) under its callback id, and each dialog open a
+// per-day counter of its group. No number, no address, no cookie.
 import type { RequestedAs } from '../lifecycle/stages.ts';
+import type { ConsentMark } from '../tracking-consent/snapshot.ts';
 import { groupPath, groupText, visibleText } from './group-values.ts';
 
 /** How a lead came in: the visitor's request, or the owner's "call back now". */
@@ -29,6 +31,8 @@ export interface LeadFact extends ReportGroupValues {
   /** When it was requested, ms. */
   at: number;
   requestedAs: LeadSource;
+  /** Whether the widget read the tracking cookies, and if not why (tracking-consent/snapshot.ts). */
+  consent: ConsentMark;
   /** The service took its call (at least once). */
   placed: boolean;
   outcome: LeadEnd | null;
@@ -42,6 +46,8 @@ export interface NewLeadFact extends ReportGroupValues {
   callbackId: string;
   at: number;
   requestedAs: LeadSource;
+  /** Absent: '' (not told). */
+  consent?: ConsentMark;
 }
 
 export interface OpenCount extends ReportGroupValues {

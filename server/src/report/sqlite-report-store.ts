@@ -13,6 +13,7 @@ import {
   type OpenCount,
   type ReportStore,
 } from './report-store.ts';
+import { markOf } from '../tracking-consent/snapshot.ts';
 
 interface FactRow {
   callback_id: string;
@@ -23,6 +24,7 @@ interface FactRow {
   campaign: string;
   department: string;
   page: string;
+  consent: string;
   placed: number;
   outcome: LeadEnd | null;
   answer_seconds: number | null;
@@ -38,6 +40,7 @@ const toFact = (r: FactRow): LeadFact => ({
   campaign: r.campaign,
   department: r.department,
   page: r.page,
+  consent: markOf(r.consent),
   placed: r.placed === 1,
   outcome: r.outcome,
   answerSeconds: r.answer_seconds,
@@ -49,7 +52,7 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
   const now = options.now ?? Date.now;
   const sql = {
     add: db.prepare(
-      'INSERT INTO lead_facts (callback_id, at_ms, requested_as, source, medium, campaign, department, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (callback_id) DO NOTHING',
+      'INSERT INTO lead_facts (callback_id, at_ms, requested_as, source, medium, campaign, department, page, consent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (callback_id) DO NOTHING',
     ),
     prune: db.prepare('DELETE FROM lead_facts WHERE at_ms < ?'),
     pruneOpens: db.prepare('DELETE FROM dialog_opens WHERE day < ?'),
@@ -65,7 +68,7 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
   let lastPrune = 0;
   return {
     async addLead(f) {
-      sql.add.run(f.callbackId, f.at, f.requestedAs, f.source, f.medium, f.campaign, f.department, f.page);
+      sql.add.run(f.callbackId, f.at, f.requestedAs, f.source, f.medium, f.campaign, f.department, f.page, f.consent ?? '');
       const at = now();
       if (at - lastPrune > 3_600_000) {
         lastPrune = at;

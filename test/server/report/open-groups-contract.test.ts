@@ -2,25 +2,13 @@
 // server and a real Cluster): a day's groups are capped, a group the day counts already always
 // counts, a group with a recent lead always has room, and a caller may ask before it starts a group.
 import { describe, expect, it } from 'vitest';
-import { createMemoryReportStore } from '../../../server/src/report/memory-report-store.ts';
-import { createSqliteReportStore } from '../../../server/src/report/sqlite-report-store.ts';
-import { createRedisReportStore } from '../../../server/src/report/redis-report-store.ts';
 import { LEAD_GROUP_DAYS, MAX_OPEN_GROUPS_PER_DAY, type ReportGroupValues, type ReportStore } from '../../../server/src/report/report-store.ts';
-import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
-import { redisForTests } from '../../support/redis-test-connection.ts';
-import { tempDataDir } from '../../support/crash.ts';
+import { reportStores } from '../../support/report-stores.ts';
 
 const NOW = Date.parse('2026-11-25T10:00:00Z');
 const DAY = '2026-11-25';
 const now = () => NOW;
-const redis = redisForTests();
-const redisCluster = redisForTests({ cluster: true });
-const factories: [string, () => ReportStore][] = [
-  ['memory', () => createMemoryReportStore({ now })],
-  ['sqlite', () => createSqliteReportStore({ db: openDatabase({ dataDir: tempDataDir() }), now })],
-  ['redis', () => createRedisReportStore({ connection: redis.fresh(), now })],
-  ['redis-cluster', () => createRedisReportStore({ connection: redisCluster.fresh(), now })],
-];
+const { factories } = reportStores(now);
 
 const group = (source: string): ReportGroupValues => ({ source, medium: 'email', campaign: 'nov', department: '', page: '/pricing' });
 const newsletter = group('newsletter');
