@@ -22,7 +22,7 @@ test("the demo's reference lists the guide's script-tag attributes, no more, no 
 
 test("the demo's reference names every command the guide documents", () => {
   const commands = sorted([...guide.matchAll(/`dialback\('([a-z]+)'/g)].map((m) => m[1]!));
-  expect(commands).toEqual(['close', 'invite', 'on', 'open']);
+  expect(commands).toEqual(['close', 'consent', 'invite', 'on', 'open']);
   for (const command of commands) expect(reference, command).toContain(`<code>dialback('${command}'`);
 });
 

@@ -18,7 +18,7 @@ export const budgets = {
   perVisitor: 25 * 1024,
   /** The "call me later" picker with the chunks it imports beyond the UI's, fetched only when the visitor may book a time. */
   schedule: 4 * 1024,
-  /** The invitation's first chunk, fetched at idle only when the script tag has data-invite. */
+  /** The invitation's first chunk (its triggers), fetched at idle only when the script tag has data-invite. */
   invite: 1536,
 };
 
@@ -60,12 +60,17 @@ export interface WidgetSizes {
   /** The Preact UI chunk (mount-*.js, Preact inside it) with any chunk it imports statically. */
   ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
-  /** Chunks fetched only when needed: consent, Turnstile, call progress, the call (the request with the attribution reader, and its progress), opening hours, the picker, the choice of department, the messenger links, the invitation and its bubble (not its words). */
+  /** Chunks fetched only when needed: consent, Turnstile, call progress, the call (the request with the attribution reader, and its progress), the consent watch, opening hours, the picker, the choice of department, the messenger links, the invitation and its bubble (not its words). */
   optional: BuiltFile[];
   /** The picker (schedule-*.js) with the chunks it imports statically that the UI has not loaded already (opening hours). */
   schedule: { files: string[]; gzip: number };
-  /** The invitation: its first chunk (at idle, with data-invite), the bubble (when it is first shown) and the largest of its language chunks. */
-  invite: { idle: number; bubble: number; texts: number; total: number };
+  /**
+   * The invitation: its first chunk (at idle, with data-invite: the triggers), the rest (show-*.js:
+   * the caps' memory and the bubble, when a trigger first fires, or at idle with pages:N), the
+   * consent code the rest needs (watch-*.js, shared with the attribution reader) and the largest of
+   * its language chunks.
+   */
+  invite: { idle: number; bubble: number; consent: number; texts: number; total: number };
   /**
    * Everything one visitor can ever load: every file but the other languages' catalogs and invitation
    * words, in the bytes the relay sends (brotli; gzip only to a browser that does not take brotli).
@@ -87,7 +92,7 @@ export function widgetSizes(): WidgetSizes {
   const inviteTexts = files.filter((f) => /^chunks\/invite-(en|uk|ru|pl|de)-/.test(f.file));
   const gzipOf = (prefix: string) => files.find((f) => f.file.startsWith(prefix) && !inviteTexts.includes(f))?.gzip ?? 0;
   const largest = (list: BuiltFile[], size = (f: BuiltFile) => f.gzip) => Math.max(0, ...list.map(size));
-  const invite = { idle: gzipOf('chunks/invite-'), bubble: gzipOf('chunks/show-'), texts: largest(inviteTexts) };
+  const invite = { idle: gzipOf('chunks/invite-'), bubble: gzipOf('chunks/show-'), consent: gzipOf('chunks/watch-'), texts: largest(inviteTexts) };
   const picker = files.find((f) => f.file.startsWith('chunks/schedule-'));
   const scheduleFiles = picker ? [picker.file, ...staticImports(picker.file)].filter((f) => !uiFiles.includes(f)) : [];
   const all = files.reduce((sum, f) => sum + f.gzip, 0);
@@ -100,7 +105,7 @@ export function widgetSizes(): WidgetSizes {
     catalogs,
     optional: files.filter((f) => f !== entry && !uiFiles.includes(f.file) && !catalogs.includes(f) && !inviteTexts.includes(f)),
     schedule: { files: scheduleFiles, gzip: files.filter((f) => scheduleFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
-    invite: { ...invite, total: invite.idle + invite.bubble + invite.texts },
+    invite: { ...invite, total: invite.idle + invite.bubble + invite.consent + invite.texts },
     perVisitor: perVisitor((f) => f.sent),
     perVisitorGzip: perVisitor((f) => f.gzip),
     all,

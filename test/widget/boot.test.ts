@@ -19,7 +19,7 @@ const testEntry: EntryConfig = {
   relay: 'http://127.0.0.1:9',
   lang: 'en',
   country: 'UA',
-  position: 'bottom-right',
+  left: false,
   color: null,
   phone: null,
   phoneHref: null,
@@ -36,7 +36,7 @@ async function startUi(container: HTMLElement, context: { script?: HTMLScriptEle
     script: context.script ?? null,
     container,
     pageAtLoad: location.href,
-    cookiesAtLoad: '',
+    told: [],
     emit: context.emit ?? (() => {}),
     report: () => {},
     adoptStyles: context.adoptStyles ?? (() => {}),
@@ -208,6 +208,30 @@ describe('window.dialback', () => {
     await vi.waitFor(() => expect(shadow()!.querySelector('[role=dialog]')).not.toBeNull(), { timeout: 5000 });
     booted.dialback('close');
     await vi.waitFor(() => expect(shadow()!.querySelector('[role=dialog]')).toBeNull());
+  });
+
+  test("dialback('consent', …), queued or not, is recorded for the lazily loaded consent code; the entry reads no cookie", async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const cookie = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie')!;
+    const reads = vi.spyOn(cookie, 'get');
+    Object.defineProperty(Document.prototype, 'cookie', cookie);
+    try {
+      const stub = Object.assign((...args: unknown[]) => stub.q.push(args), { q: [] as unknown[][] });
+      win.dialback = stub;
+      stub('consent', { analytics: false, ads: false });
+      const booted = boot(window, document, script())!;
+      booted.dialback('consent', { analytics: true, ads: false });
+      const context = (await booted.mounted) as unknown as { told: unknown[] };
+      expect(context.told).toEqual([
+        { analytics: false, ads: false },
+        { analytics: true, ads: false },
+      ]);
+      expect(error).not.toHaveBeenCalled();
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+      Object.defineProperty(Document.prototype, 'cookie', cookie);
+    }
   });
 
   test('an unknown command is reported once with the [dialback] prefix and throws nothing', () => {

@@ -21,7 +21,7 @@ describe('readConfig', () => {
       relay: 'https://calls.example.com',
       lang: 'en',
       country: 'US',
-      position: 'bottom-right',
+      left: false,
       color: null,
       phone: null,
       phoneHref: null,
@@ -37,7 +37,7 @@ describe('readConfig', () => {
       relay: 'https://calls.example.com',
       lang: 'uk',
       country: 'UA',
-      position: 'bottom-left',
+      left: true,
       color: '#E91E63',
       phone: '+380 (44) 111-22-33',
       phoneHref: 'tel:+380441112233',
@@ -74,7 +74,7 @@ describe('readConfig', () => {
     expect(config.color).toBeNull();
     expect(config.phone).toBeNull();
     expect(config.phoneHref).toBeNull();
-    expect(config.position).toBe('bottom-right');
+    expect(config.left).toBe(false);
   });
 
   test('a missing script element (loaded by a tag manager) still gives a working config', () => {

@@ -25,13 +25,11 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   if (stub?.loaded) return null; // the script ran twice (SPA, tag manager): the first copy stays in charge
 
   const config = readConfig(script, doc, win.navigator.languages);
-  // Attribution as it stood at load: the page address (its utm_* parameters may be gone after an SPA
-  // navigation) and the raw cookie string (a consent tool may delete cookies later). Both are parsed
-  // only in the lazy chunk, which keeps the entry small. (document.cookie throws only
-  // in an opaque-origin sandbox, where the relay would refuse the page's "null" origin anyway; the
-  // loader catches it and the widget stays out of such a frame.)
+  // The page address as it stood at load: its utm_* parameters may be gone after an SPA navigation.
+  // No cookie is read here: the lazy chunks read them only when the visitor's consent allows (consent/).
   const pageAtLoad = win.location.href;
-  const cookiesAtLoad = doc.cookie;
+  // Every dialback('consent', …), in order; the consent code watches this list once it has loaded.
+  const told: unknown[] = [];
   const hub = createEventHub(win);
   let ui: Promise<WidgetUi> | undefined;
   let isOpen = false;
@@ -74,7 +72,7 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
           config,
           script,
           pageAtLoad,
-          cookiesAtLoad,
+          told,
           emit: hub.emit,
           report,
           adoptStyles: (css) => adoptStyles(m.shadow, css),
@@ -103,7 +101,7 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   const loadInvite = () => (invite ??= Promise.all([mounted, import('./invite/index.ts')]).then(([context, module]) => module.start(context), report));
   if (script?.getAttribute('data-invite')) (win.requestIdleCallback || setTimeout)(loadInvite);
 
-  const dialback = createDialback({ open: () => open(null), close, invite: () => loadInvite().then((show) => show?.()), on: hub.on });
+  const dialback = createDialback({ open: () => open(null), close, invite: () => loadInvite().then((show) => show?.()), consent: (c) => told.push(c), on: hub.on });
   win.dialback = dialback;
 
   // Any element with data-dialback-open, including ones the page adds later. Capture phase, so a

@@ -3,8 +3,6 @@
 // breaking the host page. Kept small: this runs in the 3 KB entry.
 import { countryOfLang, pickLang, type Lang } from './lang.ts';
 
-export type Position = 'bottom-right' | 'bottom-left';
-
 /** Read by the entry: what the launcher and the first load need. */
 export interface EntryConfig {
   /** Base URL of the relay without a trailing slash: `data-relay`, else the folder widget.js came from. */
@@ -12,7 +10,8 @@ export interface EntryConfig {
   lang: Lang;
   /** ISO 3166-1 alpha-2 country for national numbers: `data-country`, else from the page language. */
   country: string;
-  position: Position;
+  /** `data-position="bottom-left"` (any value naming the left): the widget's corner; else bottom right. A flag, not the word: fewer bytes in the entry. */
+  left: boolean;
   /** Accent colour (`data-color`, hex or any CSS colour the browser knows), null for the default. */
   color: string | null;
   /** The office's own number (`data-phone`) for `tel:` fallbacks, as written by the site owner. */
@@ -58,7 +57,7 @@ export function readConfig(script: Element | null, doc: Document, browserLanguag
     relay: (httpUrl(data('relay'), page) ?? new URL('.', scriptUrl).href).replace(/\/+$/, ''),
     lang,
     country: country && /^[a-z]{2}$/i.test(country) ? country.toUpperCase() : (region ?? countryOfLang(lang)),
-    position: /left/i.test(data('position') ?? '') ? 'bottom-left' : 'bottom-right',
+    left: /left/i.test(data('position') ?? ''),
     color: color && (/^#[\da-f]{3}([\da-f]{3})?$/i.test(color) || globalThis.CSS?.supports?.('color', color)) ? color : null,
     phone: validPhone,
     phoneHref: validPhone && 'tel:' + validPhone.replace(/[^\d+]/g, ''),

@@ -12,8 +12,8 @@ export interface WidgetContext {
   container: HTMLElement;
   /** The page's address when the script ran (utm_* fallback; an SPA may have navigated since). */
   pageAtLoad: string;
-  /** `document.cookie` when the script ran: attribution survives cookies removed later. */
-  cookiesAtLoad: string;
+  /** Every `dialback('consent', …)` so far, in order, as the page gave it (checked by consent/). */
+  told: unknown[];
   emit(name: EventName, detail?: EventDetail): void;
   report(error: unknown): void;
   /** Adds a stylesheet to the shadow root (adopted where supported). */

@@ -44,7 +44,7 @@ export function mountWidget(doc: Document, config: EntryConfig, [label, unavaila
   // colour on it is derived in CSS (see launcher.css), so a light brand colour stays readable.
   if (config.color) host.style.setProperty('--dialback-color', config.color);
 
-  const root = el('div', config.position === 'bottom-left' ? 'root left' : 'root');
+  const root = el('div', config.left ? 'root left' : 'root');
   root.lang = config.lang;
   const launcher = el('button', 'launcher');
   launcher.type = 'button';
