@@ -103,4 +103,10 @@ describe('what reaches the browser', () => {
       expect(code, file).not.toMatch(/vite:preloadError/);
     }
   });
+
+  test("the dynamic imports' preload wrapper is gone from every lazy chunk (the UI chunk keeps the unused copy it defined)", () => {
+    // Vite's helper, as the build makes it: `h=e=>e()`, a parameter called and returned.
+    const helpers = builtFiles().filter(({ file }) => /([\w$]+)=>\1\(\)/.test(read(file)));
+    expect(helpers.map((f) => f.file)).toEqual(sizes.ui.files);
+  });
 });
