@@ -8,7 +8,7 @@
 //  - everything one visitor can ever load, as sent: entry, UI, every optional chunk (consent,
 //    Turnstile, country names, the call (its request and its progress), opening hours, the picker,
 //    the choice of department, the messenger links, the open beacon with the attribution reader and
-//    js-cookie, the consent code, the invitation) and the largest of the language catalogs: ≤ 25 KB
+//    js-cookie, the consent code, the invitation) and the largest of the language catalogs: ≤ 27 KB
 //  - the "call me later" picker with what it imports beyond the UI,
 //    fetched only when the visitor may book a time:                 ≤ 4 KB
 //  - the invitation's first chunk (its triggers), fetched at idle and only when the tag has
