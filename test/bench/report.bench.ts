@@ -5,7 +5,7 @@
 // 5 ms. Prints ONE table: the report's time (goal ≤ 1 s) and size, /healthz's worst and 99th
 // percentile latency meanwhile (goal ≤ 50 ms) and, as long again, with the relay at rest (what the
 // machine's load alone costs), and how far the relay's heap grew, on the embedded store and Redis.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, secretsOf, type Config } from '../../server/src/config/index.ts';
@@ -127,6 +127,7 @@ async function embeddedRows(): Promise<{ rows: Row[]; builtMs: number }> {
     await listening.close();
     await relay.close();
     await stores.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

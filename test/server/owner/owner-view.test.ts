@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
-import { createOwnerCalls, OWNER_CALL_SOURCES, type OwnerCalls } from '../../../server/src/owner/owner-calls.ts';
+import { createOwnerCalls, type OwnerCalls } from '../../../server/src/owner/owner-calls.ts';
 import { createAcceptedCalls } from '../../../server/src/outcome/accepted-calls.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import type { CallsListQuery } from '../../../server/src/calltracking/calls-list.ts';
@@ -196,41 +196,6 @@ describe('owner call log cache', () => {
     expect((await calls.get()).live).toBe(true);
     expect(service.asked).toHaveLength(9);
     now = new Date('2026-03-10T12:00:00Z');
-  });
-
-  it('a week of calls each with a utm source of its own: 20 sources named, the rest one "(other)", every count kept', async () => {
-    // 3,000 calls a day from a flood of leads, each its own source, and 40 a day from google.
-    const client = {
-      async callsList(query: CallsListQuery<never>) {
-        const day = query.from.toISOString().slice(0, 10);
-        return Array.from({ length: 3_040 }, (_, i) => ({
-          calldate: new Date(query.from.getTime() + 1000 * i),
-          caller: '380441112233',
-          dst: `38050${String(i).padStart(7, '0')}`,
-          disposition: 'ANSWERED',
-          billsec: 10,
-          duration: 20,
-          call_type: 'callback',
-          utm_source: i < 40 ? 'google' : `flood-${day}-${i}`,
-          utm_medium: '',
-          client_id: '',
-          uniqueid: `${day}-${i}`,
-        })) as never[];
-      },
-    };
-    const calls = createOwnerCalls({ client, accepted: createAcceptedCalls(), timeZone: tz, log: createLogger({ level: 'silent' }), now: () => now, refreshMs: 0 });
-    const answer = await calls.get();
-    expect(answer.sources).toHaveLength(OWNER_CALL_SOURCES + 1);
-    expect(answer.sources[0]).toBe('google');
-    expect(answer.sources.at(-1)).toBe('(other)');
-    for (const d of answer.days) {
-      expect(Object.keys(d.bySource).length).toBeLessThanOrEqual(OWNER_CALL_SOURCES + 1);
-      expect(Object.values(d.bySource).reduce((a, b) => a + b, 0)).toBe(d.total);
-      expect(d.total).toBe(3_040);
-      expect(d.bySource.google).toBe(40);
-    }
-    expect(answer.latest).toHaveLength(50);
-    expect(Buffer.byteLength(JSON.stringify(answer))).toBeLessThan(32 * 1024);
   });
 
   it('a failure after a good answer keeps that answer, marked not live', async () => {

@@ -5,10 +5,10 @@
 // groups) while /healthz waited. Now the answer is REPORT_GROUPS groups and
 // "(other)" with exact totals, and the CSV is streamed and as small. (How fast, and how long
 // /healthz waits meanwhile, is `npm run bench report`'s table, not a test.)
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { NONE, OTHER, REPORT_GROUPS, type LeadReport } from '../../../server/src/report/lead-report.ts';
 import { byLeadsThenOpens } from '../../../server/src/report/tally.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
@@ -18,9 +18,15 @@ import { systemPerTest } from '../../support/system.ts';
 const TZ = 'Europe/Kyiv';
 const SPEC: FloodSpec = { from: '2025-11-25', days: 366, floodGroups: 4_885, steadyGroups: 110, leadsPerDay: 30, timeZone: TZ };
 const start = systemPerTest({ CALLTRACKING_TIMEZONE: TZ, REPORT_TALK_SECONDS: '10' });
+// The year's file is 80 MB: gone after the file's tests, once the relay on it has closed.
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 it('answers the 366-day report of a flooded year in REPORT_GROUPS groups and "(other)" with exact totals, and a streamed CSV as small', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'dialback-flood-'));
+  dirs.push(dataDir);
   const db = openDatabase({ dataDir });
   floodSqlite(db, SPEC);
   db.close();
