@@ -6,9 +6,9 @@ import type { Logger } from './log/index.ts';
 import { createOriginPolicy, type OriginPolicy } from './http/origin.ts';
 import { createAgentStatus, type AgentStatus } from './calltracking/agent-status.ts';
 import type { ConsentLog } from './consent/consent-log.ts';
-import { createAcceptedCalls, type AcceptedCalls } from './outcome/accepted-calls.ts';
-import { createCallLogWatch } from './outcome/call-log-watch.ts';
-import { createProgressTracker, type ProgressTracker } from './outcome/progress-tracker.ts';
+import { createAcceptedCalls, type AcceptedCalls } from './callback/progress/accepted-calls.ts';
+import { createCallLogWatch } from './callback/progress/call-log-watch.ts';
+import { createProgressTracker, type ProgressTracker } from './callback/progress/progress-tracker.ts';
 import { createProtection, type Protection } from './protection.ts';
 import { realTimers, type Timers } from './lib/timers.ts';
 import { memoryStores, tracedStores, type RelayStores } from './relay-stores.ts';
@@ -18,11 +18,11 @@ import { createRelayMetrics } from './metrics/relay-metrics.ts';
 import { observeUpstream } from './metrics/upstream.ts';
 import { createLeadAnnouncer, type LeadAnnouncer } from './webhooks/lead-events.ts';
 import { createWebhookDelivery, type WebhookDelivery } from './webhooks/delivery.ts';
-import { createLifecycle, type Lifecycle } from './lifecycle/lifecycle.ts';
-import { announceLeads } from './lifecycle/lead-announcements.ts';
+import { createLifecycle, type Lifecycle } from './callback/lifecycle.ts';
+import { announceLeads } from './callback/listeners/lead-announcements.ts';
 import { recordLeadFacts } from './report/lead-facts.ts';
 import { keepCallBackNumbers } from './owner/keep-callback-numbers.ts';
-import { notifyLeads } from './lifecycle/lead-notifications.ts';
+import { notifyLeads } from './callback/listeners/lead-notifications.ts';
 import { createNotifier, type Notifier } from './webhooks/notify/notifier.ts';
 import { createMemoryCopies, type MemoryCopies } from './lib/memory-copies.ts';
 import { createErasureNotices, type ErasureNotices } from './shared-state/erasure-notices.ts';
@@ -55,7 +55,7 @@ export interface AppContext extends Protection {
   relayId: string;
   /** The lead webhook's events (webhooks/lead-events.ts). */
   leads: LeadAnnouncer;
-  /** The only way a callback's stage changes; its listeners hear of every step (lifecycle/lifecycle.ts). */
+  /** The only way a callback's stage changes; its listeners hear of every step (callback/lifecycle.ts). */
   lifecycle: Lifecycle;
   /** The lead webhook's delivery worker; null without LEAD_WEBHOOK_URL. Started by Relay.start(). */
   delivery: WebhookDelivery | null;

@@ -12,7 +12,7 @@ import type { Config } from './config/index.ts';
 import { createConsentLog } from './consent/consent-log.ts';
 import type { RelayStores } from './relay-stores.ts';
 import { cacheBlockedClients } from './limits/blocked-clients.ts';
-import { createRedisCallbackJobStore } from './lifecycle/redis-job-store.ts';
+import { createRedisCallbackJobStore } from './callback/stores/redis-job-store.ts';
 import { connectRedis, type RedisConnection, type RedisLog } from './storage/redis/connection.ts';
 import { createRedisConsentLog } from './consent/redis-consent-log.ts';
 import { createRedisIdempotencyStore } from './idempotency/redis-store.ts';

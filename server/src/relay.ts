@@ -3,7 +3,7 @@
 // pipeline (http/handle-request.ts) and the connection guard (http/connection-guard.ts).
 import { createServer, type Server } from 'node:http';
 import { createAppContext, type AppContext, type AppDeps } from './app-context.ts';
-import { createJobRunner, type JobRunner, type JobRunnerOptions } from './lifecycle/job-runner.ts';
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from './callback/steps/job-runner.ts';
 import { guardConnections } from './http/connection-guard.ts';
 import { drainConnections } from './http/drain-connections.ts';
 import { createRequestHandler } from './http/handle-request.ts';

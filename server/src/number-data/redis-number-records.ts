@@ -9,7 +9,7 @@
 // erased by a transaction of its own: one MULTI over all four would be refused (CROSSSLOT). A
 // failure between two groups leaves the later ones to the next erasure, which finds them again.
 import type { ConsentRecord } from '../consent/consent-log.ts';
-import { toJob } from '../lifecycle/redis-job-store.ts';
+import { toJob } from '../callback/stores/redis-job-store.ts';
 import type { RedisConnection } from '../storage/redis/connection.ts';
 import { scanGroup } from '../storage/redis/scan.ts';
 import { toEntry } from '../webhooks/redis-outbox.ts';

@@ -1,7 +1,7 @@
 // The lifecycle listener that keeps a missed or failed lead's number for the owner's "call back
 // now" (callback-numbers.ts). Listeners hear of a step before the store records it, while the job
 // still holds its number; the store then empties it.
-import type { LifecycleListener } from '../lifecycle/lifecycle.ts';
+import type { LifecycleListener } from '../callback/lifecycle.ts';
 import type { Logger } from '../log/index.ts';
 import { CALL_BACK_DAYS, type CallBackNumbers } from './callback-numbers.ts';
 

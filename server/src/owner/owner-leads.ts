@@ -4,8 +4,8 @@
 // owner's CRM through the signed lead webhook, never to a browser. Visitor values are one clean line
 // and the page an http(s) page of the lead's origin (visitor-text/), whatever an older relay stored.
 import type { AppContext } from '../app-context.ts';
-import type { CallbackJob } from '../lifecycle/job-store.ts';
-import { canMove } from '../lifecycle/stages.ts';
+import type { CallbackJob } from '../callback/job-store.ts';
+import { canMove } from '../callback/stages.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
 import { pageOfOrigin } from '../visitor-text/page-url.ts';
 
@@ -14,7 +14,7 @@ const FAILED_FOR_MS = 7 * 86_400_000;
 
 export interface OwnerLead {
   callbackId: string;
-  /** What the lead is waiting for, or how it ended (lifecycle/stages.ts). */
+  /** What the lead is waiting for, or how it ended (callback/stages.ts). */
   stage: CallbackJob['stage'];
   /** How it came in: a call now, a booking, or a call held while the service was unreachable. */
   requestedAs: CallbackJob['requestedAs'];

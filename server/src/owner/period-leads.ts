@@ -3,8 +3,8 @@
 // it came and ended; the job, while it is kept, its stage and masked number. Masked numbers only;
 // visitor values one clean line (visitor-text/), whatever an older relay stored.
 import type { AppContext } from '../app-context.ts';
-import type { CallbackJob } from '../lifecycle/job-store.ts';
-import { canMove } from '../lifecycle/stages.ts';
+import type { CallbackJob } from '../callback/job-store.ts';
+import { canMove } from '../callback/stages.ts';
 import type { Period } from '../report/report-query.ts';
 import type { LeadFact } from '../report/report-store.ts';
 import { oneLine } from '../visitor-text/one-line.ts';

@@ -1,9 +1,9 @@
 // How the lead report learns of leads: from the lifecycle's events (every held, booked and followed
 // call), and from the request path for a call placed at once that is not followed (no job: see
-// callback/place-now.ts). Each event writes one small fact; a fact told twice (at least once) is
+// callback/use-cases/place-now.ts). Each event writes one small fact; a fact told twice (at least once) is
 // written once.
-import type { CallbackJob } from '../lifecycle/job-store.ts';
-import type { LifecycleEvent, LifecycleListener } from '../lifecycle/lifecycle.ts';
+import type { CallbackJob } from '../callback/job-store.ts';
+import type { LifecycleEvent, LifecycleListener } from '../callback/lifecycle.ts';
 import type { Logger } from '../log/index.ts';
 import { groupValues, pagePath, type LeadSource, type NewLeadFact, type ReportStore } from './report-store.ts';
 

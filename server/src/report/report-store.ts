@@ -3,7 +3,7 @@
 // nothing personal. So each lead leaves one fact (when it came, how, its attribution, whether the
 // service took its call, how it ended, when talk began and how long it lasted) under its callback
 // id, and each dialog open a per-day counter of its group. No number, no address, no cookie.
-import type { RequestedAs } from '../lifecycle/stages.ts';
+import type { RequestedAs } from '../callback/stages.ts';
 import { groupPath, groupText, visibleText } from './group-values.ts';
 import type { ValueMatches, ValuesErased, ValueTest } from './erase-values.ts';
 import type { KeyTally, Tally } from './tally.ts';

@@ -2,18 +2,18 @@
 //   GET: what became of it (CallbackProgress). The widget polls it after the 202 and shows each
 //        step instead of a countdown: a placed call through the accepted calls and the call log,
 //        a held one (booked, queued, re-dial, failed, cancelled) through its job.
-//   DELETE with the Cancel-Token header: cancels a held call (callback/cancel-callback.ts).
+//   DELETE with the Cancel-Token header: cancels a held call (callback/use-cases/cancel-callback.ts).
 // It reads or changes one visitor's call, so like the request that placed it, it needs an allowed
 // Origin (the relay's own pages count through Sec-Fetch-Site, http/origin.ts); a call placed from
 // one site is invisible from another (the same 404 as an unknown id). The public contract calls a
 // callback's id `requestId`; inside the relay it is the callbackId.
 import type { AppContext } from '../app-context.ts';
-import { cancelCallback, unknownCallback } from '../callback/cancel-callback.ts';
+import { cancelCallback, unknownCallback } from '../callback/use-cases/cancel-callback.ts';
 import { CANCEL_TOKEN_HEADER, type CallbackProgress } from '../contract.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
-import { acceptedCallOfJob, progressOfJob, redialToCome } from '../lifecycle/held-progress.ts';
-import type { CallbackJob } from '../lifecycle/job-store.ts';
+import { acceptedCallOfJob, progressOfJob, redialToCome } from '../callback/progress/held-progress.ts';
+import type { CallbackJob } from '../callback/job-store.ts';
 import type { RouteModule } from './index.ts';
 
 const noStore = Object.freeze({ 'cache-control': 'no-store' });

@@ -2,9 +2,9 @@
 // is told: a call booked, held while the service was unreachable, placed by the relay later,
 // missed, failed or cancelled. A call the service took at once is in the service's own call log
 // already, so its placement is not announced; its miss is.
-import type { LeadAnnouncer } from '../webhooks/lead-events.ts';
-import type { LeadEventInput, LeadEventType } from '../webhooks/events.ts';
-import type { LifecycleEvent } from './lifecycle.ts';
+import type { LeadAnnouncer } from '../../webhooks/lead-events.ts';
+import type { LeadEventInput, LeadEventType } from '../../webhooks/events.ts';
+import type { LifecycleEvent } from '../lifecycle.ts';
 
 /** The lead event of a step, or null when the CRM is not told of it. */
 export function leadEventOf(event: LifecycleEvent): Omit<LeadEventInput, 'occurredAt'> | null {

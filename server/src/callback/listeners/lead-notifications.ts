@@ -3,12 +3,12 @@
 // not one with a re-dial still to come), one that failed, one booked for later and one held
 // through an outage (NOTIFY_ON picks among them). The digest keeps every lead's standing: pending
 // while it waits (a re-dial included), then answered, missed, failed, or other.
-import { pageOfOrigin } from '../visitor-text/page-url.ts';
-import type { LeadNotice } from '../webhooks/notify/notice.ts';
-import type { Notifier } from '../webhooks/notify/notifier.ts';
-import type { TallyOutcome } from '../webhooks/notify/lead-tally.ts';
-import type { CallbackJob } from './job-store.ts';
-import type { LifecycleEvent } from './lifecycle.ts';
+import { pageOfOrigin } from '../../visitor-text/page-url.ts';
+import type { LeadNotice } from '../../webhooks/notify/notice.ts';
+import type { Notifier } from '../../webhooks/notify/notifier.ts';
+import type { TallyOutcome } from '../../webhooks/notify/lead-tally.ts';
+import type { CallbackJob } from '../job-store.ts';
+import type { LifecycleEvent } from '../lifecycle.ts';
 
 /** The department the visitor chose, once jobs carry one; null on a site with one department. */
 function departmentOf(job: CallbackJob): string | null {

@@ -2,8 +2,8 @@
 // visitor what became of theirs, and the owner view can mark the widget's calls in the call log.
 // Bounded: the oldest entries go first; an entry is only useful for the minutes a visitor watches
 // the widget (and for marking the owner's recent calls).
-import type { ErasedNumber } from '../lib/memory-copies.ts';
-import { trimOldest } from '../lib/trim-oldest.ts';
+import type { ErasedNumber } from '../../lib/memory-copies.ts';
+import { trimOldest } from '../../lib/trim-oldest.ts';
 
 export interface AcceptedCall {
   callbackId: string;

@@ -6,11 +6,11 @@
 // asked about, and once per OUTCOME_POLL_MS the relay that wins the poll lock fetches the window
 // from that mark for everyone; the others read the rows it stored. So N relays cost the service
 // one `/calls/list` per period, as one relay does. While Redis is down a relay polls for itself.
-import type { CallTrackingClient } from '../calltracking/client.ts';
-import type { CallRecord } from '../calltracking/call-fields.ts';
-import type { Logger } from '../log/index.ts';
-import type { SharedState } from '../shared-state/shared-state.ts';
-import type { ErasedNumber } from '../lib/memory-copies.ts';
+import type { CallTrackingClient } from '../../calltracking/client.ts';
+import type { CallRecord } from '../../calltracking/call-fields.ts';
+import type { Logger } from '../../log/index.ts';
+import type { SharedState } from '../../shared-state/shared-state.ts';
+import type { ErasedNumber } from '../../lib/memory-copies.ts';
 import { sameNumber } from './accepted-calls.ts';
 
 // duration: with billsec, when talk began (calldate + duration − billsec), for the lead report.

@@ -3,11 +3,11 @@
 // with its time), placed and followed (accepted), or over (completed, missed, failed, cancelled,
 // unknown). A placed call's live steps (agent ringing, ringing you, connected) come from the
 // accepted calls instead (progress-tracker.ts); this is the answer when no relay follows it live.
-import { redialDueAt } from './follow-outcome.ts';
-import type { Config } from '../config/index.ts';
-import type { CallbackProgress, CallOutcome } from '../contract.ts';
-import type { CallbackJob } from './job-store.ts';
-import type { AcceptedCall } from '../outcome/accepted-calls.ts';
+import { redialDueAt } from '../steps/follow-outcome.ts';
+import type { Config } from '../../config/index.ts';
+import type { CallbackProgress, CallOutcome } from '../../contract.ts';
+import type { CallbackJob } from '../job-store.ts';
+import type { AcceptedCall } from './accepted-calls.ts';
 
 /** How often the widget may ask about a call that is waiting: a booked one changes at its time at the earliest. */
 const WAITING_POLL_MS = 15_000;

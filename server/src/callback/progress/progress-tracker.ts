@@ -1,14 +1,14 @@
 // The state of each callback a visitor is watching, advanced from the shared SIP status and the
 // shared call-log watch (call-outcome.ts explains what each fact means). Asking costs the service
 // nothing per visitor: both sources are shared caches.
-import type { CallbackProgress, CallOutcome } from '../contract.ts';
-import type { AgentStatus } from '../calltracking/agent-status.ts';
-import type { Logger } from '../log/index.ts';
+import type { CallbackProgress, CallOutcome } from '../../contract.ts';
+import type { AgentStatus } from '../../calltracking/agent-status.ts';
+import type { Logger } from '../../log/index.ts';
 import { sameNumber, type AcceptedCall, type AcceptedCalls } from './accepted-calls.ts';
 import type { CallLogWatch, WatchedRow } from './call-log-watch.ts';
 import { liveOutcome, outcomeOfRow } from './call-outcome.ts';
-import type { ErasedNumber } from '../lib/memory-copies.ts';
-import { trimOldest } from '../lib/trim-oldest.ts';
+import type { ErasedNumber } from '../../lib/memory-copies.ts';
+import { trimOldest } from '../../lib/trim-oldest.ts';
 
 /** Past this age an unsettled call is reported `unknown` (final), so widgets stop asking. */
 export const GIVE_UP_MS = 20 * 60_000;

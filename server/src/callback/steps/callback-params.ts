@@ -1,10 +1,10 @@
 // The parameters of the extended callback for one visitor's call, from the relay's settings (the
 // department's caller, project, direction) and what the visitor's request carried (number, address, user agent,
 // attribution). One place, so a call placed now and a held call placed later send the same thing.
-import type { CallbackExternalParams } from '../calltracking/client.ts';
-import type { Config } from '../config/index.ts';
-import type { Attribution } from '../contract.ts';
-import { departmentOf } from '../departments/department.ts';
+import type { CallbackExternalParams } from '../../calltracking/client.ts';
+import type { Config } from '../../config/index.ts';
+import type { Attribution } from '../../contract.ts';
+import { departmentOf } from '../../departments/department.ts';
 
 export interface VisitorCall {
   /** The destination in international digits (380501234567), as the service takes it. */

@@ -10,11 +10,11 @@
 //   no row, or IN PROGRESS         → look again later; after followGiveUpMs the call is left alone
 //                                    (ended): a call whose outcome is unknown is never re-dialled.
 // A call placed at once by the request path is followed the same way: followPlacedCall starts it.
-import type { AppContext } from '../app-context.ts';
-import type { Config } from '../config/index.ts';
-import type { Logger } from '../log/index.ts';
-import { outcomeOfRow } from '../outcome/call-outcome.ts';
-import { NO_PROGRESS, type CallbackJob, type JobProgress, type JobStep, type NewCallbackJob } from './job-store.ts';
+import type { AppContext } from '../../app-context.ts';
+import type { Config } from '../../config/index.ts';
+import type { Logger } from '../../log/index.ts';
+import { outcomeOfRow } from '../progress/call-outcome.ts';
+import { NO_PROGRESS, type CallbackJob, type JobProgress, type JobStep, type NewCallbackJob } from '../job-store.ts';
 import { digitsOf, rowsOf, waitStep, type HeldContext, type LogRows } from './held-context.ts';
 import { heldTiming, openAtOrAfter } from './held-timing.ts';
 

@@ -1,12 +1,12 @@
 // What handling one claimed job needs (the app, the timing, the clock), and the job's moves. Each
 // move goes through the lifecycle (lifecycle.ts), which tells the listeners (the lead webhook…)
 // before the store records it: the purge empties a finished job's number, and the event needs it.
-import type { AppContext } from '../app-context.ts';
-import type { WatchedRow } from '../outcome/call-log-watch.ts';
-import { sameNumber } from '../outcome/accepted-calls.ts';
-import type { Logger } from '../log/index.ts';
-import type { CallbackJob, JobProgress, JobStep } from './job-store.ts';
-import type { WaitingStage } from './stages.ts';
+import type { AppContext } from '../../app-context.ts';
+import type { WatchedRow } from '../progress/call-log-watch.ts';
+import { sameNumber } from '../progress/accepted-calls.ts';
+import type { Logger } from '../../log/index.ts';
+import type { CallbackJob, JobProgress, JobStep } from '../job-store.ts';
+import type { WaitingStage } from '../stages.ts';
 import type { HeldTiming } from './held-timing.ts';
 
 /** A step of handling a job, for tests (a kill -9 at that point) and traces. Awaited. */

@@ -2,9 +2,9 @@
 // so every "has it happened?" is read in the call log after the ring time (we assume 30 s per
 // party, CALL_RING_SECONDS; docs/service-interface.md); office hours are those of the call's
 // department (DEPARTMENTS_FILE), or WORKING_HOURS in TIMEZONE without departments.
-import type { Config } from '../config/index.ts';
-import { departmentOf } from '../departments/department.ts';
-import { openWindows } from '../schedule/open-windows.ts';
+import type { Config } from '../../config/index.ts';
+import { departmentOf } from '../../departments/department.ts';
+import { openWindows } from '../../schedule/open-windows.ts';
 
 export interface HeldTiming {
   /** Lease on a claimed job; renewed every third of it while the job is being handled. */

@@ -7,12 +7,12 @@
 //
 // Time is the app's clock (app.now); the timers are the app's (app.timers) or the runner's own, so
 // tests call runOnce() on their own clock instead of waiting.
-import type { AppContext } from '../app-context.ts';
-import { WATCH_FIELDS } from '../outcome/call-log-watch.ts';
-import type { CallbackJob } from './job-store.ts';
-import { createBackgroundWorker } from '../lib/background-worker.ts';
-import { tracing } from '../tracing/tracing.ts';
-import type { Timers } from '../lib/timers.ts';
+import type { AppContext } from '../../app-context.ts';
+import { WATCH_FIELDS } from '../progress/call-log-watch.ts';
+import type { CallbackJob } from '../job-store.ts';
+import { createBackgroundWorker } from '../../lib/background-worker.ts';
+import { tracing } from '../../tracing/tracing.ts';
+import type { Timers } from '../../lib/timers.ts';
 import { ROW_SKEW_MS, type HeldContext, type HeldStep, type LogRows } from './held-context.ts';
 import { heldTiming, type HeldTiming } from './held-timing.ts';
 import { handleHeldJob, logNeededSince } from './place-held-call.ts';

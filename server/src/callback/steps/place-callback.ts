@@ -1,9 +1,9 @@
 // Asking the service to place the call. Retried once, and only when the connection provably never
 // opened: after any other failure the service may already be ringing someone, and a second request
 // could ring the visitor twice.
-import type { CallTrackingClient, CallbackExternalParams } from '../calltracking/client.ts';
-import { CallTrackingError } from '../calltracking/errors.ts';
-import type { Logger } from '../log/index.ts';
+import type { CallTrackingClient, CallbackExternalParams } from '../../calltracking/client.ts';
+import { CallTrackingError } from '../../calltracking/errors.ts';
+import type { Logger } from '../../log/index.ts';
 
 export async function placeCallback(
   client: Pick<CallTrackingClient, 'callbackExternal'>,

@@ -17,14 +17,14 @@
 //     refused the call (upstream_rejected) → fails;
 //     anything else → unknown (see above): looked up after the ring time, never retried blindly.
 // The owner hears of each step (placed, missed, failed) before the store records it (lifecycle.ts).
-import { CallTrackingError, CallTrackingRejectedError } from '../calltracking/errors.ts';
-import { refusesOurCredentials } from '../calltracking/to-relay-error.ts';
-import { maskPhone, type Logger } from '../log/index.ts';
-import type { Admission } from '../limits/admission.ts';
-import { LimitRefusalError, siteReasons } from '../limits/refusal.ts';
-import { backoffDelay } from '../lib/backoff.ts';
-import type { CallbackJob, JobProgress } from './job-store.ts';
-import type { WaitingStage } from './stages.ts';
+import { CallTrackingError, CallTrackingRejectedError } from '../../calltracking/errors.ts';
+import { refusesOurCredentials } from '../../calltracking/to-relay-error.ts';
+import { maskPhone, type Logger } from '../../log/index.ts';
+import type { Admission } from '../../limits/admission.ts';
+import { LimitRefusalError, siteReasons } from '../../limits/refusal.ts';
+import { backoffDelay } from '../../lib/backoff.ts';
+import type { CallbackJob, JobProgress } from '../job-store.ts';
+import type { WaitingStage } from '../stages.ts';
 import { callbackParams } from './callback-params.ts';
 import { followingSteps, followStep, placedProgress } from './follow-outcome.ts';
 import { digitsOf, jobMoves, rowsOf, type HeldContext, type JobMoves, type LogRows } from './held-context.ts';

@@ -1,6 +1,6 @@
 // CallbackJobStore in memory, for tests and benchmarks (the relay's default is the SQLite store).
-import { cancelTokenMatches, hashCancelToken, storedJob, type CallbackJob, type CallbackJobStore } from './job-store.ts';
-import { canMove, stateOf } from './stages.ts';
+import { cancelTokenMatches, hashCancelToken, storedJob, type CallbackJob, type CallbackJobStore } from '../job-store.ts';
+import { canMove, stateOf } from '../stages.ts';
 
 interface Held {
   job: CallbackJob;

@@ -1,6 +1,6 @@
 // Jobs an older relay wrote to Redis (a `kind` and a JSON `notes`), rewritten into today's stage
 // and progress fields (legacy-job.ts says how).
-import type { RedisConnection } from '../storage/redis/connection.ts';
+import type { RedisConnection } from '../../storage/redis/connection.ts';
 import { legacyJobFields } from './legacy-job.ts';
 import { MIGRATE } from './redis-job-scripts.ts';
 

@@ -2,7 +2,7 @@
 // script, so a claim, a step or a cancel is atomic across relays. Every script includes jobs.lua
 // (its keys, all in the group "jobs": one hash tag, one Cluster slot); the claim is the outbox's
 // leased claim (storage/redis/leased-claim.lua).
-import { luaFile } from '../storage/redis/lua-file.ts';
+import { luaFile } from '../../storage/redis/lua-file.ts';
 
 const script = (name: string) => luaFile(new URL(`./redis-jobs/${name}.lua`, import.meta.url));
 

@@ -27,10 +27,10 @@
 // had happened; we need the taker to know the attempt was interrupted, to cancel by token and keep
 // one scheduled call per number, all of which would sit beside BullMQ in our own keys anyway. The
 // store is ~10 small scripts over a sorted set, as BullMQ itself is underneath.
-import { hashCancelToken, type CallbackJob, type CallbackJobStore, type CancelJobResult, type JobProgress } from './job-store.ts';
+import { hashCancelToken, type CallbackJob, type CallbackJobStore, type CancelJobResult, type JobProgress } from '../job-store.ts';
 import { legacyJobFields } from './legacy-job.ts';
-import { canMove, stateOf, WAITING_STAGES, type Stage } from './stages.ts';
-import type { lua, RedisConnection } from '../storage/redis/connection.ts';
+import { canMove, stateOf, WAITING_STAGES, type Stage } from '../stages.ts';
+import type { lua, RedisConnection } from '../../storage/redis/connection.ts';
 import { migrateLegacyJobs } from './redis-job-migration.ts';
 import { ADD, CANCEL, CLAIM, FINISH, RENEW, WAIT } from './redis-job-scripts.ts';
 

@@ -4,9 +4,9 @@
 // column (e164), so the purge can empty it without touching the rest of the request; the
 // department too (DEPARTMENTS_FILE), so a query can pick a department's calls.
 import type { DatabaseSync } from 'node:sqlite';
-import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from './job-store.ts';
-import { canMove, stateOf, type JobState, type RequestedAs, type Stage } from './stages.ts';
-import { transaction } from '../storage/sqlite/database.ts';
+import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from '../job-store.ts';
+import { canMove, stateOf, type JobState, type RequestedAs, type Stage } from '../stages.ts';
+import { transaction } from '../../storage/sqlite/database.ts';
 
 interface Row {
   callback_id: string;

@@ -1,11 +1,11 @@
 // The checks a request meets before it may cost anything: the CAPTCHA (when enabled), then its
 // limits. Shared by a call placed now (every limit) and a booking (the visitor's own limits).
-import type { AppContext } from '../app-context.ts';
-import { RelayError } from '../errors.ts';
-import type { Admission } from '../limits/admission.ts';
-import { LimitRefusalError } from '../limits/refusal.ts';
-import type { AdmitPart } from '../limits/plan.ts';
-import type { Destination } from '../phone/phone-policy.ts';
+import type { AppContext } from '../../app-context.ts';
+import { RelayError } from '../../errors.ts';
+import type { Admission } from '../../limits/admission.ts';
+import { LimitRefusalError } from '../../limits/refusal.ts';
+import type { AdmitPart } from '../../limits/plan.ts';
+import type { Destination } from '../../phone/phone-policy.ts';
 import type { CallbackOutcome } from './outcome.ts';
 import type { CallbackInput } from './request-callback.ts';
 

@@ -4,13 +4,13 @@
 // of the moment the call is placed (job-runner). A number holds at most one pending booking. The
 // job store keeps it durably; the owner is told (callback.scheduled, by the lifecycle).
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app-context.ts';
-import { RelayError } from '../errors.ts';
-import { maskPhone } from '../log/index.ts';
-import type { Destination } from '../phone/phone-policy.ts';
+import type { AppContext } from '../../app-context.ts';
+import { RelayError } from '../../errors.ts';
+import { maskPhone } from '../../log/index.ts';
+import type { Destination } from '../../phone/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';
-import { keepConsentRecord } from '../consent/keep-record.ts';
-import type { AddJobResult } from '../lifecycle/job-store.ts';
+import { keepConsentRecord } from '../../consent/keep-record.ts';
+import type { AddJobResult } from '../job-store.ts';
 import { heldJob } from './held-job.ts';
 import type { CallbackOutcome } from './outcome.ts';
 import type { CallbackInput } from './request-callback.ts';

@@ -6,10 +6,10 @@
 //   "never call this number": its keyed hash joins the never-call list (phone/never-call-list.ts).
 // Neither shows the number to anyone: it comes from the kept call-back number or the job.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app-context.ts';
-import { RelayError } from '../errors.ts';
-import { NO_PROGRESS, type CallbackJob, type NewCallbackJob } from '../lifecycle/job-store.ts';
-import { INITIAL_STAGES } from '../lifecycle/stages.ts';
+import type { AppContext } from '../../app-context.ts';
+import { RelayError } from '../../errors.ts';
+import { NO_PROGRESS, type CallbackJob, type NewCallbackJob } from '../job-store.ts';
+import { INITIAL_STAGES } from '../stages.ts';
 
 export interface CallBackAnswer {
   status: 'scheduled';

@@ -1,11 +1,11 @@
 // What became of one callback request, and the public answer for it. The use-case returns an
 // outcome; routes/callback.ts sends its answer. The answer is also what an Idempotency-Key replays,
 // so it is made in one place only.
-import type { CallbackAccepted, CallbackQueued, CallbackScheduled } from '../contract.ts';
-import type { RelayError } from '../errors.ts';
-import { errorAnswer, json, type Answer } from '../answer.ts';
-import type { Refusal } from '../limits/limit-store.ts';
-import { createRefusalReplies } from '../limits/refusal-answers.ts';
+import type { CallbackAccepted, CallbackQueued, CallbackScheduled } from '../../contract.ts';
+import type { RelayError } from '../../errors.ts';
+import { errorAnswer, json, type Answer } from '../../answer.ts';
+import type { Refusal } from '../../limits/limit-store.ts';
+import { createRefusalReplies } from '../../limits/refusal-answers.ts';
 
 export type CallbackOutcome =
   /** The service took the call. */

@@ -5,22 +5,22 @@
 // it as soon as the service answers again; the visitor gets 202 queued instead of 503. With 0,
 // everything counted is given back and the visitor may try again.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app-context.ts';
-import { CallTrackingError } from '../calltracking/errors.ts';
-import { refusesOurCredentials, toRelayError } from '../calltracking/to-relay-error.ts';
-import type { RelayError } from '../errors.ts';
-import { maskPhone, type Logger } from '../log/index.ts';
-import { maskInternational, type Destination } from '../phone/phone-policy.ts';
+import type { AppContext } from '../../app-context.ts';
+import { CallTrackingError } from '../../calltracking/errors.ts';
+import { refusesOurCredentials, toRelayError } from '../../calltracking/to-relay-error.ts';
+import type { RelayError } from '../../errors.ts';
+import { maskPhone, type Logger } from '../../log/index.ts';
+import { maskInternational, type Destination } from '../../phone/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';
-import { keepConsentRecord } from '../consent/keep-record.ts';
-import { callbackParams } from '../lifecycle/callback-params.ts';
-import { followPlacedCall } from '../lifecycle/follow-outcome.ts';
+import { keepConsentRecord } from '../../consent/keep-record.ts';
+import { callbackParams } from '../steps/callback-params.ts';
+import { followPlacedCall } from '../steps/follow-outcome.ts';
 import { heldJob } from './held-job.ts';
-import type { NewCallbackJob } from '../lifecycle/job-store.ts';
+import type { NewCallbackJob } from '../job-store.ts';
 import { metricOutcome, type CallbackOutcome } from './outcome.ts';
-import { placeCallback } from '../lifecycle/place-callback.ts';
+import { placeCallback } from '../steps/place-callback.ts';
 import type { CallbackInput } from './request-callback.ts';
-import { newLeadFact } from '../report/lead-facts.ts';
+import { newLeadFact } from '../../report/lead-facts.ts';
 
 /** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */
 const ESTIMATE_SECONDS = 30;

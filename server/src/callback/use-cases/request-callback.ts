@@ -17,20 +17,20 @@
 //      is unreachable) or a booked one (book-call.ts: CAPTCHA, the visitor's limits, the job store).
 // A request refused before the service or the store is forgotten for its Idempotency-Key, so the
 // visitor may simply try again; every other outcome is what a repeat gets.
-import type { AppContext } from '../app-context.ts';
-import type { CallbackRequest } from '../contract.ts';
-import { RelayError } from '../errors.ts';
-import type { Logger } from '../log/index.ts';
-import { createDestinationCache } from '../phone/destination-cache.ts';
-import { requestFingerprint } from '../idempotency/request-key.ts';
-import type { Refusal } from '../limits/limit-store.ts';
-import { checkScheduledFor } from '../schedule/scheduled-for.ts';
-import type { IdempotencyTicket } from '../idempotency/idempotency-store.ts';
+import type { AppContext } from '../../app-context.ts';
+import type { CallbackRequest } from '../../contract.ts';
+import { RelayError } from '../../errors.ts';
+import type { Logger } from '../../log/index.ts';
+import { createDestinationCache } from '../../phone/destination-cache.ts';
+import { requestFingerprint } from '../../idempotency/request-key.ts';
+import type { Refusal } from '../../limits/limit-store.ts';
+import { checkScheduledFor } from '../../schedule/scheduled-for.ts';
+import type { IdempotencyTicket } from '../../idempotency/idempotency-store.ts';
 import { bookCall } from './book-call.ts';
 import { createAnswers, type CallbackOutcome } from './outcome.ts';
 import { placeNow } from './place-now.ts';
-import { numberHmac } from '../consent/consent-log.ts';
-import { maskPhone } from '../log/index.ts';
+import { numberHmac } from '../../consent/consent-log.ts';
+import { maskPhone } from '../../log/index.ts';
 
 export interface CallbackInput {
   request: CallbackRequest;

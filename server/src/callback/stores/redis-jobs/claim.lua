@@ -4,7 +4,7 @@
 -- ARGV: 1 keyspace, 2 owner, 3 now, 4 leaseMs, 5 limit, 6 scan (candidates looked at)
 -- Returns: the claimed ids, earliest due first (then read with HGETALL)
 --#include jobs.lua
---#include ../../storage/redis/leased-claim.lua
+--#include ../../../storage/redis/leased-claim.lua
 local owner, now, leaseMs, limit, scan = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local function claimable(k, due) return due <= now and not leased(k, now) end
 local function stamp(k)
