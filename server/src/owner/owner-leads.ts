@@ -5,7 +5,7 @@
 // and the page an http(s) page of the lead's origin (visitor-text/), whatever an older relay stored.
 import type { AppContext } from '../app-context.ts';
 import type { CallbackJob } from '../callback/job-store.ts';
-import { canMove } from '../callback/stages.ts';
+import { isCancellable } from '../callback/stages.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
 import { pageOfOrigin } from '../visitor-text/page-url.ts';
 
@@ -47,7 +47,7 @@ function ownerLead(job: CallbackJob): OwnerLead {
     callbackId: job.callbackId,
     stage: job.stage,
     requestedAs: job.requestedAs,
-    cancellable: job.state === 'pending' && canMove(job.stage, 'cancelled'),
+    cancellable: isCancellable(job.stage),
     state: job.state,
     at: iso(job.state === 'pending' ? job.dueAt : job.updatedAt),
     requestedAt: iso(job.createdAt),

@@ -4,7 +4,7 @@
 // visitor values one clean line (visitor-text/), whatever an older relay stored.
 import type { AppContext } from '../app-context.ts';
 import type { CallbackJob } from '../callback/job-store.ts';
-import { canMove } from '../callback/stages.ts';
+import { isCancellable, mayCallBack, stateOf, type JobState } from '../callback/stages.ts';
 import type { Period } from '../report/report-query.ts';
 import type { LeadFact } from '../report/report-store.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
@@ -17,7 +17,7 @@ export interface PeriodLead {
   requestedAt: string;
   /** The job's stage while the job is kept; else how the lead ended ('placed' when the service took it and nothing more is known). */
   stage: string;
-  state: 'pending' | 'completed' | 'failed' | 'cancelled';
+  state: JobState;
   number: string | null;
   utmSource: string | null;
   utmMedium: string | null;
@@ -37,7 +37,7 @@ const orNull = (v: string) => oneLine(v, 200) || null;
 
 function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
   const stage = job?.stage ?? f.outcome ?? (f.placed ? 'placed' : 'requested');
-  const state = job?.state ?? (f.outcome === 'failed' || f.outcome === 'cancelled' ? f.outcome : f.outcome ? 'completed' : 'pending');
+  const state = job?.state ?? (f.outcome === null ? 'pending' : stateOf(f.outcome));
   const ended = f.outcome ?? job?.stage;
   return {
     callbackId: f.callbackId,
@@ -55,8 +55,8 @@ function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
     outcome: f.outcome,
     talkSeconds: f.talkSeconds,
     answerSeconds: f.answerSeconds,
-    cancellable: job !== undefined && job.state === 'pending' && canMove(job.stage, 'cancelled'),
-    canCallBack: (ended === 'missed' || ended === 'failed') && job !== undefined,
+    cancellable: job !== undefined && isCancellable(job.stage),
+    canCallBack: ended !== undefined && mayCallBack(ended) && job !== undefined,
   };
 }
 

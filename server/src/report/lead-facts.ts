@@ -4,6 +4,7 @@
 // written once.
 import type { CallbackJob } from '../callback/job-store.ts';
 import type { LifecycleEvent, LifecycleListener } from '../callback/lifecycle.ts';
+import { isPlacement, reportEnd } from '../callback/stages.ts';
 import type { Logger } from '../log/index.ts';
 import { groupValues, pagePath, type LeadSource, type NewLeadFact, type ReportStore } from './report-store.ts';
 
@@ -27,10 +28,11 @@ function answerSeconds(job: CallbackJob, talkStartedAt: number): number {
 async function record(report: ReportStore, event: LifecycleEvent): Promise<void> {
   const { job, to, step } = event;
   if (event.from === null) await report.addLead(newLeadFact(job, job.createdAt, job.request.department));
-  if (to === 'following') await report.markPlaced(job.callbackId);
-  if (to === 'answered' || to === 'missed' || to === 'ended' || to === 'failed' || to === 'cancelled') {
+  if (isPlacement(to)) await report.markPlaced(job.callbackId);
+  const end = reportEnd(to);
+  if (end !== null) {
     const call = 'call' in step && step.call ? { answerSeconds: answerSeconds(job, step.call.talkStartedAt), talkSeconds: step.call.talkSeconds } : null;
-    await report.finish(job.callbackId, to, call);
+    await report.finish(job.callbackId, end, call);
   }
 }
 

@@ -3,7 +3,8 @@
 // missed, failed or cancelled. A call the service took at once is in the service's own call log
 // already, so its placement is not announced; its miss is.
 import type { LeadAnnouncer } from '../../webhooks/lead-events.ts';
-import type { LeadEventInput, LeadEventType } from '../../webhooks/events.ts';
+import type { LeadEventInput } from '../../webhooks/events.ts';
+import { leadEventType } from '../stages.ts';
 import type { LifecycleEvent } from '../lifecycle.ts';
 
 /** The lead event of a step, or null when the CRM is not told of it. */
@@ -11,22 +12,12 @@ export function leadEventOf(event: LifecycleEvent): Omit<LeadEventInput, 'occurr
   const { job, from, to, step } = event;
   // A purged job has no number left to tell anyone about.
   if (job.request.e164 === null) return null;
-  let type: LeadEventType;
+  const type = leadEventType(from, to, job.requestedAs);
+  if (type === null) return null;
   let extra: Pick<LeadEventInput, 'occurrence' | 'reason'> = {};
-  // The owner's own call-back is no booking a visitor made: the CRM hears of its placement and end.
-  if (from === null && to === 'scheduled' && job.requestedAs !== 'owner') type = 'callback.scheduled';
-  else if (from === null && to === 'queued') type = 'callback.queued';
-  else if (from !== null && from !== 'following' && to === 'following') {
-    type = 'callback.placed';
-    extra = { occurrence: 'progress' in step ? step.progress.redials : job.progress.redials };
-  } else if (from === 'following' && (to === 'redial' || to === 'missed')) {
-    type = 'callback.missed';
-    extra = { occurrence: job.progress.redials, reason: 'no_answer' };
-  } else if (to === 'failed') {
-    type = 'callback.failed';
-    extra = { reason: 'outcome' in step ? step.outcome : null };
-  } else if (to === 'cancelled') type = 'callback.cancelled';
-  else return null;
+  if (type === 'callback.placed') extra = { occurrence: 'progress' in step ? step.progress.redials : job.progress.redials };
+  else if (type === 'callback.missed') extra = { occurrence: job.progress.redials, reason: 'no_answer' };
+  else if (type === 'callback.failed') extra = { reason: 'outcome' in step ? step.outcome : null };
   return {
     type,
     callbackId: job.callbackId,

@@ -6,9 +6,9 @@
 import { pageOfOrigin } from '../../visitor-text/page-url.ts';
 import type { LeadNotice } from '../../webhooks/notify/notice.ts';
 import type { Notifier } from '../../webhooks/notify/notifier.ts';
-import type { TallyOutcome } from '../../webhooks/notify/lead-tally.ts';
 import type { CallbackJob } from '../job-store.ts';
 import type { LifecycleEvent } from '../lifecycle.ts';
+import { digestStanding, noticeKind } from '../stages.ts';
 
 /** The department the visitor chose, once jobs carry one; null on a site with one department. */
 function departmentOf(job: CallbackJob): string | null {
@@ -21,12 +21,8 @@ export function leadNoticeOf(event: LifecycleEvent): LeadNotice | null {
   const { job, from, to, step } = event;
   // A purged job has no number left to tell anyone.
   if (job.request.e164 === null) return null;
-  let kind: LeadNotice['kind'];
-  if (from === null && to === 'scheduled') kind = 'scheduled';
-  else if (from === null && to === 'queued') kind = 'queued';
-  else if (to === 'missed') kind = 'missed';
-  else if (to === 'failed') kind = 'failed';
-  else return null;
+  const kind = noticeKind(from, to);
+  if (kind === null) return null;
   return {
     kind,
     callbackId: job.callbackId,
@@ -43,12 +39,10 @@ export function leadNoticeOf(event: LifecycleEvent): LeadNotice | null {
   };
 }
 
-const STANDING: Partial<Record<LifecycleEvent['to'], TallyOutcome>> = { answered: 'answered', missed: 'missed', failed: 'failed', ended: 'other', cancelled: 'other' };
-
 export function notifyLeads(notifier: Notifier): (event: LifecycleEvent) => Promise<void> {
   return async (event) => {
     const { job } = event;
-    await notifier.tally({ callbackId: job.callbackId, createdAt: job.createdAt, utmSource: job.request.attribution.utmSource ?? null, outcome: STANDING[event.to] ?? 'pending' });
+    await notifier.tally({ callbackId: job.callbackId, createdAt: job.createdAt, utmSource: job.request.attribution.utmSource ?? null, outcome: digestStanding(event.to) });
     const notice = leadNoticeOf(event);
     if (notice) await notifier.tell(notice);
   };

@@ -5,22 +5,14 @@
 // accepted calls instead (progress-tracker.ts); this is the answer when no relay follows it live.
 import { redialDueAt } from '../steps/follow-outcome.ts';
 import type { Config } from '../../config/index.ts';
-import type { CallbackProgress, CallOutcome } from '../../contract.ts';
+import type { CallbackProgress } from '../../contract.ts';
+import { PUBLIC_OUTCOME } from '../stages.ts';
 import type { CallbackJob } from '../job-store.ts';
 import type { AcceptedCall } from './accepted-calls.ts';
 
 /** How often the widget may ask about a call that is waiting: a booked one changes at its time at the earliest. */
 const WAITING_POLL_MS = 15_000;
 const QUEUED_POLL_MS = 5_000;
-
-/** The public name of each final stage ('ended': placed, its outcome never shown). */
-const FINAL: Record<'answered' | 'missed' | 'ended' | 'failed' | 'cancelled', CallOutcome> = {
-  answered: 'completed',
-  missed: 'missed',
-  ended: 'unknown',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
 
 export function progressOfJob(job: CallbackJob): CallbackProgress {
   const { department } = job.request;
@@ -37,7 +29,7 @@ function progressByStage(job: CallbackJob): CallbackProgress {
     case 'ended':
     case 'failed':
     case 'cancelled':
-      return { requestId, outcome: FINAL[job.stage] };
+      return { requestId, outcome: PUBLIC_OUTCOME[job.stage] };
     // Placed and followed; or an attempt whose outcome the call log is about to tell: it may be
     // ringing now, so the widget keeps asking (a retry already decided is held, as queued).
     case 'following':

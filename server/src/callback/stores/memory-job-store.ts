@@ -1,6 +1,6 @@
 // CallbackJobStore in memory, for tests and benchmarks (the relay's default is the SQLite store).
 import { cancelTokenMatches, hashCancelToken, storedJob, type CallbackJob, type CallbackJobStore } from '../job-store.ts';
-import { canMove, stateOf } from '../stages.ts';
+import { isCancellable, stateOf } from '../stages.ts';
 
 interface Held {
   job: CallbackJob;
@@ -71,7 +71,7 @@ export function createMemoryCallbackJobStore(): MemoryCallbackJobStore {
       const { job } = found;
       if (cancelToken !== null && (found.cancelHash === null || !cancelTokenMatches(cancelToken, found.cancelHash))) return 'wrong_token';
       if (job.state !== 'pending') return 'not_pending';
-      if (!canMove(job.stage, 'cancelled')) return 'placed';
+      if (!isCancellable(job.stage)) return 'placed';
       if (leased(job, nowMs)) return 'in_progress';
       Object.assign(job, { stage: 'cancelled', state: 'cancelled', outcome: null, leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs });
       return 'cancelled';

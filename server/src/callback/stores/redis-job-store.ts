@@ -29,7 +29,7 @@
 // store is ~10 small scripts over a sorted set, as BullMQ itself is underneath.
 import { hashCancelToken, type CallbackJob, type CallbackJobStore, type CancelJobResult, type JobProgress } from '../job-store.ts';
 import { legacyJobFields } from './legacy-job.ts';
-import { canMove, stateOf, WAITING_STAGES, type Stage } from '../stages.ts';
+import { CANCELLABLE_STAGES, stateOf, type Stage } from '../stages.ts';
 import type { lua, RedisConnection } from '../../storage/redis/connection.ts';
 import { migrateLegacyJobs } from './redis-job-migration.ts';
 import { ADD, CANCEL, CLAIM, FINISH, RENEW, WAIT } from './redis-job-scripts.ts';
@@ -92,9 +92,6 @@ export function toJob(stored: Record<string, string>): CallbackJob {
     updatedAt: Number(h.updated),
   };
 }
-
-/** Stages a job may be cancelled from, for the CANCEL script. */
-const CANCELLABLE: readonly Stage[] = WAITING_STAGES.filter((stage) => canMove(stage, 'cancelled'));
 
 /**
  * The steps a failover must not undo (REDIS_MIN_REPLICAS: WAIT for replicas): a job accepted, a
@@ -189,7 +186,7 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
       await migrateOnce();
       // null: the owner's cancel (authorised by the owner view), no token to check.
       const hash = cancelToken === null ? '' : hashCancelToken(cancelToken);
-      return (await run('jobs.cancel', CANCEL, [callbackId, hash, nowMs, retentionMs, ...CANCELLABLE])) as CancelJobResult;
+      return (await run('jobs.cancel', CANCEL, [callbackId, hash, nowMs, retentionMs, ...CANCELLABLE_STAGES])) as CancelJobResult;
     },
 
     async get(callbackId) {

@@ -5,7 +5,7 @@
 // department too (DEPARTMENTS_FILE), so a query can pick a department's calls.
 import type { DatabaseSync } from 'node:sqlite';
 import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from '../job-store.ts';
-import { canMove, stateOf, type JobState, type RequestedAs, type Stage } from '../stages.ts';
+import { isCancellable, stateOf, type JobState, type RequestedAs, type Stage } from '../stages.ts';
 import { transaction } from '../../storage/sqlite/database.ts';
 
 interface Row {
@@ -150,7 +150,7 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
         if (!row) return 'not_found';
         if (cancelToken !== null && (row.cancel_hash === null || !cancelTokenMatches(cancelToken, row.cancel_hash))) return 'wrong_token';
         if (row.state !== 'pending') return 'not_pending';
-        if (!canMove(row.stage, 'cancelled')) return 'placed';
+        if (!isCancellable(row.stage)) return 'placed';
         if (row.lease_owner !== null && (row.lease_expires_ms ?? 0) > nowMs) return 'in_progress';
         sql.cancel.run(nowMs, callbackId);
         return 'cancelled';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../app-context.ts';
 import { RelayError } from '../../errors.ts';
 import { NO_PROGRESS, type CallbackJob, type NewCallbackJob } from '../job-store.ts';
-import { INITIAL_STAGES } from '../stages.ts';
+import { INITIAL_STAGES, mayCallBack } from '../stages.ts';
 
 export interface CallBackAnswer {
   status: 'scheduled';
@@ -26,7 +26,7 @@ async function leadOf(app: AppContext, callbackId: string): Promise<CallbackJob>
 
 export async function callBack(app: AppContext, callbackId: string, ownerIp: string): Promise<CallBackAnswer> {
   const lead = await leadOf(app, callbackId);
-  if (lead.stage !== 'missed' && lead.stage !== 'failed') {
+  if (!mayCallBack(lead.stage)) {
     throw new RelayError('not_callable', `Only a missed or failed lead can be called back; this one is ${lead.stage}.`);
   }
   const now = app.now().getTime();
