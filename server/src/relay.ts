@@ -1,8 +1,8 @@
 // createRelay builds the relay's http.Server without starting it (main.ts listens; tests listen on
-// 127.0.0.1:0): the app's parts (app-context.ts), the route table (routes/index.ts), the request
+// 127.0.0.1:0): the app's parts (app/app-context.ts), the route table (routes/index.ts), the request
 // pipeline (http/handle-request.ts) and the connection guard (http/connection-guard.ts).
 import { createServer, type Server } from 'node:http';
-import { createAppContext, type AppContext, type AppDeps } from './app-context.ts';
+import { createAppContext, type AppContext, type AppDeps } from './app/app-context.ts';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './callback/steps/job-runner.ts';
 import { guardConnections } from './http/connection-guard.ts';
 import { drainConnections } from './http/drain-connections.ts';

@@ -1,17 +1,17 @@
 // Builds the relay's protection pieces from the configuration: limits (with their store),
 // idempotency, the optional CAPTCHA and the readiness probe. createRelay spreads the result into
 // the AppContext; tests may build a relay with any of them replaced.
-import type { Config } from './config/index.ts';
-import type { CallTrackingClient } from './calltracking/client.ts';
-import type { Logger } from './log/index.ts';
-import type { RelayMetrics } from './metrics/relay-metrics.ts';
-import { createReadiness, type Readiness } from './metrics/readiness.ts';
-import { createTurnstile, type Captcha } from './captcha/turnstile.ts';
-import { createCaptchaGate } from './captcha/captcha-gate.ts';
-import type { IdempotencyStore } from './idempotency/idempotency-store.ts';
-import { createLimiter, type Limiter } from './limits/index.ts';
-import type { LimitStore } from './limits/limit-store.ts';
-import type { SharedState } from './shared-state/shared-state.ts';
+import type { Config } from '../config/index.ts';
+import type { CallTrackingClient } from '../calltracking/client.ts';
+import type { Logger } from '../log/index.ts';
+import type { RelayMetrics } from '../metrics/relay-metrics.ts';
+import { createReadiness, type Readiness } from '../metrics/readiness.ts';
+import { createTurnstile, type Captcha } from '../captcha/turnstile.ts';
+import { createCaptchaGate } from '../captcha/captcha-gate.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import { createLimiter, type Limiter } from '../limits/index.ts';
+import type { LimitStore } from '../limits/limit-store.ts';
+import type { SharedState } from '../shared-state/shared-state.ts';
 
 export interface Protection {
   metrics: RelayMetrics;
@@ -27,11 +27,11 @@ export interface ProtectionDeps {
   log: Logger;
   client: CallTrackingClient;
   metrics: RelayMetrics;
-  /** The limit state (store/relay-stores.ts). */
+  /** The limit state (relay-stores.ts). */
   limitStore: LimitStore;
-  /** The Idempotency-Key records (store/relay-stores.ts). */
+  /** The Idempotency-Key records (relay-stores.ts). */
   idempotency: IdempotencyStore;
-  /** Wraps the limiter (Redis: blocked clients answered from memory; store/relay-stores.ts). */
+  /** Wraps the limiter (Redis: blocked clients answered from memory; relay-stores.ts). */
   wrapLimiter?: ((limiter: Limiter, now?: () => number) => Limiter) | undefined;
   /** Shared with other relays (Redis): the site breaker's open state and alert. */
   shared?: SharedState | undefined;

@@ -8,24 +8,24 @@
 // while Redis is down); a new client's look comes from the store's copy of the blocked subjects
 // while it is fresh (blocked-copy.ts); everything else asks Redis, and fails closed (503) when it cannot.
 import { Registry } from 'prom-client';
-import type { Config } from './config/index.ts';
-import { createConsentLog } from './consent/consent-log.ts';
+import type { Config } from '../config/index.ts';
+import { createConsentLog } from '../consent/consent-log.ts';
 import type { RelayStores } from './relay-stores.ts';
-import { cacheBlockedClients } from './limits/blocked-clients.ts';
-import { createRedisCallbackJobStore } from './callback/stores/redis-job-store.ts';
-import { connectRedis, type RedisConnection, type RedisLog } from './storage/redis/connection.ts';
-import { createRedisConsentLog } from './consent/redis-consent-log.ts';
-import { createRedisIdempotencyStore } from './idempotency/redis-store.ts';
-import { createRedisLimitStore } from './limits/redis/limit-store.ts';
-import { reportBlockedCopy } from './limits/redis/blocked-copy-metrics.ts';
-import { createRedisMetrics } from './storage/redis/metrics.ts';
-import { createRedisSharedState } from './shared-state/redis-shared-state.ts';
-import { createRedisWebhookOutbox } from './webhooks/redis-outbox.ts';
-import { createRedisReportStore } from './report/redis-report-store.ts';
-import { createRedisNeverCallList } from './phone/redis-never-call-list.ts';
-import { createRedisCallBackNumbers } from './owner/redis-callback-numbers.ts';
-import { createRedisNumberRecords } from './number-data/redis-number-records.ts';
-import { createRedisLeadTally } from './webhooks/notify/redis-lead-tally.ts';
+import { cacheBlockedClients } from '../limits/blocked-clients.ts';
+import { createRedisCallbackJobStore } from '../callback/stores/redis-job-store.ts';
+import { connectRedis, type RedisConnection, type RedisLog } from '../storage/redis/connection.ts';
+import { createRedisConsentLog } from '../consent/redis-consent-log.ts';
+import { createRedisIdempotencyStore } from '../idempotency/redis-store.ts';
+import { createRedisLimitStore } from '../limits/redis/limit-store.ts';
+import { reportBlockedCopy } from '../limits/redis/blocked-copy-metrics.ts';
+import { createRedisMetrics } from '../storage/redis/metrics.ts';
+import { createRedisSharedState } from '../shared-state/redis-shared-state.ts';
+import { createRedisWebhookOutbox } from '../webhooks/redis-outbox.ts';
+import { createRedisReportStore } from '../report/redis-report-store.ts';
+import { createRedisNeverCallList } from '../phone/redis-never-call-list.ts';
+import { createRedisCallBackNumbers } from '../owner/redis-callback-numbers.ts';
+import { createRedisNumberRecords } from '../number-data/redis-number-records.ts';
+import { createRedisLeadTally } from '../webhooks/notify/redis-lead-tally.ts';
 
 export interface OpenRedisOptions {
   /** Who this relay is (lock holders); a random id when not given. */

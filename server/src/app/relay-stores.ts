@@ -1,30 +1,30 @@
 // Every piece of state the relay keeps, behind the store interfaces: the embedded SQLite file by
 // default (DATA_DIR), and memory for tests and benchmarks. (Several relays share Redis instead:
-// REDIS_URL, store/redis/open-redis-stores.ts.) createRelay takes one RelayStores; main.ts opens it and closes it last.
-import type { ConsentLog } from './consent/consent-log.ts';
-import type { Config } from './config/index.ts';
-import type { LimitStore } from './limits/limit-store.ts';
-import type { Limiter } from './limits/index.ts';
+// REDIS_URL, redis-stores.ts.) createRelay takes one RelayStores; main.ts opens it and closes it last.
+import type { ConsentLog } from '../consent/consent-log.ts';
+import type { Config } from '../config/index.ts';
+import type { LimitStore } from '../limits/limit-store.ts';
+import type { Limiter } from '../limits/index.ts';
 import type { Registry } from 'prom-client';
-import type { SharedState } from './shared-state/shared-state.ts';
-import { createMemoryLimitStore } from './limits/memory/limit-store.ts';
-import type { WebhookOutbox } from './webhooks/outbox.ts';
-import { createMemoryWebhookOutbox } from './webhooks/memory-outbox.ts';
-import { createMemoryLeadTally, type LeadTally } from './webhooks/notify/lead-tally.ts';
-import type { CallbackJobStore } from './callback/job-store.ts';
-import type { IdempotencyStore } from './idempotency/idempotency-store.ts';
-import { createMemoryCallbackJobStore } from './callback/stores/memory-job-store.ts';
-import { createMemoryIdempotencyStore } from './idempotency/memory-store.ts';
-import { createConsentLog } from './consent/consent-log.ts';
+import type { SharedState } from '../shared-state/shared-state.ts';
+import { createMemoryLimitStore } from '../limits/memory/limit-store.ts';
+import type { WebhookOutbox } from '../webhooks/outbox.ts';
+import { createMemoryWebhookOutbox } from '../webhooks/memory-outbox.ts';
+import { createMemoryLeadTally, type LeadTally } from '../webhooks/notify/lead-tally.ts';
+import type { CallbackJobStore } from '../callback/job-store.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import { createMemoryCallbackJobStore } from '../callback/stores/memory-job-store.ts';
+import { createMemoryIdempotencyStore } from '../idempotency/memory-store.ts';
+import { createConsentLog } from '../consent/consent-log.ts';
 import { openEmbeddedStore } from './sqlite-stores.ts';
-import { cacheBlockedClients } from './limits/blocked-clients.ts';
-import type { ReportStore } from './report/report-store.ts';
-import { createMemoryReportStore } from './report/memory-report-store.ts';
-import { createMemoryNeverCallList, type NeverCallList } from './phone/never-call-list.ts';
-import { createMemoryCallBackNumbers, type CallBackNumbers } from './owner/callback-numbers.ts';
-import type { NumberRecords } from './number-data/number-records.ts';
-import { createMemoryNumberRecords } from './number-data/memory-number-records.ts';
-import { tracedMethods } from './tracing/tracing.ts';
+import { cacheBlockedClients } from '../limits/blocked-clients.ts';
+import type { ReportStore } from '../report/report-store.ts';
+import { createMemoryReportStore } from '../report/memory-report-store.ts';
+import { createMemoryNeverCallList, type NeverCallList } from '../phone/never-call-list.ts';
+import { createMemoryCallBackNumbers, type CallBackNumbers } from '../owner/callback-numbers.ts';
+import type { NumberRecords } from '../number-data/number-records.ts';
+import { createMemoryNumberRecords } from '../number-data/memory-number-records.ts';
+import { tracedMethods } from '../tracing/tracing.ts';
 
 export interface RelayStores {
   /** Which kind, for logs and /readyz. */

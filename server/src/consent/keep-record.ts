@@ -8,7 +8,7 @@
 // A record is never taken back: a request the service then refuses, or a booking that finds the
 // number already booked, keeps its record. It proves what the visitor agreed to and when, not that
 // a call was made.
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { CallbackRequest } from '../contract.ts';
 import { RelayError } from '../errors.ts';
 import type { Admission } from '../limits/admission.ts';

@@ -3,7 +3,7 @@
 // after it was made (the SQLite store deletes them at the same age). Decision: in Redis rather than
 // a file per relay, so the proof of consent for a call is where its job is, whichever relay took
 // the request, and an operator asks one place. CONSENT_LOG_PATH still appends JSON lines to a file
-// per relay when set (relay-stores.ts), for shipping elsewhere.
+// per relay when set (app/relay-stores.ts), for shipping elsewhere.
 //   <prefix>{<prefix>consent}:<callbackId>   JSON ConsentRecord (no number: its keyed hash)
 import { consentRecord, dropRecordsOf, type ConsentLog, type ConsentRecord } from './consent-log.ts';
 import type { RedisConnection } from '../storage/redis/connection.ts';

@@ -13,13 +13,13 @@
 // them would lift a flood's limits on the number at once). Nothing here runs a whole-file rewrite:
 // the SQLite store overwrites what it deletes and truncates its WAL in a worker (scrub).
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { ConsentRecord } from '../consent/consent-log.ts';
 import { numberHmac } from '../consent/consent-log.ts';
 import { eraseFromConsentFile, findInConsentFile } from '../consent/erase-from-file.ts';
 import { RelayError } from '../errors.ts';
 import type { Refusal } from '../limits/limit-store.ts';
-import type { RelayStores } from '../relay-stores.ts';
+import type { RelayStores } from '../app/relay-stores.ts';
 import type { KeptRecords } from './number-records.ts';
 import { mentionsOf } from './number-mentions.ts';
 

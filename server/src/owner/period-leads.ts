@@ -2,7 +2,7 @@
 // knows of in those project-local days, newest first, with its state. The report's fact gives how
 // it came and ended; the job, while it is kept, its stage and masked number. Masked numbers only;
 // visitor values one clean line (visitor-text/), whatever an older relay stored.
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { CallbackJob } from '../callback/job-store.ts';
 import { isCancellable, mayCallBack, stateOf, type JobState } from '../callback/stages.ts';
 import type { Period } from '../report/report-query.ts';

@@ -7,7 +7,7 @@
 // Origin (the relay's own pages count through Sec-Fetch-Site, http/origin.ts); a call placed from
 // one site is invisible from another (the same 404 as an unknown id). The public contract calls a
 // callback's id `requestId`; inside the relay it is the callbackId.
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import { cancelCallback, unknownCallback } from '../callback/use-cases/cancel-callback.ts';
 import { CANCEL_TOKEN_HEADER, type CallbackProgress } from '../contract.ts';
 import { json } from '../http/reply.ts';

@@ -11,7 +11,7 @@ import { readJsonBody } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import { readIdempotencyKey } from '../idempotency/request-key.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { RouteModule } from './index.ts';
 import { type SpanAttributes, tracing } from '../tracing/tracing.ts';
 import { USER_AGENT_MAX } from '../callback/steps/callback-params.ts';

@@ -7,7 +7,7 @@
 //   POST /owner/api/leads/<id>/never-call  200 { status: 'listed', listedAt }
 //   GET /owner/api/numbers/<E.164>          200 everything kept about the number (number-data/)
 //   DELETE /owner/api/numbers/<E.164>       200 what was erased, and what is kept
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import { json } from '../http/reply.ts';
 import type { Route } from '../http/router.ts';
 import { readIdempotencyKey, requestFingerprint } from '../idempotency/request-key.ts';

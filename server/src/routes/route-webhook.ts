@@ -12,7 +12,7 @@
 // path pattern itself does the comparison, so the router cannot even answer 405 for it); no CORS and
 // no origin check (the caller is the service, not a browser); bodies are capped.
 import type { IncomingMessage } from 'node:http';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { AgentSnapshot } from '../calltracking/agent-status.ts';
 import { RelayError } from '../errors.ts';
 import { readBodyText } from '../http/body.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../../server/src/app-context.ts';
+import type { AppContext } from '../../../server/src/app/app-context.ts';
 import { numberHmac } from '../../../server/src/consent/consent-log.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import type { Erasure, NumberData } from '../../../server/src/number-data/number-data.ts';

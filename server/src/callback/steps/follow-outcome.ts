@@ -10,7 +10,7 @@
 //   no row, or IN PROGRESS         → look again later; after followGiveUpMs the call is left alone
 //                                    (ended): a call whose outcome is unknown is never re-dialled.
 // A call placed at once by the request path is followed the same way: followPlacedCall starts it.
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import type { Config } from '../../config/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { outcomeOfRow } from '../progress/call-outcome.ts';

@@ -1,7 +1,7 @@
 // What handling one claimed job needs (the app, the timing, the clock), and the job's moves. Each
 // move goes through the lifecycle (lifecycle.ts), which tells the listeners (the lead webhook…)
 // before the store records it: the purge empties a finished job's number, and the event needs it.
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import type { WatchedRow } from '../progress/call-log-watch.ts';
 import { sameNumber } from '../progress/accepted-calls.ts';
 import type { Logger } from '../../log/index.ts';

@@ -7,7 +7,7 @@
 //
 // Time is the app's clock (app.now); the timers are the app's (app.timers) or the runner's own, so
 // tests call runOnce() on their own clock instead of waiting.
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import { WATCH_FIELDS } from '../progress/call-log-watch.ts';
 import type { CallbackJob } from '../job-store.ts';
 import { createBackgroundWorker } from '../../lib/background-worker.ts';

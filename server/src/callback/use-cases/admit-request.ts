@@ -1,6 +1,6 @@
 // The checks a request meets before it may cost anything: the CAPTCHA (when enabled), then its
 // limits. Shared by a call placed now (every limit) and a booking (the visitor's own limits).
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import { RelayError } from '../../errors.ts';
 import type { Admission } from '../../limits/admission.ts';
 import { LimitRefusalError } from '../../limits/refusal.ts';

@@ -4,7 +4,7 @@
 // of the moment the call is placed (job-runner). A number holds at most one pending booking. The
 // job store keeps it durably; the owner is told (callback.scheduled, by the lifecycle).
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import { RelayError } from '../../errors.ts';
 import { maskPhone } from '../../log/index.ts';
 import type { Destination } from '../../phone/phone-policy.ts';

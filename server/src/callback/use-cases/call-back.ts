@@ -6,7 +6,7 @@
 //   "never call this number": its keyed hash joins the never-call list (phone/never-call-list.ts).
 // Neither shows the number to anyone: it comes from the kept call-back number or the job.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import { RelayError } from '../../errors.ts';
 import { NO_PROGRESS, type CallbackJob, type NewCallbackJob } from '../job-store.ts';
 import { INITIAL_STAGES, mayCallBack } from '../stages.ts';

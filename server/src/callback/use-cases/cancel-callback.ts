@@ -2,7 +2,7 @@
 // token it was given, or the owner does from the owner view (token null: the view's own access
 // authorises it). Only the site it was asked from can see it; a call being placed right now cannot
 // be cancelled (409), nor one that is over (it answers as it is). The owner's CRM is told.
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import type { CallbackProgress } from '../../contract.ts';
 import { RelayError } from '../../errors.ts';
 

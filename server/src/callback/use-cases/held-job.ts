@@ -4,7 +4,7 @@
 // holding and following (place-now.ts), so all keep exactly the same request. Only a held call
 // (booked or queued) gets a cancel token: a call placed at once has nothing left to cancel.
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import { maskInternational, type Destination } from '../../phone/phone-policy.ts';
 import { NO_PROGRESS, type NewCallbackJob } from '../job-store.ts';
 import { INITIAL_STAGES, type RequestedAs } from '../stages.ts';

@@ -5,7 +5,7 @@
 // it as soon as the service answers again; the visitor gets 202 queued instead of 503. With 0,
 // everything counted is given back and the visitor may try again.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import { CallTrackingError } from '../../calltracking/errors.ts';
 import { refusesOurCredentials, toRelayError } from '../../calltracking/to-relay-error.ts';
 import type { RelayError } from '../../errors.ts';

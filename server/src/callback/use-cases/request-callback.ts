@@ -17,7 +17,7 @@
 //      is unreachable) or a booked one (book-call.ts: CAPTCHA, the visitor's limits, the job store).
 // A request refused before the service or the store is forgotten for its Idempotency-Key, so the
 // visitor may simply try again; every other outcome is what a repeat gets.
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../../app/app-context.ts';
 import type { CallbackRequest } from '../../contract.ts';
 import { RelayError } from '../../errors.ts';
 import type { Logger } from '../../log/index.ts';
