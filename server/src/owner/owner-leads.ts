@@ -3,8 +3,7 @@
 // owner should call back by hand. Masked numbers and attribution only: the full number goes to the
 // owner's CRM through the signed lead webhook, never to a browser. Visitor values are one clean line
 // and the page an http(s) page of the lead's origin (visitor-text/), whatever an older relay stored.
-import type { AppContext } from '../app/app-context.ts';
-import type { CallbackJob } from '../callback/job-store.ts';
+import type { CallbackJob, CallbackJobStore } from '../callback/job-store.ts';
 import { isCancellable } from '../callback/stages.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
 import { pageOfOrigin } from '../visitor-text/page-url.ts';
@@ -64,7 +63,7 @@ function ownerLead(job: CallbackJob): OwnerLead {
   };
 }
 
-export async function ownerLeads(app: AppContext): Promise<{ pending: OwnerLead[]; failed: OwnerLead[] }> {
+export async function ownerLeads(app: { stores: { jobs: Pick<CallbackJobStore, 'listPending' | 'listFailed'> }; now: () => Date }): Promise<{ pending: OwnerLead[]; failed: OwnerLead[] }> {
   const now = app.now().getTime();
   const [pending, failed] = await Promise.all([app.stores.jobs.listPending(SHOWN), app.stores.jobs.listFailed(now - FAILED_FOR_MS, SHOWN)]);
   return { pending: pending.map(ownerLead), failed: failed.map(ownerLead) };

@@ -2,11 +2,10 @@
 // knows of in those project-local days, newest first, with its state. The report's fact gives how
 // it came and ended; the job, while it is kept, its stage and masked number. Masked numbers only;
 // visitor values one clean line (visitor-text/), whatever an older relay stored.
-import type { AppContext } from '../app/app-context.ts';
-import type { CallbackJob } from '../callback/job-store.ts';
+import type { CallbackJob, CallbackJobStore } from '../callback/job-store.ts';
 import { isCancellable, mayCallBack, stateOf, type JobState } from '../callback/stages.ts';
 import type { Period } from '../report/report-query.ts';
-import type { LeadFact } from '../report/report-store.ts';
+import type { LeadFact, ReportStore } from '../report/report-store.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
 
 const SHOWN = 1000;
@@ -60,7 +59,7 @@ function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
   };
 }
 
-export async function periodLeads(app: AppContext, period: Period): Promise<{ leads: PeriodLead[]; truncated: boolean }> {
+export async function periodLeads(app: { stores: { report: Pick<ReportStore, 'newestLeads'>; jobs: Pick<CallbackJobStore, 'get'> } }, period: Period): Promise<{ leads: PeriodLead[]; truncated: boolean }> {
   // The store reads the newest SHOWN (and one more, to tell there are more), never the whole period.
   const facts = await app.stores.report.newestLeads(period.fromMs, period.toMs, SHOWN + 1);
   const shown = facts.slice(0, SHOWN);

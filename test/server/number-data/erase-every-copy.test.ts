@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../server/src/app/app-context.ts';
-import { numberHmac } from '../../../server/src/consent/consent-log.ts';
+import { numberHmac } from '../../../server/src/phone/number-hash.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import type { Erasure, NumberData } from '../../../server/src/number-data/number-data.ts';
 import { ERASED_VALUE } from '../../../server/src/report/erase-values.ts';

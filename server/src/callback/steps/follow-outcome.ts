@@ -10,7 +10,7 @@
 //   no row, or IN PROGRESS         → look again later; after followGiveUpMs the call is left alone
 //                                    (ended): a call whose outcome is unknown is never re-dialled.
 // A call placed at once by the request path is followed the same way: followPlacedCall starts it.
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import type { Config } from '../../config/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { outcomeOfRow } from '../progress/call-outcome.ts';
@@ -19,7 +19,7 @@ import { digitsOf, rowsOf, waitStep, type HeldContext, type LogRows } from './he
 import { heldTiming, openAtOrAfter } from './held-timing.ts';
 
 /** Whether a placed call is worth following: its missed outcome would be told to a lead webhook or a person, counted in the digest, or re-dialled. */
-export const followWanted = (app: AppContext, progress: JobProgress): boolean =>
+export const followWanted = (app: CallbackDeps, progress: JobProgress): boolean =>
   app.delivery !== null || app.notifier?.followsOutcomes === true || progress.redials < app.config.held.redialAttempts;
 
 /** What a call the service just took at `at` remembers: only what following and re-dialling need. */
@@ -86,7 +86,7 @@ export function followStep(ctx: HeldContext, job: CallbackJob, progress: JobProg
  * neither a lead webhook nor a re-dial would use it). `job` is the call as heldJob() builds it.
  * Never throws: a lost follow costs a re-dial, not the call.
  */
-export async function followPlacedCall(app: AppContext, job: NewCallbackJob, placedAt: number): Promise<void> {
+export async function followPlacedCall(app: CallbackDeps, job: NewCallbackJob, placedAt: number): Promise<void> {
   const progress = placedProgress(NO_PROGRESS, placedAt);
   if (!followWanted(app, progress)) return;
   try {

@@ -1,7 +1,7 @@
 // What handling one claimed job needs (the app, the timing, the clock), and the job's moves. Each
 // move goes through the lifecycle (lifecycle.ts), which tells the listeners (the lead webhook…)
 // before the store records it: the purge empties a finished job's number, and the event needs it.
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import type { WatchedRow } from '../progress/call-log-watch.ts';
 import { sameNumber } from '../progress/accepted-calls.ts';
 import type { Logger } from '../../log/index.ts';
@@ -13,7 +13,7 @@ import type { HeldTiming } from './held-timing.ts';
 export type HeldStep = 'placing' | 'placed';
 
 export interface HeldContext {
-  app: AppContext;
+  app: CallbackDeps;
   timing: HeldTiming;
   now: () => number;
   /** [0, 1): the backoff's jitter. */

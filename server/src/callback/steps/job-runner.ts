@@ -7,7 +7,7 @@
 //
 // Time is the app's clock (app.now); the timers are the app's (app.timers) or the runner's own, so
 // tests call runOnce() on their own clock instead of waiting.
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import { WATCH_FIELDS } from '../progress/call-log-watch.ts';
 import type { CallbackJob } from '../job-store.ts';
 import { createBackgroundWorker } from '../../lib/background-worker.ts';
@@ -44,7 +44,7 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-export function createJobRunner(app: AppContext, options: JobRunnerOptions = {}): JobRunner {
+export function createJobRunner(app: CallbackDeps, options: JobRunnerOptions = {}): JobRunner {
   const timers = options.timers ?? app.timers;
   const intervalMs = Math.min(options.intervalMs ?? 2_000, 5_000);
   const batch = options.batch ?? 16;

@@ -1,6 +1,6 @@
 // The checks a request meets before it may cost anything: the CAPTCHA (when enabled), then its
 // limits. Shared by a call placed now (every limit) and a booking (the visitor's own limits).
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import { RelayError } from '../../errors.ts';
 import type { Admission } from '../../limits/admission.ts';
 import { LimitRefusalError } from '../../limits/refusal.ts';
@@ -11,7 +11,7 @@ import type { CallbackInput } from './request-callback.ts';
 
 /** The admission, or the outcome of a request refused by the CAPTCHA or a limit. `phone`: masked, for logs. */
 export async function admitRequest(
-  app: AppContext,
+  app: CallbackDeps,
   input: CallbackInput,
   destination: Destination,
   phone: string,

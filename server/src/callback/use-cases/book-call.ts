@@ -4,7 +4,7 @@
 // of the moment the call is placed (job-runner). A number holds at most one pending booking. The
 // job store keeps it durably; the owner is told (callback.scheduled, by the lifecycle).
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import { RelayError } from '../../errors.ts';
 import { maskPhone } from '../../log/index.ts';
 import type { Destination } from '../../phone/phone-policy.ts';
@@ -15,7 +15,7 @@ import { heldJob } from './held-job.ts';
 import type { CallbackOutcome } from './outcome.ts';
 import type { CallbackInput } from './request-callback.ts';
 
-export async function bookCall(app: AppContext, input: CallbackInput, destination: Destination, at: Date): Promise<CallbackOutcome> {
+export async function bookCall(app: CallbackDeps, input: CallbackInput, destination: Destination, at: Date): Promise<CallbackOutcome> {
   const phone = maskPhone(destination.e164);
   const admitted = await admitRequest(app, input, destination, phone, 'visitor');
   if ('refused' in admitted) return admitted.refused;

@@ -6,7 +6,7 @@
 //   "never call this number": its keyed hash joins the never-call list (phone/never-call-list.ts).
 // Neither shows the number to anyone: it comes from the kept call-back number or the job.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import { RelayError } from '../../errors.ts';
 import { NO_PROGRESS, type CallbackJob, type NewCallbackJob } from '../job-store.ts';
 import { INITIAL_STAGES, mayCallBack } from '../stages.ts';
@@ -18,13 +18,13 @@ export interface CallBackAnswer {
   dueAt: string;
 }
 
-async function leadOf(app: AppContext, callbackId: string): Promise<CallbackJob> {
+async function leadOf(app: CallbackDeps, callbackId: string): Promise<CallbackJob> {
   const job = await app.stores.jobs.get(callbackId);
   if (!job) throw new RelayError('not_found', 'There is no such lead (it may be older than the data is kept).');
   return job;
 }
 
-export async function callBack(app: AppContext, callbackId: string, ownerIp: string): Promise<CallBackAnswer> {
+export async function callBack(app: CallbackDeps, callbackId: string, ownerIp: string): Promise<CallBackAnswer> {
   const lead = await leadOf(app, callbackId);
   if (!mayCallBack(lead.stage)) {
     throw new RelayError('not_callable', `Only a missed or failed lead can be called back; this one is ${lead.stage}.`);
@@ -56,7 +56,7 @@ export async function callBack(app: AppContext, callbackId: string, ownerIp: str
   return { status: 'scheduled', requestId: id, dueAt: new Date(now).toISOString() };
 }
 
-export async function neverCall(app: AppContext, callbackId: string): Promise<{ status: 'listed'; listedAt: string }> {
+export async function neverCall(app: CallbackDeps, callbackId: string): Promise<{ status: 'listed'; listedAt: string }> {
   const lead = await leadOf(app, callbackId);
   await app.stores.neverCall.add(lead.numberHash, app.now().getTime());
   const at = (await app.stores.neverCall.listedAt(lead.numberHash)) ?? app.now().getTime();

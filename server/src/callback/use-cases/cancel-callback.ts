@@ -2,14 +2,14 @@
 // token it was given, or the owner does from the owner view (token null: the view's own access
 // authorises it). Only the site it was asked from can see it; a call being placed right now cannot
 // be cancelled (409), nor one that is over (it answers as it is). The owner's CRM is told.
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import type { CallbackProgress } from '../../contract.ts';
 import { RelayError } from '../../errors.ts';
 
 export const unknownCallback = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
 
 /** `token`: the visitor's cancel token (undefined: none was sent), or null for the owner. */
-export async function cancelCallback(app: AppContext, callbackId: string, origin: string | null, token: string | null | undefined): Promise<CallbackProgress> {
+export async function cancelCallback(app: CallbackDeps, callbackId: string, origin: string | null, token: string | null | undefined): Promise<CallbackProgress> {
   if (token === undefined || token === '') throw new RelayError('invalid_request', 'Send the cancel token of this call in the Cancel-Token header.', { field: 'Cancel-Token' });
   const job = await app.stores.jobs.get(callbackId);
   if (!job || job.request.origin !== origin) throw unknownCallback();

@@ -4,11 +4,11 @@
 // holding and following (place-now.ts), so all keep exactly the same request. Only a held call
 // (booked or queued) gets a cancel token: a call placed at once has nothing left to cancel.
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import { maskInternational, type Destination } from '../../phone/phone-policy.ts';
 import { NO_PROGRESS, type NewCallbackJob } from '../job-store.ts';
 import { INITIAL_STAGES, type RequestedAs } from '../stages.ts';
-import { numberHmac } from '../../consent/consent-log.ts';
+import { numberHmac } from '../../phone/number-hash.ts';
 import { USER_AGENT_MAX } from '../steps/callback-params.ts';
 import type { CallbackInput } from './request-callback.ts';
 
@@ -18,7 +18,7 @@ export interface HeldJob {
   cancelToken: string | null;
 }
 
-export function heldJob(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, requestedAs: RequestedAs, dueAt: number): HeldJob {
+export function heldJob(app: CallbackDeps, input: CallbackInput, destination: Destination, callbackId: string, requestedAs: RequestedAs, dueAt: number): HeldJob {
   const cancelToken = requestedAs === 'now' ? null : randomBytes(18).toString('base64url');
   const { request } = input;
   const now = app.now().getTime();

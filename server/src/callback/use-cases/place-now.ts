@@ -5,7 +5,7 @@
 // it as soon as the service answers again; the visitor gets 202 queued instead of 503. With 0,
 // everything counted is given back and the visitor may try again.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import { CallTrackingError } from '../../calltracking/errors.ts';
 import { refusesOurCredentials, toRelayError } from '../../calltracking/to-relay-error.ts';
 import type { RelayError } from '../../errors.ts';
@@ -16,11 +16,9 @@ import { keepConsentRecord } from '../../consent/keep-record.ts';
 import { callbackParams } from '../steps/callback-params.ts';
 import { followPlacedCall } from '../steps/follow-outcome.ts';
 import { heldJob } from './held-job.ts';
-import type { NewCallbackJob } from '../job-store.ts';
 import { metricOutcome, type CallbackOutcome } from './outcome.ts';
 import { placeCallback } from '../steps/place-callback.ts';
 import type { CallbackInput } from './request-callback.ts';
-import { newLeadFact } from '../../report/lead-facts.ts';
 
 /** The simulator and Ringostat both ring the agent first; the visitor's phone rings ~20–30 s later. */
 const ESTIMATE_SECONDS = 30;
@@ -30,7 +28,7 @@ interface Placed {
   failure: { error: RelayError; neverSent: boolean } | null;
 }
 
-export async function placeNow(app: AppContext, input: CallbackInput, destination: Destination): Promise<CallbackOutcome> {
+export async function placeNow(app: CallbackDeps, input: CallbackInput, destination: Destination): Promise<CallbackOutcome> {
   const phone = maskPhone(destination.e164);
   const admitted = await admitRequest(app, input, destination, phone, 'all');
   if ('refused' in admitted) return admitted.refused;
@@ -59,10 +57,11 @@ export async function placeNow(app: AppContext, input: CallbackInput, destinatio
   if (placed.failure?.neverSent) throw placed.failure.error;
   const lead = heldJob(app, input, destination, callbackId, 'now', app.now().getTime()).job;
   if (placed.failure) {
-    await reportLead(app, lead, 'failed');
+    // The lead report's fact (with no job, nothing else would tell it); a following job tells the rest.
+    await app.placedNow(lead, 'failed');
     return { kind: 'failed', error: placed.failure.error, reachedService: true };
   }
-  await reportLead(app, lead, 'placed');
+  await app.placedNow(lead, 'placed');
 
   // Followed to its end, so a call nobody answered is re-dialled and the owner hears of it.
   const placedAt = app.now().getTime();
@@ -73,23 +72,8 @@ export async function placeNow(app: AppContext, input: CallbackInput, destinatio
   };
 }
 
-/**
- * The lead report's fact of a call placed at once (with no job, nothing else would tell it): the
- * service took it, or refused it. A following job tells the rest. Never throws: a lost count is no
- * reason to fail the visitor's answer.
- */
-async function reportLead(app: AppContext, job: NewCallbackJob, what: 'placed' | 'failed'): Promise<void> {
-  try {
-    await app.stores.report.addLead(newLeadFact(job, job.dueAt, job.request.department));
-    if (what === 'placed') await app.stores.report.markPlaced(job.callbackId);
-    else await app.stores.report.finish(job.callbackId, 'failed', null);
-  } catch (err) {
-    app.log.warn('lead report: fact not recorded', { err, callbackId: job.callbackId });
-  }
-}
-
 /** The service is unreachable: the call is kept as a 'queued' job, due now; the job runner retries it with backoff. */
-async function holdForLater(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<CallbackOutcome | null> {
+async function holdForLater(app: CallbackDeps, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<CallbackOutcome | null> {
   const held = heldJob(app, input, destination, callbackId, 'queued', app.now().getTime());
   try {
     // The lifecycle tells the owner's CRM (callback.queued).
@@ -106,7 +90,7 @@ async function holdForLater(app: AppContext, input: CallbackInput, destination: 
 }
 
 /** Asks the service to place the call. */
-async function place(app: AppContext, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<Placed> {
+async function place(app: CallbackDeps, input: CallbackInput, destination: Destination, callbackId: string, log: Logger): Promise<Placed> {
   const attribution = input.request.attribution ?? {};
   try {
     const department = app.departments.requested(input.request.department).id;

@@ -17,7 +17,7 @@
 //      is unreachable) or a booked one (book-call.ts: CAPTCHA, the visitor's limits, the job store).
 // A request refused before the service or the store is forgotten for its Idempotency-Key, so the
 // visitor may simply try again; every other outcome is what a repeat gets.
-import type { AppContext } from '../../app/app-context.ts';
+import type { CallbackDeps } from '../deps.ts';
 import type { CallbackRequest } from '../../contract.ts';
 import { RelayError } from '../../errors.ts';
 import type { Logger } from '../../log/index.ts';
@@ -29,7 +29,7 @@ import type { IdempotencyTicket } from '../../idempotency/idempotency-store.ts';
 import { bookCall } from './book-call.ts';
 import { createAnswers, type CallbackOutcome } from './outcome.ts';
 import { placeNow } from './place-now.ts';
-import { numberHmac } from '../../consent/consent-log.ts';
+import { numberHmac } from '../../phone/number-hash.ts';
 import { maskPhone } from '../../log/index.ts';
 
 export interface CallbackInput {
@@ -49,7 +49,7 @@ export interface Callbacks {
   request(input: CallbackInput): Promise<CallbackOutcome>;
 }
 
-export function createCallbacks(app: AppContext): Callbacks {
+export function createCallbacks(app: CallbackDeps): Callbacks {
   const destinationOf = createDestinationCache({ ...app.config.phone, callback: app.config.service.callback, departments: app.config.departments.list, route: app.config.route });
   app.copies.hold('parsed numbers', (erased) => destinationOf.forgetNumber(erased.e164));
   const answerOf = createAnswers();
