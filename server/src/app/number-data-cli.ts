@@ -5,14 +5,14 @@
 //   npm run data -- erase +380501234567    erases it; prints what was erased and what is kept
 // It never asks the call-tracking service. Log lines go to stderr; the exit code is 0 when done,
 // 2 for a usage mistake (with a line that says what is expected), 1 when the store failed.
-import { createAppContext } from '../app/app-context.ts';
+import { createAppContext } from './app-context.ts';
 import { ConfigError, loadConfig, secretsOf } from '../config/index.ts';
 import { RelayError } from '../errors.ts';
 import { createLogger } from '../log/index.ts';
-import { openRedisStores } from '../app/redis-stores.ts';
-import { openEmbeddedStores, type RelayStores } from '../app/relay-stores.ts';
+import { openRedisStores } from './redis-stores.ts';
+import { openEmbeddedStores, type RelayStores } from './relay-stores.ts';
 import { keptHashSecret } from '../storage/hash-secret.ts';
-import { eraseNumberData, numberData, readNumber } from './number-data.ts';
+import { eraseNumberData, numberData, readNumber } from '../number-data/number-data.ts';
 
 const USAGE = 'usage: npm run data -- show|erase <number in E.164, e.g. +380501234567>';
 /** Stand-ins for the service settings the relay needs to start: this command never calls the service. */

@@ -1,5 +1,5 @@
 // A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and the operators'
-// command, cli.ts): everything the relay keeps about one number, and its erasure. Records name a
+// command, app/number-data-cli.ts): everything the relay keeps about one number, and its erasure. Records name a
 // number by its keyed hash, so the number given is hashed and looked up in every store: callback
 // jobs (held and followed calls, their states and attribution), consent records (the
 // CONSENT_LOG_PATH file too), lead webhook events, a missed or failed lead's call-back number, what

@@ -63,7 +63,10 @@ function ownerLead(job: CallbackJob): OwnerLead {
   };
 }
 
-export async function ownerLeads(app: { stores: { jobs: Pick<CallbackJobStore, 'listPending' | 'listFailed'> }; now: () => Date }): Promise<{ pending: OwnerLead[]; failed: OwnerLead[] }> {
+export async function ownerLeads(app: {
+  stores: { jobs: Pick<CallbackJobStore, 'listPending' | 'listFailed'> };
+  now: () => Date;
+}): Promise<{ pending: OwnerLead[]; failed: OwnerLead[] }> {
   const now = app.now().getTime();
   const [pending, failed] = await Promise.all([app.stores.jobs.listPending(SHOWN), app.stores.jobs.listFailed(now - FAILED_FOR_MS, SHOWN)]);
   return { pending: pending.map(ownerLead), failed: failed.map(ownerLead) };

@@ -59,7 +59,10 @@ function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
   };
 }
 
-export async function periodLeads(app: { stores: { report: Pick<ReportStore, 'newestLeads'>; jobs: Pick<CallbackJobStore, 'get'> } }, period: Period): Promise<{ leads: PeriodLead[]; truncated: boolean }> {
+export async function periodLeads(
+  app: { stores: { report: Pick<ReportStore, 'newestLeads'>; jobs: Pick<CallbackJobStore, 'get'> } },
+  period: Period,
+): Promise<{ leads: PeriodLead[]; truncated: boolean }> {
   // The store reads the newest SHOWN (and one more, to tell there are more), never the whole period.
   const facts = await app.stores.report.newestLeads(period.fromMs, period.toMs, SHOWN + 1);
   const shown = facts.slice(0, SHOWN);
