@@ -11,7 +11,7 @@
 // hash). Stages change only through `advance` (lifecycle.ts), never by writing a field.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Attribution } from '../contract.ts';
-import type { JobState, RequestedAs, Stage, WaitingStage } from './stages.ts';
+import { isCancellable, isWaiting, type JobState, type RequestedAs, type Stage, type WaitingStage } from './stages.ts';
 
 /** The admitted request, as placing the call later needs it. */
 export interface CallbackCallRequest {
@@ -151,6 +151,29 @@ export function storedJob(job: NewCallbackJob, at: number): CallbackJob {
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/** What a store knows of a job when it is asked to cancel it. */
+export interface CancelView {
+  stage: Stage;
+  /** SHA-256 of the visitor's cancel token; null (or '') when none was given. */
+  cancelHash: string | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+}
+
+/**
+ * Whether a job may be cancelled now, and if not why: the one ladder every store follows (the
+ * visitor's token, then whether it still waits, whether its call was placed, whether a relay holds
+ * it right now). `token` null: the owner, authorised by the owner view.
+ */
+export function cancelVerdict(job: CancelView | undefined, token: string | null, nowMs: number): CancelJobResult {
+  if (!job) return 'not_found';
+  if (token !== null && (!job.cancelHash || !cancelTokenMatches(token, job.cancelHash))) return 'wrong_token';
+  if (!isWaiting(job.stage)) return 'not_pending';
+  if (!isCancellable(job.stage)) return 'placed';
+  if (job.leaseOwner && (job.leaseExpiresAt ?? 0) > nowMs) return 'in_progress';
+  return 'cancelled';
 }
 
 export const hashCancelToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');

@@ -1,6 +1,6 @@
 // CallbackJobStore in memory, for tests and benchmarks (the relay's default is the SQLite store).
-import { cancelTokenMatches, hashCancelToken, storedJob, type CallbackJob, type CallbackJobStore } from '../job-store.ts';
-import { isCancellable, stateOf } from '../stages.ts';
+import { cancelVerdict, hashCancelToken, storedJob, type CallbackJob, type CallbackJobStore } from '../job-store.ts';
+import { stateOf } from '../stages.ts';
 
 interface Held {
   job: CallbackJob;
@@ -67,13 +67,9 @@ export function createMemoryCallbackJobStore(): MemoryCallbackJobStore {
 
     async cancel(callbackId, cancelToken, nowMs) {
       const found = jobs.get(callbackId);
-      if (!found) return 'not_found';
-      const { job } = found;
-      if (cancelToken !== null && (found.cancelHash === null || !cancelTokenMatches(cancelToken, found.cancelHash))) return 'wrong_token';
-      if (job.state !== 'pending') return 'not_pending';
-      if (!isCancellable(job.stage)) return 'placed';
-      if (leased(job, nowMs)) return 'in_progress';
-      Object.assign(job, { stage: 'cancelled', state: 'cancelled', outcome: null, leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs });
+      const verdict = cancelVerdict(found && { ...found.job, cancelHash: found.cancelHash }, cancelToken, nowMs);
+      if (verdict !== 'cancelled' || !found) return verdict;
+      Object.assign(found.job, { stage: 'cancelled', state: 'cancelled', outcome: null, leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs });
       return 'cancelled';
     },
 

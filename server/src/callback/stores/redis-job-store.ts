@@ -27,9 +27,9 @@
 // had happened; we need the taker to know the attempt was interrupted, to cancel by token and keep
 // one scheduled call per number, all of which would sit beside BullMQ in our own keys anyway. The
 // store is ~10 small scripts over a sorted set, as BullMQ itself is underneath.
-import { hashCancelToken, type CallbackJob, type CallbackJobStore, type CancelJobResult, type JobProgress } from '../job-store.ts';
+import { cancelVerdict, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from '../job-store.ts';
 import { legacyJobFields } from './legacy-job.ts';
-import { CANCELLABLE_STAGES, stateOf, type Stage } from '../stages.ts';
+import { stateOf, type Stage } from '../stages.ts';
 import type { lua, RedisConnection } from '../../storage/redis/connection.ts';
 import { migrateLegacyJobs } from './redis-job-migration.ts';
 import { ADD, CANCEL, CLAIM, FINISH, RENEW, WAIT } from './redis-job-scripts.ts';
@@ -37,6 +37,8 @@ import { ADD, CANCEL, CLAIM, FINISH, RENEW, WAIT } from './redis-job-scripts.ts'
 const DAY_MS = 86_400_000;
 /** Candidates one claim looks at (then the earliest due first). */
 const CLAIM_SCAN = 1000;
+/** Reads and guarded writes a cancel tries while the job keeps changing under it. */
+const CANCEL_TRIES = 3;
 
 const num = (v: string | undefined): number | null => (v === undefined || v === '' ? null : Number(v));
 
@@ -184,9 +186,16 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
 
     async cancel(callbackId, cancelToken, nowMs) {
       await migrateOnce();
-      // null: the owner's cancel (authorised by the owner view), no token to check.
-      const hash = cancelToken === null ? '' : hashCancelToken(cancelToken);
-      return (await run('jobs.cancel', CANCEL, [callbackId, hash, nowMs, retentionMs, ...CANCELLABLE_STAGES])) as CancelJobResult;
+      // Decided on what is read, written only if nothing changed since (else decided again): a
+      // relay that claims or moves the job in between wins, as it does in the other stores.
+      for (let tries = 0; tries < CANCEL_TRIES; tries++) {
+        const stored = await connection.run('jobs.get', (c) => c.hGetAll(jobKey(callbackId)));
+        const job = stored.id === undefined ? undefined : toJob(stored);
+        const verdict = cancelVerdict(job && { ...job, cancelHash: stored.cancel || null }, cancelToken, nowMs);
+        if (verdict !== 'cancelled' || (await run('jobs.cancel', CANCEL, [callbackId, job!.stage, nowMs, retentionMs])) === 1) return verdict;
+      }
+      // Changing under every try: a relay is handling it right now.
+      return 'in_progress';
     },
 
     async get(callbackId) {

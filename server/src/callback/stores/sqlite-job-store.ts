@@ -4,8 +4,8 @@
 // column (e164), so the purge can empty it without touching the rest of the request; the
 // department too (DEPARTMENTS_FILE), so a query can pick a department's calls.
 import type { DatabaseSync } from 'node:sqlite';
-import { cancelTokenMatches, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from '../job-store.ts';
-import { isCancellable, stateOf, type JobState, type RequestedAs, type Stage } from '../stages.ts';
+import { cancelVerdict, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from '../job-store.ts';
+import { stateOf, type JobState, type RequestedAs, type Stage } from '../stages.ts';
 import { transaction } from '../../storage/sqlite/database.ts';
 
 interface Row {
@@ -147,13 +147,13 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
     async cancel(callbackId, cancelToken, nowMs) {
       return transaction(db, () => {
         const row = sql.get.get(callbackId) as Row | undefined;
-        if (!row) return 'not_found';
-        if (cancelToken !== null && (row.cancel_hash === null || !cancelTokenMatches(cancelToken, row.cancel_hash))) return 'wrong_token';
-        if (row.state !== 'pending') return 'not_pending';
-        if (!isCancellable(row.stage)) return 'placed';
-        if (row.lease_owner !== null && (row.lease_expires_ms ?? 0) > nowMs) return 'in_progress';
-        sql.cancel.run(nowMs, callbackId);
-        return 'cancelled';
+        const verdict = cancelVerdict(
+          row && { stage: row.stage, cancelHash: row.cancel_hash, leaseOwner: row.lease_owner, leaseExpiresAt: row.lease_expires_ms },
+          cancelToken,
+          nowMs,
+        );
+        if (verdict === 'cancelled') sql.cancel.run(nowMs, callbackId);
+        return verdict;
       });
     },
 

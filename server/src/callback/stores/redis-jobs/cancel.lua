@@ -1,18 +1,12 @@
--- Cancels a pending job in a cancellable stage that nobody holds: the visitor with its token's hash,
--- the owner with ''.
+-- Cancels a job the store decided may be cancelled (job-store.ts cancelVerdict, on the fields it
+-- read), unless it changed since: it must still wait in the stage read, with no relay holding it.
 -- KEYS: 1 ready, 2 pending, 3 numbers (every key of the group "jobs"; the scripts name them from ARGV[1])
--- ARGV: 1 keyspace, 2 callbackId, 3 cancelHash ('' for the owner), 4 now, 5 retentionMs, 6… the cancellable stages
--- Returns: 'cancelled', 'not_found', 'wrong_token', 'not_pending', 'placed' (not cancellable) or 'in_progress' (leased)
+-- ARGV: 1 keyspace, 2 callbackId, 3 the stage read, 4 now, 5 retentionMs
+-- Returns: 1 when cancelled, 0 when it changed since it was read (nothing written)
 --#include jobs.lua
-local id, hash, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local id, stage, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
 local k = jobKey(id)
-local stored, state, stage = unpack(redis.call('HMGET', k, 'cancel', 'state', 'stage'))
-if not state then return 'not_found' end
-if hash ~= '' and (not stored or stored == '' or stored ~= hash) then return 'wrong_token' end
-if state ~= 'pending' then return 'not_pending' end
-local allowed = false
-for i = 6, #ARGV do if ARGV[i] == stage then allowed = true end end
-if not allowed then return 'placed' end
-if leased(k, now) then return 'in_progress' end
+local st, sg = unpack(redis.call('HMGET', k, 'state', 'stage'))
+if st ~= 'pending' or sg ~= stage or leased(k, now) then return 0 end
 finish(id, k, 'cancelled', 'cancelled', false, now, tonumber(ARGV[5]))
-return 'cancelled'
+return 1
