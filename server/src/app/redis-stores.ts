@@ -47,23 +47,27 @@ export function openRedisStores(config: Config, log: RedisLog, options: OpenRedi
   // The look before each request's body is answered from a copy of the blocked subjects (blocked-copy.ts).
   const limits = createRedisLimitStore({ connection, blockedCopy: {} });
   if (limits.copy) reportBlockedCopy(limits.copy, registry);
+  const jobs = createRedisCallbackJobStore({ connection, retentionDays });
+  const redisConsent = createRedisConsentLog({ connection, hashSecret: config.hash.secret, retentionDays });
+  const outbox = createRedisWebhookOutbox({ connection, retentionDays });
+  const shared = createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) });
   return {
     kind: 'redis',
     connection,
     limits,
     wrapLimiter: (limiter, now) => cacheBlockedClients(limiter, { ...(now && { now }) }),
     idempotency: createRedisIdempotencyStore({ ...config.protect.idempotency, ...(options.now && { now: options.now }), connection, hashSecret: config.hash.secret }),
-    jobs: createRedisCallbackJobStore({ connection, retentionDays }),
-    consent: config.consent.logPath
-      ? createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath })
-      : createRedisConsentLog({ connection, hashSecret: config.hash.secret, retentionDays }),
-    outbox: createRedisWebhookOutbox({ connection, retentionDays }),
+    jobs,
+    consent: config.consent.logPath ? createConsentLog({ hashSecret: config.hash.secret, path: config.consent.logPath }) : redisConsent,
+    outbox,
     report: createRedisReportStore({ connection, ...(options.now && { now: options.now }) }),
     neverCall: createRedisNeverCallList(connection),
     callBackNumbers: createRedisCallBackNumbers(connection),
-    numberRecords: createRedisNumberRecords(connection),
+    // With CONSENT_LOG_PATH the Redis records written before it was set are still the number's.
+    // callLog: only its forget() is used (the call-log watch's own handle polls).
+    numberRecords: createRedisNumberRecords({ jobs, consent: redisConsent, outbox, callLog: shared.poll('calllog', 0) }),
     leadTally: createRedisLeadTally({ connection }),
-    shared: createRedisSharedState({ connection, relayId, ...(options.now && { now: options.now }) }),
+    shared,
     registry,
     // The strikes the limit store still holds go to Redis before the connection closes.
     close: async () => {

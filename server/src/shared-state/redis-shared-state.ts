@@ -87,6 +87,9 @@ export function createRedisSharedState(options: { connection: RedisConnection; r
           }
           return null;
         },
+        async forget() {
+          await connection.run(`shared.${name}.forget`, (c) => c.del(valueKey));
+        },
       };
     },
 

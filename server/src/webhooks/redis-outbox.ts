@@ -17,6 +17,8 @@
 import { WEBHOOK_CHANNEL, type OutboxChannel, type OutboxEntry, type OutboxState, type WebhookOutbox } from './outbox.ts';
 import type { LuaScript, RedisConnection } from '../storage/redis/connection.ts';
 import { luaFile } from '../storage/redis/lua-file.ts';
+import { hashesWhere } from '../storage/redis/scan.ts';
+import type { RecordsByNumber } from '../storage/records-by-number.ts';
 
 const DAY_MS = 86_400_000;
 const CLAIM_SCAN = 1000;
@@ -44,7 +46,7 @@ export function toEntry(h: Record<string, string>): OutboxEntry {
   };
 }
 
-export function createRedisWebhookOutbox(options: { connection: RedisConnection; retentionDays: number }): WebhookOutbox {
+export function createRedisWebhookOutbox(options: { connection: RedisConnection; retentionDays: number }): WebhookOutbox & RecordsByNumber<OutboxEntry> {
   const { connection } = options;
   const space = connection.keyspace('outbox');
   const retentionMs = options.retentionDays * DAY_MS;
@@ -100,6 +102,25 @@ export function createRedisWebhookOutbox(options: { connection: RedisConnection;
     async get(eventId) {
       const [entry] = await read([eventId]);
       return entry;
+    },
+    // A scan, for a visitor's data on request: no index leads from a number to its entries.
+    async ofNumber(numberHash) {
+      const found = await connection.run('outbox.of-number', (c) => hashesWhere(c, connection.topology, space, 'ev:*', 'numberHash', numberHash));
+      return found.map((h) => toEntry(h.fields)).sort((a, b) => a.createdAt - b.createdAt);
+    },
+    async eraseNumber(numberHash) {
+      return connection.run('outbox.erase-number', async (c) => {
+        const found = await hashesWhere(c, connection.topology, space, 'ev:*', 'numberHash', numberHash);
+        if (found.length === 0) return 0;
+        const multi = c.multi();
+        for (const { key, fields } of found) {
+          multi.del(key);
+          // Each entry waits in its channel's due set, which it names (the webhook's is "due").
+          multi.zRem(`${space}${fields.dueset || 'due'}`, fields.id!);
+        }
+        await multi.exec();
+        return found.length;
+      });
     },
     async nextDueAt(channel = WEBHOOK_CHANNEL) {
       const first = await connection.run('outbox.next', (c) => c.zRangeWithScores(`${space}${dueSet(channel)}`, 0, 0));

@@ -31,6 +31,8 @@ import { cancelVerdict, hashCancelToken, type CallbackJob, type CallbackJobStore
 import { legacyJobFields } from './legacy-job.ts';
 import { stateOf, type Stage } from '../stages.ts';
 import type { lua, RedisConnection } from '../../storage/redis/connection.ts';
+import { hashesWhere } from '../../storage/redis/scan.ts';
+import type { RecordsByNumber } from '../../storage/records-by-number.ts';
 import { migrateLegacyJobs } from './redis-job-migration.ts';
 import { ADD, CANCEL, CLAIM, FINISH, RENEW, WAIT } from './redis-job-scripts.ts';
 
@@ -102,7 +104,7 @@ export function toJob(stored: Record<string, string>): CallbackJob {
  */
 const DURABLE = new Set(['jobs.add', 'jobs.claim', 'jobs.finish', 'jobs.wait', 'jobs.cancel']);
 
-export function createRedisCallbackJobStore(options: { connection: RedisConnection; retentionDays: number }): CallbackJobStore {
+export function createRedisCallbackJobStore(options: { connection: RedisConnection; retentionDays: number }): CallbackJobStore & RecordsByNumber<CallbackJob> {
   const { connection } = options;
   const space = connection.keyspace('jobs');
   const retentionMs = options.retentionDays * DAY_MS;
@@ -206,6 +208,29 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
     async listPending(limit) {
       const ids = await connection.run('jobs.list', (c) => c.zRange(`${space}pending`, 0, limit - 1));
       return read('jobs.read', ids);
+    },
+
+    // No index leads from a number to its jobs (a finished one is found by id only): a scan, for a
+    // visitor's data on request, bounded by what DATA_RETENTION_DAYS keeps.
+    async ofNumber(numberHash) {
+      const found = await connection.run('jobs.of-number', (c) => hashesWhere(c, connection.topology, space, 'job:*', 'numberHash', numberHash));
+      return found.map((h) => toJob(h.fields)).sort((a, b) => a.createdAt - b.createdAt);
+    },
+
+    async eraseNumber(numberHash) {
+      return connection.run('jobs.erase-number', async (c) => {
+        const found = await hashesWhere(c, connection.topology, space, 'job:*', 'numberHash', numberHash);
+        if (found.length === 0) return 0;
+        const multi = c.multi();
+        for (const { key, fields } of found) {
+          multi.del(key);
+          for (const index of ['ready', 'pending', 'failed']) multi.zRem(`${space}${index}`, fields.id!);
+        }
+        // The pending booking's slot of the number (numberHash → id).
+        multi.hDel(`${space}numbers`, numberHash);
+        await multi.exec();
+        return found.length;
+      });
     },
 
     async listFailed(sinceMs, limit) {
