@@ -19,7 +19,7 @@ import { digitsOf, rowsOf, waitStep, type HeldContext, type LogRows } from './he
 import { heldTiming, openAtOrAfter } from './held-timing.ts';
 
 /** Whether a placed call is worth following: its missed outcome would be told to a lead webhook or a person, counted in the digest, or re-dialled. */
-export const followWanted = (app: CallbackDeps, progress: JobProgress): boolean =>
+export const followWanted = (app: Pick<CallbackDeps, 'delivery' | 'notifier' | 'config'>, progress: JobProgress): boolean =>
   app.delivery !== null || app.notifier?.followsOutcomes === true || progress.redials < app.config.held.redialAttempts;
 
 /** What a call the service just took at `at` remembers: only what following and re-dialling need. */
@@ -86,7 +86,7 @@ export function followStep(ctx: HeldContext, job: CallbackJob, progress: JobProg
  * neither a lead webhook nor a re-dial would use it). `job` is the call as heldJob() builds it.
  * Never throws: a lost follow costs a re-dial, not the call.
  */
-export async function followPlacedCall(app: CallbackDeps, job: NewCallbackJob, placedAt: number): Promise<void> {
+export async function followPlacedCall(app: Pick<CallbackDeps, 'delivery' | 'notifier' | 'config' | 'lifecycle' | 'log'>, job: NewCallbackJob, placedAt: number): Promise<void> {
   const progress = placedProgress(NO_PROGRESS, placedAt);
   if (!followWanted(app, progress)) return;
   try {

@@ -11,7 +11,7 @@ import type { CallbackInput } from './request-callback.ts';
 
 /** The admission, or the outcome of a request refused by the CAPTCHA or a limit. `phone`: masked, for logs. */
 export async function admitRequest(
-  app: CallbackDeps,
+  app: Pick<CallbackDeps, 'captcha' | 'limiter'>,
   input: CallbackInput,
   destination: Destination,
   phone: string,

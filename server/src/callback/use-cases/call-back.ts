@@ -18,13 +18,16 @@ export interface CallBackAnswer {
   dueAt: string;
 }
 
-async function leadOf(app: CallbackDeps, callbackId: string): Promise<CallbackJob> {
+/** What the owner's actions on a lead use. */
+type OwnerActionDeps = Pick<CallbackDeps, 'stores' | 'now' | 'lifecycle' | 'log'>;
+
+async function leadOf(app: Pick<CallbackDeps, 'stores'>, callbackId: string): Promise<CallbackJob> {
   const job = await app.stores.jobs.get(callbackId);
   if (!job) throw new RelayError('not_found', 'There is no such lead (it may be older than the data is kept).');
   return job;
 }
 
-export async function callBack(app: CallbackDeps, callbackId: string, ownerIp: string): Promise<CallBackAnswer> {
+export async function callBack(app: OwnerActionDeps, callbackId: string, ownerIp: string): Promise<CallBackAnswer> {
   const lead = await leadOf(app, callbackId);
   if (!mayCallBack(lead.stage)) {
     throw new RelayError('not_callable', `Only a missed or failed lead can be called back; this one is ${lead.stage}.`);
@@ -56,7 +59,7 @@ export async function callBack(app: CallbackDeps, callbackId: string, ownerIp: s
   return { status: 'scheduled', requestId: id, dueAt: new Date(now).toISOString() };
 }
 
-export async function neverCall(app: CallbackDeps, callbackId: string): Promise<{ status: 'listed'; listedAt: string }> {
+export async function neverCall(app: OwnerActionDeps, callbackId: string): Promise<{ status: 'listed'; listedAt: string }> {
   const lead = await leadOf(app, callbackId);
   await app.stores.neverCall.add(lead.numberHash, app.now().getTime());
   const at = (await app.stores.neverCall.listedAt(lead.numberHash)) ?? app.now().getTime();

@@ -9,7 +9,12 @@ import { RelayError } from '../../errors.ts';
 export const unknownCallback = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
 
 /** `token`: the visitor's cancel token (undefined: none was sent), or null for the owner. */
-export async function cancelCallback(app: CallbackDeps, callbackId: string, origin: string | null, token: string | null | undefined): Promise<CallbackProgress> {
+export async function cancelCallback(
+  app: Pick<CallbackDeps, 'lifecycle' | 'metrics' | 'log'> & { stores: Pick<CallbackDeps['stores'], 'jobs'> },
+  callbackId: string,
+  origin: string | null,
+  token: string | null | undefined,
+): Promise<CallbackProgress> {
   if (token === undefined || token === '') throw new RelayError('invalid_request', 'Send the cancel token of this call in the Cancel-Token header.', { field: 'Cancel-Token' });
   const job = await app.stores.jobs.get(callbackId);
   if (!job || job.request.origin !== origin) throw unknownCallback();

@@ -18,7 +18,14 @@ export interface HeldJob {
   cancelToken: string | null;
 }
 
-export function heldJob(app: CallbackDeps, input: CallbackInput, destination: Destination, callbackId: string, requestedAs: RequestedAs, dueAt: number): HeldJob {
+export function heldJob(
+  app: Pick<CallbackDeps, 'now' | 'config' | 'departments'>,
+  input: CallbackInput,
+  destination: Destination,
+  callbackId: string,
+  requestedAs: RequestedAs,
+  dueAt: number,
+): HeldJob {
   const cancelToken = requestedAs === 'now' ? null : randomBytes(18).toString('base64url');
   const { request } = input;
   const now = app.now().getTime();
