@@ -9,6 +9,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { type LeadEnd, type LeadFact, type OpenCount, REPORT_DIMENSIONS, type ReportStore } from '../../server/src/report/report-store.ts';
 import { dayKeys } from '../../server/src/report/redis-open-index.ts';
 import { transaction } from '../../server/src/storage/sqlite/database.ts';
+import { CREATE_OPEN_SUMS_TRIGGERS, DROP_OPEN_SUMS_TRIGGERS, FILL_OPEN_SUMS } from '../../server/src/storage/sqlite/schema-open-sums.ts';
 import type { RedisConnection } from '../../server/src/storage/redis/connection.ts';
 import { fromWallClock } from '../../server/src/schedule/zoned.ts';
 import { type Counts, noCounts } from '../../server/src/report/tally.ts';
@@ -95,7 +96,9 @@ export function expected(spec: FloodSpec, talkSeconds: number): { totals: Counts
   return { totals, bySource };
 }
 
+/** Straight into the tables, with the opens' sums made once at the end (as a bulk load does: schema-open-sums.ts). */
 export function floodSqlite(db: DatabaseSync, spec: FloodSpec): void {
+  db.exec(DROP_OPEN_SUMS_TRIGGERS);
   const open = db.prepare('INSERT INTO dialog_opens (day, source, medium, campaign, department, page, count) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const lead = db.prepare(
     'INSERT INTO lead_facts (callback_id, at_ms, requested_as, source, medium, campaign, department, page, placed, outcome, answer_seconds, talk_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -107,6 +110,7 @@ export function floodSqlite(db: DatabaseSync, spec: FloodSpec): void {
         lead.run(f.callbackId, f.at, f.requestedAs, f.source, f.medium, f.campaign, f.department, f.page, f.placed ? 1 : 0, f.outcome, f.answerSeconds, f.talkSeconds);
     });
   }
+  transaction(db, () => db.exec(`${FILL_OPEN_SUMS}\n${CREATE_OPEN_SUMS_TRIGGERS}`));
 }
 
 /**
