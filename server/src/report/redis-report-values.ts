@@ -18,6 +18,7 @@ import {
   type ValueTest,
 } from './erase-values.ts';
 import { toFact } from './redis-report-store.ts';
+import { dayKeys, OPEN_INDEX_LUA } from './redis-open-index.ts';
 import { REPORT_DIMENSIONS, REPORT_RETENTION_DAYS, type OpenCount, type ReportGroupValues } from './report-store.ts';
 
 const BATCH = 1_000;
@@ -31,16 +32,24 @@ redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
 `);
 
-// KEYS: a day's opens. ARGV: the group's field, the erased group's field. Moves the count as it is now; the key keeps its expiry.
-const MOVE_OPENS = lua(`
+// KEYS: a day's keys (dayKeys). ARGV: the group's field, the erased group's field. Moves the count
+// as it is now, in the hash and its index; the keys keep their expiry.
+const MOVE_OPENS = lua(
+  OPEN_INDEX_LUA +
+    `
+index(1)
 local n = redis.call('HGET', KEYS[1], ARGV[1])
 if not n then return 0 end
 local ttl = redis.call('PTTL', KEYS[1])
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HINCRBY', KEYS[1], ARGV[2], n)
+byDims(1, ARGV[1], -tonumber(n))
+byDims(1, ARGV[2], tonumber(n))
 if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+keepFor(1, ttl)
 return 1
-`);
+`,
+);
 
 // KEYS: the groups with a lead. ARGV: the group's member, the erased group's. The newest lead's time goes with it.
 const MOVE_LEAD_GROUP = lua(`
@@ -112,7 +121,7 @@ export function redisReportValues(connection: RedisConnection, now: () => number
         }
         for (const [open, fields] of batch.opens) {
           const args = [groupKey(open), groupKey(erasedGroup(open, fields))];
-          erased.opens += Number(await connection.evalScript('report.values.opens', MOVE_OPENS, [`${space}opens:${open.day}`], args));
+          erased.opens += Number(await connection.evalScript('report.values.opens', MOVE_OPENS, dayKeys(space, open.day), args));
         }
       }
       // The groups with a lead (room for their opens, redis-report-store.ts) are named by their values too.

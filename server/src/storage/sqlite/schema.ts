@@ -4,6 +4,7 @@
 // hold a full number: callback_jobs.e164 and webhook_outbox.body, both emptied by the purge
 // (purge.ts) once no call can be placed and no webhook delivered with them.
 import type { Migration } from './migrations.ts';
+import { openSums } from './schema-open-sums.ts';
 
 export const migrations: readonly Migration[] = [
   {
@@ -300,4 +301,5 @@ export const migrations: readonly Migration[] = [
     // LEAD_GROUP_DAYS): a day's new open group asks this index once, whatever the number of leads.
     sql: `CREATE INDEX lead_facts_by_group ON lead_facts (source, medium, campaign, department, page, at_ms);`,
   },
+  openSums,
 ];
