@@ -4,7 +4,7 @@
 // served as "cached"; with none, the answer is "unknown" rather than a guess.
 //
 // Several relays (Redis, `shared`): once per cache period a relay reads the answer some relay
-// fetched (store/redis/shared-state.ts), and only the relay holding the poll lock asks the
+// fetched (shared-state/redis-shared-state.ts), and only the relay holding the poll lock asks the
 // service, so N relays cost the service what one does. The answer still comes from this relay's
 // memory between periods, and while Redis is down the relay polls for itself: /api/status never
 // waits for Redis.

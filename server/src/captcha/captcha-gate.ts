@@ -1,8 +1,8 @@
 // When a callback needs the CAPTCHA, and what a failed one costs the client.
 //   - Required for every callback with TURNSTILE_REQUIRED=always (the default), or only while the
-//     site surges (protect/surge.ts) with TURNSTILE_REQUIRED=surge; outside a surge a token sent
+//     site surges (limits/surge.ts) with TURNSTILE_REQUIRED=surge; outside a surge a token sent
 //     anyway is not verified (it would cost a round trip to Cloudflare and decide nothing).
-//   - Every try is a strike against the client and its networks (protect/strikes.ts), taken before
+//   - Every try is a strike against the client and its networks (limits/strikes.ts), taken before
 //     Cloudflare is asked and given back only when the token passes (or when Cloudflare could not
 //     be asked, which is not the client's doing). So a missing, refused, replayed or foreign token
 //     counts like any other refusal: after LIMIT_CLIENT_REFUSALS of them the client is refused

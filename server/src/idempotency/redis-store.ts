@@ -1,4 +1,4 @@
-// IdempotencyStore in Redis (REDIS_URL): the SQLite store's semantics (sqlite/idempotency-store.ts),
+// IdempotencyStore in Redis (REDIS_URL): the SQLite store's semantics (idempotency/sqlite-store.ts),
 // shared by every relay, so a key replayed on another relay gets the first answer and no second
 // call. `begin` is one Lua script: it expires, looks up, makes room and inserts atomically, so two
 // relays beginning the same key at once get one 'new' and one 409.

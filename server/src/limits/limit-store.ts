@@ -1,5 +1,5 @@
 // The storage behind the callback limits, as an interface a shared store can implement too.
-// One relay keeps limits in memory (memory-limit-store.ts); several relays behind one balancer need
+// One relay keeps limits in memory (memory/limit-store.ts); several relays behind one balancer need
 // one shared store, and the plan below is shaped for that: a Redis store runs one Lua script per
 // plan (ZREMRANGEBYSCORE/ZCARD/ZADD per sliding log, INCR on window keys for counters, SADD on a
 // set with EXPIRE for distinct members), so every check and every update happen atomically.

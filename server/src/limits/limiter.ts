@@ -1,5 +1,5 @@
 // The callback limiter: per number, per client, per network, per number prefix and site-wide
-// (limit-plan.ts), all checked and counted in one atomic step of the store, so a refused request
+// (plan.ts), all checked and counted in one atomic step of the store, so a refused request
 // counts against nothing, and every refusal tells the visitor how long to wait (Retry-After).
 // Around that step: the site breaker (site-breaker.ts), strikes for refusals (strikes.ts) and the
 // surge defence (surge.ts), which refuses the networks a distributed flood comes from before the

@@ -1,4 +1,4 @@
-// SharedState (store/shared-state.ts) in Redis: one relay polls the service, the others read.
+// SharedState (shared-state.ts) in Redis: one relay polls the service, the others read.
 //
 // Keys, under the keyspace for the group "shared" (one hash tag; every operation here is one key or
 // one script over keys of this group):

@@ -2,7 +2,7 @@
 // and the others read what it got (the SIP status, the call-log window), and the site breaker's
 // "open" state with its one ALERT line. The embedded store has none of this (one relay: its own
 // memory is the whole truth), so RelayStores.shared is null there and the callers keep their
-// in-process behaviour unchanged; with REDIS_URL it is store/redis/shared-state.ts.
+// in-process behaviour unchanged; with REDIS_URL it is redis-shared-state.ts.
 //
 // Every method is best effort and never throws: a Redis outage falls back to the relay's own
 // memory (its own poll, its own breaker), which is what a single relay does anyway. None of this

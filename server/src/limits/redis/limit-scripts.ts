@@ -3,7 +3,7 @@
 // scripts, which take several operations at once, are in limit-batch-scripts.ts.
 //
 // One key per (table, subject), a short string that mirrors the memory store's record
-// (protect/memory-limit-store.ts), with the same rules and the same arithmetic:
+// (limits/memory/limit-store.ts), with the same rules and the same arithmetic:
 //
 //   "<log>|<counters>|<distinct>"
 //   log       newest L accepted times (epoch seconds), comma-separated; L = the largest count

@@ -1,5 +1,5 @@
 // LimitStore in Redis (REDIS_URL): the same semantics as the memory store
-// (protect/memory-limit-store.ts), shared by every relay. Each operation is one Lua script
+// (limits/memory/limit-store.ts), shared by every relay. Each operation is one Lua script
 // (limit-scripts.ts), so a consume over five tables is all-or-nothing even with many relays; peeks
 // and consumes made in the same tick share one script (limit-batch-scripts.ts), each still on its own,
 // and so do the peeks made while one batch of them is on its way (storage/redis/same-tick.ts).

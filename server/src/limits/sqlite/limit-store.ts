@@ -1,4 +1,4 @@
-// LimitStore on the embedded SQLite file, with the memory store (protect/memory-limit-store.ts) as
+// LimitStore on the embedded SQLite file, with the memory store (limits/memory/limit-store.ts) as
 // its hot path. Every answer comes from memory, so `peek` (every request of a flood) never touches
 // the file. Every change is also written to SQLite as an event: which table and key an accepted
 // request counted against, and when. At startup nothing is read until a table is first used; then

@@ -31,7 +31,7 @@ import { classify, type LuaScript, withDeadline } from './commands.ts';
 
 export { lua, type LuaScript } from './commands.ts';
 
-/** The logger calls this module makes (server/src/log.ts has them). */
+/** The logger calls this module makes (log/logger.ts has them). */
 export interface RedisLog {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
