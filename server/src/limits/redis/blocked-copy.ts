@@ -1,4 +1,4 @@
-// This relay's copy of the subjects Redis holds blocked (blocked-scripts.ts): the look before a
+// This relay's copy of the subjects Redis holds blocked (blocks.lua): the look before a
 // request's body (Limiter.blockedClient) is answered from it, with no round trip, as long as it is
 // fresh. Under a flood from ever-new addresses that look was a Redis call for every request, all
 // to learn that a client never seen is not blocked.

@@ -1,5 +1,5 @@
 // The refused requests' strikes, gathered in the relay's memory and written to Redis together (one
-// STRIKE_EACH script, limit-batch-scripts.ts) at most `flushMs` after the first of them, or at once
+// strike-each.lua) at most `flushMs` after the first of them, or at once
 // when `maxRecords` records hold some: under a flood from ever-new addresses that is a few scripts
 // a second instead of one per event-loop turn, and the strikes against one network are summed, so
 // Redis reads, counts and writes that record once per flush instead of once per strike.
