@@ -1,4 +1,4 @@
-// Every repository path a comment (server/, widget/, demo/, test/, .ci/) or a doc (docs/, READMEs,
+// Every repository path a comment (server/, widget/, demo/, test/, .ci/; code, CSS, HTML, shell, Lua) or a doc (docs/, READMEs,
 // CONTRIBUTING) names exists. A file that moves leaves its old name in the comments that pointed at
 // it, and nothing else notices; here the old name fails the build. The rules are in path-references.ts,
 // each pinned by a case below so the check can fail and does not cry wolf.
@@ -89,10 +89,11 @@ describe('where references are read', () => {
     ]);
   });
 
-  test('css, html and shell comments', () => {
+  test('css, html, shell and Lua comments', () => {
     expect(commentsOf('a.css', 'a { color: red } /* one/a.ts */').map((c) => c.text)).toEqual(['/* one/a.ts */']);
     expect(commentsOf('a.html', '<p>two/b.ts</p><!-- one/a.ts -->').map((c) => c.text)).toEqual(['<!-- one/a.ts -->']);
     expect(commentsOf('.ci/run', 'echo two/b.ts\n# one/a.ts').map((c) => c.text)).toEqual(['# one/a.ts']);
+    expect(commentsOf('a.lua', "local s = 'x'\n--#include one/a.lua").map((c) => c.text)).toEqual(['--#include one/a.lua']);
   });
 });
 

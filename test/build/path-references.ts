@@ -9,7 +9,7 @@ export const repoRoot = join(import.meta.dirname, '../..');
 
 // Where comments are read (code files) and where whole texts are read (docs).
 const codeRoots = ['server', 'widget', 'demo', 'test', '.ci'];
-const codeFile = /\.(?:ts|tsx|js|mjs|css|html)$|^\.ci\/run$/;
+const codeFile = /\.(?:ts|tsx|js|mjs|css|html|lua)$|^\.ci\/run$/;
 const docFile = /(?:^|\/)(?:README[^/]*|CONTRIBUTING[^/]*|readme\.txt)$|^docs\/[^/]+\.md$/;
 const skippedFolders = new Set(['node_modules', 'dist', 'coverage', 'data', '.git']);
 
@@ -48,6 +48,7 @@ export function scannedFiles(): { code: string[]; docs: string[] } {
 export function commentsOf(file: string, text: string): { line: number; text: string }[] {
   if (file.endsWith('.css')) return blockComments(text, /\/\*[\s\S]*?\*\//g);
   if (file.endsWith('.html')) return [...blockComments(text, /<!--[\s\S]*?-->/g), ...blockComments(text, /\/\*[\s\S]*?\*\//g), ...lineComments(text, /(?:^|\s)\/\/.*$/gm)];
+  if (file.endsWith('.lua')) return lineComments(text, /--.*$/gm);
   if (!/\.(?:ts|tsx|js|mjs)$/.test(file)) return lineComments(text, /^\s*#.*$/gm);
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const seen = new Set<number>();
