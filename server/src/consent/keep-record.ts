@@ -1,7 +1,13 @@
-// The consent record of an admitted request is kept before anything can ring the visitor's phone. With
-// REQUIRE_CONSENT a record that cannot be written stops the call (503, its limits given back); without
-// it the call goes on and the log says so. A record is never taken back: it proves what the visitor
-// agreed to and when, not that a call was made. Details: consent/README.md.
+// The consent record of an admitted request is kept before anything can ring the visitor's phone:
+// before the service is asked to place the call, before a booking is stored, and so before a call
+// held for later exists (a held call is the same request, with the same record). With
+// REQUIRE_CONSENT the record is a condition of the call: one that cannot be written stops it, what
+// its limits counted is given back, and the visitor is asked to try again (503). Without it, the
+// call goes on and the operator is told by an error in the log.
+//
+// A record is never taken back: a request the service then refuses, or a booking that finds the
+// number already booked, keeps its record. It proves what the visitor agreed to and when, not that
+// a call was made.
 import type { AppContext } from '../app-context.ts';
 import type { CallbackRequest } from '../contract.ts';
 import { RelayError } from '../errors.ts';
