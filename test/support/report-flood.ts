@@ -9,7 +9,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { type LeadEnd, type LeadFact, type OpenCount, REPORT_DIMENSIONS, type ReportStore } from '../../server/src/report/report-store.ts';
 import { dayKeys } from '../../server/src/report/redis-open-index.ts';
 import { transaction } from '../../server/src/storage/sqlite/database.ts';
-import { CREATE_OPEN_SUMS_TRIGGERS, DROP_OPEN_SUMS_TRIGGERS, FILL_OPEN_SUMS } from '../../server/src/storage/sqlite/schema-open-sums.ts';
+import { CREATE_OPEN_SUMS_TRIGGERS, DROP_OPEN_SUMS_TRIGGERS, FILL_OPEN_SUMS } from '../../server/src/storage/sqlite/schema/step-9.ts';
 import type { RedisConnection } from '../../server/src/storage/redis/connection.ts';
 import { fromWallClock } from '../../server/src/schedule/zoned.ts';
 import { type Counts, noCounts } from '../../server/src/report/tally.ts';
@@ -96,7 +96,7 @@ export function expected(spec: FloodSpec, talkSeconds: number): { totals: Counts
   return { totals, bySource };
 }
 
-/** Straight into the tables, with the opens' sums made once at the end (as a bulk load does: schema-open-sums.ts). */
+/** Straight into the tables, with the opens' sums made once at the end (as a bulk load does: schema/step-9.ts). */
 export function floodSqlite(db: DatabaseSync, spec: FloodSpec): void {
   db.exec(DROP_OPEN_SUMS_TRIGGERS);
   const open = db.prepare('INSERT INTO dialog_opens (day, source, medium, campaign, department, page, count) VALUES (?, ?, ?, ?, ?, ?, ?)');

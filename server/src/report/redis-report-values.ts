@@ -3,8 +3,9 @@
 // tag, one Cluster slot): the leads are walked with ZSCAN over their index and read a batch at a
 // time; the open groups with HSCAN over each day's hash that exists (the days a report keeps),
 // Redis itself passing over the groups without the number's digits in order (MATCH). A
-// change is a script on one key, so a count made meanwhile is never lost and no key loses its expiry.
-import { lua, type RedisConnection } from '../storage/redis/connection.ts';
+// change is a script on one lead or one day's keys, so a count made meanwhile is never lost and no key loses its expiry.
+import type { RedisConnection } from '../storage/redis/connection.ts';
+import { luaFile } from '../storage/redis/lua-file.ts';
 import {
   collectMatches,
   digitsPattern,
@@ -18,47 +19,16 @@ import {
   type ValueTest,
 } from './erase-values.ts';
 import { toFact } from './redis-report-store.ts';
-import { dayKeys, OPEN_INDEX_LUA } from './redis-open-index.ts';
+import { dayKeys } from './redis-open-index.ts';
 import { REPORT_DIMENSIONS, REPORT_RETENTION_DAYS, type OpenCount, type ReportGroupValues } from './report-store.ts';
 
 const BATCH = 1_000;
 const DAY_MS = 86_400_000;
 const groupKey = (g: ReportGroupValues) => JSON.stringify(REPORT_DIMENSIONS.map((d) => g[d]));
 
-// KEYS: a lead. ARGV: field, value, …. Only a lead that still exists: HSET on one that expired meanwhile would make a key that never expires.
-const SET_LEAD = lua(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
-return 1
-`);
-
-// KEYS: a day's keys (dayKeys). ARGV: the group's field, the erased group's field. Moves the count
-// as it is now, in the hash and its index; the keys keep their expiry.
-const MOVE_OPENS = lua(
-  OPEN_INDEX_LUA +
-    `
-index(1)
-local n = redis.call('HGET', KEYS[1], ARGV[1])
-if not n then return 0 end
-local ttl = redis.call('PTTL', KEYS[1])
-redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('HINCRBY', KEYS[1], ARGV[2], n)
-byDims(1, ARGV[1], -tonumber(n))
-byDims(1, ARGV[2], tonumber(n))
-if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
-keepFor(1, ttl)
-return 1
-`,
-);
-
-// KEYS: the groups with a lead. ARGV: the group's member, the erased group's. The newest lead's time goes with it.
-const MOVE_LEAD_GROUP = lua(`
-local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not at then return 0 end
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[1], 'GT', at, ARGV[2])
-return 1
-`);
+const SET_LEAD = luaFile(new URL('./redis-report-values/set-lead.lua', import.meta.url));
+const MOVE_OPENS = luaFile(new URL('./redis-report-values/move-opens.lua', import.meta.url));
+const MOVE_LEAD_GROUP = luaFile(new URL('./redis-report-values/move-lead-group.lua', import.meta.url));
 
 /** The days whose opens may still be kept (redis-report-store.ts: REPORT_RETENTION_DAYS and two days), as YYYY-MM-DD. */
 function keptDays(nowMs: number): string[] {

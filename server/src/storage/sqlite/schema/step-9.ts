@@ -3,7 +3,7 @@
 // the day's rows (5,000 of a flooded day). Triggers keep the sums, so every writer of dialog_opens
 // (counting, erasure, pruning, a restore or a move) keeps them true without knowing of them. The
 // day's total is the row ('total', ''). Never edit this step: add the next one.
-import type { Migration } from './migrations.ts';
+import type { Migration } from '../migrations.ts';
 
 const SUMS: ReadonlyArray<[string, (row: string) => string]> = [
   ...['source', 'medium', 'campaign', 'department', 'page'].map((d): [string, (row: string) => string] => [`'${d}'`, (row) => `${row}.${d}`]),
@@ -38,7 +38,7 @@ export const CREATE_OPEN_SUMS_TRIGGERS = TRIGGERS.map(([name, body]) => `CREATE 
 /** For a bulk load of dialog_opens (a test's year of data, a move between stores): drop, load, FILL_OPEN_SUMS, create again. */
 export const DROP_OPEN_SUMS_TRIGGERS = TRIGGERS.map(([name]) => `DROP TRIGGER ${name};`).join('\n');
 
-export const openSums: Migration = {
+export const step9: Migration = {
   version: 9,
   name: 'the lead report: each day’s opens summed per dimension and value',
   sql: `
