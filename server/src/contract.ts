@@ -32,7 +32,7 @@ export type Attribution = z.infer<typeof Attribution>;
  * without a client id says why. Fixed words only: nothing a visitor can write.
  */
 export const consentStates = ['granted', 'denied', 'unknown'] as const;
-export const consentSources = ['tcf', 'consent-mode', 'cookiebot', 'onetrust', 'wp-consent-api', 'command', 'none'] as const;
+export const consentSources = ['tcf', 'consent-mode', 'cookiebot', 'onetrust', 'command', 'none'] as const;
 export const TrackingConsent = z
   .object({
     analytics: z.enum(consentStates),
