@@ -6,6 +6,8 @@
 //   placed     leads whose call the service took (at least once)
 //   answered   leads that ended answered;  talked: answered with ≥ REPORT_TALK_SECONDS of talk
 //   missed     leads nobody answered after their re-dials;  failed: could not be placed
+//   noConsent  requested leads whose tracking cookies the widget did not read, for want of the
+//              visitor's analytics consent (declined, or not answered yet): no client id
 // The owner's own call-backs count from `placed` on, never as `requested` (no visitor asked).
 //
 // Bounded whatever visitors sent: a year of a beacon flood holds 1.8 M open groups. The store

@@ -20,7 +20,7 @@ if #ARGV > 7 then
   only = {}
   for i = 8, #ARGV do only[ARGV[i]] = true end
 end
-local function tally() return { requested = 0, placed = 0, answered = 0, talked = 0, missed = 0, failed = 0, answers = {} } end
+local function tally() return { requested = 0, placed = 0, answered = 0, talked = 0, missed = 0, failed = 0, noConsent = 0, answers = {} } end
 -- Opens per key as plain numbers, a tally only for keys with leads: a flood's 5,000 groups cost no tables.
 local opened, leads, groups, total, totalOpened = {}, {}, 0, tally(), 0
 local function seen(key)
@@ -38,6 +38,8 @@ for i = 1, #h, 2 do
 end
 local function addLead(g, l)
   if l[3] ~= 'owner' then g.requested = g.requested + 1 end
+  -- The marks of WITHOUT_CONSENT (tracking-consent/snapshot.ts).
+  if l[3] ~= 'owner' and (l[8] == 'denied' or l[8] == 'unknown') then g.noConsent = g.noConsent + 1 end
   if l[4] == '1' then g.placed = g.placed + 1 end
   if l[5] == 'answered' then
     g.answered = g.answered + 1
@@ -47,7 +49,7 @@ local function addLead(g, l)
   elseif l[5] == 'failed' then g.failed = g.failed + 1 end
 end
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], from, '(' .. to)) do
-  local l = redis.call('HMGET', space .. 'lead:' .. id, 'at', field, 'requestedAs', 'placed', 'outcome', 'answerSeconds', 'talkSeconds')
+  local l = redis.call('HMGET', space .. 'lead:' .. id, 'at', field, 'requestedAs', 'placed', 'outcome', 'answerSeconds', 'talkSeconds', 'consent')
   if l[1] then
     local v = l[2] or ''
     addLead(total, l)
@@ -62,7 +64,7 @@ local NONE = tally()
 local function out(key, n, g)
   local answers = {}
   for s, c in pairs(g.answers) do answers[#answers + 1] = { tonumber(s), c } end
-  return { key = key, opened = n, requested = g.requested, placed = g.placed, answered = g.answered, talked = g.talked, missed = g.missed, failed = g.failed, answers = answers }
+  return { key = key, opened = n, requested = g.requested, placed = g.placed, answered = g.answered, talked = g.talked, missed = g.missed, failed = g.failed, noConsent = g.noConsent, answers = answers }
 end
 local function group(key) return out(key, opened[key], leads[key] or NONE) end
 local first = {}
@@ -116,8 +118,8 @@ return cjson.encode({ top = first, total = out('', totalOpened, total), more = g
 const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
 
 function tallyOf(raw: Tally): Tally {
-  const { opened, requested, placed, answered, talked, missed, failed } = raw;
-  return { opened, requested, placed, answered, talked, missed, failed, answers: list<[number, number]>(raw.answers) };
+  const { opened, requested, placed, answered, talked, missed, failed, noConsent } = raw;
+  return { opened, requested, placed, answered, talked, missed, failed, noConsent: noConsent ?? 0, answers: list<[number, number]>(raw.answers) };
 }
 
 const keyTallyOf = (raw: KeyTally): KeyTally => ({ key: String(raw.key), ...tallyOf(raw) });

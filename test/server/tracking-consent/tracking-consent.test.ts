@@ -1,7 +1,7 @@
 // The visitor's tracking consent (trackingConsent) as the widget sends it with a callback request:
 // checked by the schema, kept with the job (jobs' request is one JSON value in every store: the
 // store contract tests carry a snapshot), and told to the owner view's leads and the lead webhook,
-// so a marketer sees why a lead has no client id.
+// and counted in the lead report (noConsent), so a marketer sees why a lead has no client id.
 import { describe, expect, it } from 'vitest';
 import { delivered, heldRelayPerTest } from '../../support/held-calls.ts';
 import { postCallback } from '../../support/post-callback.ts';
@@ -42,6 +42,9 @@ describe('trackingConsent in the request', () => {
     expect(view.leads.find((l) => l.callbackId === withConsent.json.requestId)).toMatchObject({ clientId: null, consent: 'denied', consentSource: 'cookiebot' });
     expect(view.leads.find((l) => l.callbackId === without.json.requestId)).toMatchObject({ clientId: '1907690628.1747750782', consent: '', consentSource: null });
 
+    // The report counts the lead asked without analytics consent; the one from a widget before it, not.
+    const report = (await (await owner(s, '/owner/api/report?from=2026-11-25&to=2026-11-25')).json()) as { totals: Record<string, number> };
+    expect(report.totals).toMatchObject({ requested: 2, noConsent: 1 });
     const events = await delivered(s, crm(), 2);
     const booked = events.find((e) => e.data.callbackId === withConsent.json.requestId);
     expect(booked?.data.consent).toEqual(declined);

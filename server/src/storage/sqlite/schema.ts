@@ -300,4 +300,11 @@ export const migrations: readonly Migration[] = [
     // LEAD_GROUP_DAYS): a day's new open group asks this index once, whatever the number of leads.
     sql: `CREATE INDEX lead_facts_by_group ON lead_facts (source, medium, campaign, department, page, at_ms);`,
   },
+  {
+    version: 9,
+    name: "the lead report: each lead's consent mark",
+    // Whether the widget read the tracking cookies (tracking-consent/snapshot.ts); '' for every lead
+    // already here: nothing told it then.
+    sql: `ALTER TABLE lead_facts ADD COLUMN consent TEXT NOT NULL DEFAULT '';`,
+  },
 ];
