@@ -1,7 +1,7 @@
 // A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and the operators'
 // command, cli.ts): everything the relay keeps about one number, and its erasure. Records name a
 // number by its keyed hash, so the number given is hashed and looked up in every store: callback
-// jobs (held and followed calls, their states and attribution), consent records (the
+// jobs (held and followed calls, their states, attribution and tracking consent), consent records (the
 // CONSENT_LOG_PATH file too), lead webhook events, a missed or failed lead's call-back number, what
 // the number's limits hold now, and the never-call list. The lead report keeps no number of its
 // own, but what visitors typed (utm values, pages) for 400 days: it is searched for the number in
@@ -22,6 +22,8 @@ import type { Refusal } from '../limits/limit-store.ts';
 import type { RelayStores } from '../relay-stores.ts';
 import type { KeptRecords } from './number-records.ts';
 import { mentionsOf } from './number-mentions.ts';
+import type { TrackingConsent } from '../contract.ts';
+import { storedConsent } from '../tracking-consent/snapshot.ts';
 
 type ValueMatches = Awaited<ReturnType<RelayStores['report']['findValues']>>;
 type ValuesErased = Awaited<ReturnType<RelayStores['report']['eraseValues']>>;
@@ -52,6 +54,8 @@ export interface NumberData {
     /** Whether the job still holds the full number (while a call may be placed). */
     numberKept: boolean;
     attribution: Record<string, string | undefined>;
+    /** The visitor's tracking consent as the widget told it with the request; null when not told. */
+    trackingConsent: TrackingConsent | null;
     pageUrl: string | null;
     origin: string;
     locale: string | null;
@@ -114,6 +118,7 @@ export async function numberData(app: AppContext, e164: string): Promise<NumberD
       maskedNumber: j.maskedNumber,
       numberKept: j.request.e164 !== null,
       attribution: j.request.attribution,
+      trackingConsent: storedConsent(j.request.trackingConsent),
       pageUrl: j.request.pageUrl,
       origin: j.request.origin,
       locale: j.request.locale,
