@@ -232,6 +232,21 @@ describe('window.dialback', () => {
     await vi.waitFor(() => expect(shadow()!.querySelector('[role=dialog]')).toBeNull());
   });
 
+  test("dialback('consent', …) is recorded in order, queued or not, for the lazy consent code; nothing read, nothing reported", async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const cookie = vi.spyOn(document, 'cookie', 'get');
+    win.dialback = Object.assign(() => {}, { q: [['consent', { analytics: false, ads: false }]] });
+    const booted = boot(window, document, script())!;
+    booted.dialback('consent', { analytics: true, ads: 'denied' });
+    const { told } = await booted.mounted.then((m) => m as unknown as { told: unknown[] });
+    expect(told).toEqual([
+      { analytics: false, ads: false },
+      { analytics: true, ads: 'denied' },
+    ]);
+    expect(error).not.toHaveBeenCalled();
+    expect(cookie).not.toHaveBeenCalled();
+  });
+
   test('an unknown command is reported once with the [dialback] prefix and throws nothing', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const booted = boot(window, document, script())!;
