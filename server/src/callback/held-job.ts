@@ -35,6 +35,7 @@ export function heldJob(app: AppContext, input: CallbackInput, destination: Dest
       request: {
         e164: destination.e164,
         attribution: request.attribution ?? {},
+        ...(request.trackingConsent && { trackingConsent: request.trackingConsent }),
         clientIp: input.clientIp,
         userAgent: input.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
         origin: input.origin,

@@ -1,5 +1,6 @@
 // A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and `npm run data`):
-// everything the relay keeps about one number, found by its keyed hash in every store (and by its
+// everything the relay keeps about one number (its calls with their tracking consent, consent
+// records, events, limits, the never-call list), found by its keyed hash in every store (and by its
 // written forms in the report's visitor values), and its erasure, the copies in this relay's memory
 // included. What stays after an erasure, and why: number-data/README.md.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -12,6 +13,8 @@ import type { Refusal } from '../limits/limit-store.ts';
 import type { RelayStores } from '../relay-stores.ts';
 import type { KeptRecords } from './number-records.ts';
 import { mentionsOf } from './number-mentions.ts';
+import type { TrackingConsent } from '../contract.ts';
+import { storedConsent } from '../tracking-consent/snapshot.ts';
 
 type ValueMatches = Awaited<ReturnType<RelayStores['report']['findValues']>>;
 type ValuesErased = Awaited<ReturnType<RelayStores['report']['eraseValues']>>;
@@ -42,6 +45,8 @@ export interface NumberData {
     /** Whether the job still holds the full number (while a call may be placed). */
     numberKept: boolean;
     attribution: Record<string, string | undefined>;
+    /** The visitor's tracking consent as the widget told it with the request; null when not told. */
+    trackingConsent: TrackingConsent | null;
     pageUrl: string | null;
     origin: string;
     locale: string | null;
@@ -104,6 +109,7 @@ export async function numberData(app: AppContext, e164: string): Promise<NumberD
       maskedNumber: j.maskedNumber,
       numberKept: j.request.e164 !== null,
       attribution: j.request.attribution,
+      trackingConsent: storedConsent(j.request.trackingConsent),
       pageUrl: j.request.pageUrl,
       origin: j.request.origin,
       locale: j.request.locale,
