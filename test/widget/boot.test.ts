@@ -36,7 +36,8 @@ async function startUi(container: HTMLElement, context: { script?: HTMLScriptEle
     script: context.script ?? null,
     container,
     pageAtLoad: location.href,
-    cookiesAtLoad: '',
+    told: [],
+    catalog: () => import('../../widget/src/ui/i18n/en.ts'),
     emit: context.emit ?? (() => {}),
     report: () => {},
     adoptStyles: context.adoptStyles ?? (() => {}),
@@ -229,6 +230,21 @@ describe('window.dialback', () => {
     await vi.waitFor(() => expect(shadow()!.querySelector('[role=dialog]')).not.toBeNull(), { timeout: 5000 });
     booted.dialback('close');
     await vi.waitFor(() => expect(shadow()!.querySelector('[role=dialog]')).toBeNull());
+  });
+
+  test("dialback('consent', …) is recorded in order, queued or not, for the lazy consent code; nothing read, nothing reported", async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const cookie = vi.spyOn(document, 'cookie', 'get');
+    win.dialback = Object.assign(() => {}, { q: [['consent', { analytics: false, ads: false }]] });
+    const booted = boot(window, document, script())!;
+    booted.dialback('consent', { analytics: true, ads: 'denied' });
+    const { told } = await booted.mounted.then((m) => m as unknown as { told: unknown[] });
+    expect(told).toEqual([
+      { analytics: false, ads: false },
+      { analytics: true, ads: 'denied' },
+    ]);
+    expect(error).not.toHaveBeenCalled();
+    expect(cookie).not.toHaveBeenCalled();
   });
 
   test('an unknown command is reported once with the [dialback] prefix and throws nothing', () => {

@@ -172,6 +172,8 @@ describe('armTriggers', () => {
 describe('memory and caps', () => {
   let clock: number;
   const now = () => clock;
+  /** The visitor's consent allows the storage (consent/consent.ts cookiesRead). */
+  const always = () => true;
 
   beforeEach(() => {
     clock = Date.UTC(2026, 10, 25, 12);
@@ -180,23 +182,23 @@ describe('memory and caps', () => {
   });
 
   test('counts the pages of this session in sessionStorage', () => {
-    expect(createMemory(window, now).countPage()).toBe(1);
-    expect(createMemory(window, now).countPage()).toBe(2);
+    expect(createMemory(window, now, always).countPage()).toBe(1);
+    expect(createMemory(window, now, always).countPage()).toBe(2);
     expect(sessionStorage.getItem('dialback:pages')).toBe('2');
   });
 
   test('once per session, then not again within data-invite-days days', () => {
-    let memory = createMemory(window, now);
+    let memory = createMemory(window, now, always);
     expect(memory.allowed(1)).toBe(true);
     memory.shown();
     expect(memory.allowed(1)).toBe(false);
     expect(sessionStorage.getItem('dialback:invited')).toBe('1');
     expect(localStorage.getItem('dialback:invited')).toBe(String(clock));
     // Another page of the same session.
-    expect(createMemory(window, now).allowed(0)).toBe(false);
+    expect(createMemory(window, now, always).allowed(0)).toBe(false);
     // A new session (another visit): the days count.
     sessionStorage.clear();
-    memory = createMemory(window, now);
+    memory = createMemory(window, now, always);
     clock += day - 1;
     expect(memory.allowed(1)).toBe(false);
     clock += 1;
@@ -207,7 +209,7 @@ describe('memory and caps', () => {
   });
 
   test('not for 30 days after the visitor asked for a call', () => {
-    const memory = createMemory(window, now);
+    const memory = createMemory(window, now, always);
     memory.asked();
     expect(localStorage.getItem('dialback:asked')).toBe(String(clock));
     clock += 30 * day - 1;
@@ -217,7 +219,7 @@ describe('memory and caps', () => {
   });
 
   test('uses no cookies', () => {
-    const memory = createMemory(window, now);
+    const memory = createMemory(window, now, always);
     memory.countPage();
     memory.shown();
     memory.asked();
@@ -234,7 +236,7 @@ describe('memory and caps', () => {
       },
     };
     const win = Object.create(window, { localStorage: { value: throwing }, sessionStorage: { get: () => throwing.getItem() } }) as Window;
-    const memory = createMemory(win, now);
+    const memory = createMemory(win, now, always);
     expect(memory.countPage()).toBe(1);
     expect(memory.countPage()).toBe(2);
     expect(memory.allowed(1)).toBe(true);
@@ -247,9 +249,64 @@ describe('memory and caps', () => {
     localStorage.setItem('dialback:invited', 'yesterday');
     localStorage.setItem('dialback:asked', '');
     sessionStorage.setItem('dialback:pages', 'many');
-    const memory = createMemory(window, now);
+    const memory = createMemory(window, now, always);
     expect(memory.allowed(1)).toBe(true);
     expect(memory.countPage()).toBe(1);
+  });
+});
+
+describe('memory without analytics consent', () => {
+  let clock: number;
+  const now = () => clock;
+  let consent: boolean;
+  const allowed = () => consent;
+  const storageCalls: string[] = [];
+
+  beforeEach(() => {
+    clock = Date.UTC(2026, 10, 25, 12);
+    localStorage.clear();
+    sessionStorage.clear();
+    consent = false;
+    storageCalls.length = 0;
+    for (const method of ['getItem', 'setItem'] as const) {
+      const original = Storage.prototype[method] as (...args: string[]) => unknown;
+      vi.spyOn(Storage.prototype, method).mockImplementation(function (this: Storage, ...args: string[]) {
+        storageCalls.push(`${method} ${args[0]}`);
+        return original.apply(this, args) as never;
+      });
+    }
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  test('neither reads nor writes the storage; the page keeps its caps in memory', () => {
+    sessionStorage.setItem('dialback:pages', '4');
+    storageCalls.length = 0;
+    const memory = createMemory(window, now, allowed);
+    expect(memory.countPage()).toBe(1);
+    expect(memory.allowed(1)).toBe(true);
+    memory.shown();
+    memory.asked();
+    expect(memory.allowed(0)).toBe(false);
+    expect(storageCalls).toEqual([]);
+    expect(sessionStorage.getItem('dialback:pages')).toBe('4');
+    expect(localStorage.length).toBe(0);
+  });
+
+  test('consent given later: the storage is read and written from then on; withdrawn, neither again', () => {
+    sessionStorage.setItem('dialback:pages', '2');
+    const memory = createMemory(window, now, allowed);
+    expect(memory.countPage()).toBe(1);
+    consent = true;
+    expect(createMemory(window, now, allowed).countPage()).toBe(3);
+    memory.shown();
+    expect(sessionStorage.getItem('dialback:invited')).toBe('1');
+    expect(localStorage.getItem('dialback:invited')).toBe(String(clock));
+    consent = false;
+    storageCalls.length = 0;
+    memory.asked();
+    expect(memory.allowed(0)).toBe(false);
+    expect(storageCalls).toEqual([]);
+    expect(localStorage.getItem('dialback:asked')).toBeNull();
   });
 });
 

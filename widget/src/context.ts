@@ -3,6 +3,7 @@
 // into an ES module with exports, which a plain <script> tag cannot run.
 import type { EntryConfig } from './config.ts';
 import type { EventDetail, EventName } from './events.ts';
+import type { Messages } from './ui/i18n/types.ts';
 
 export interface WidgetContext {
   config: EntryConfig;
@@ -12,8 +13,10 @@ export interface WidgetContext {
   container: HTMLElement;
   /** The page's address when the script ran (utm_* fallback; an SPA may have navigated since). */
   pageAtLoad: string;
-  /** `document.cookie` when the script ran: attribution survives cookies removed later. */
-  cookiesAtLoad: string;
+  /** Every `dialback('consent', …)` so far, in order, as the page gave it (read by consent/). */
+  told: unknown[];
+  /** The visitor's language catalog (the same module the UI chunk loads): the invitation's words are in it. */
+  catalog(): Promise<{ messages: Messages }>;
   emit(name: EventName, detail?: EventDetail): void;
   report(error: unknown): void;
   /** Adds a stylesheet to the shadow root (adopted where supported). */

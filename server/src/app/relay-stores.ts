@@ -44,7 +44,7 @@ export interface RelayStores {
   numberRecords: NumberRecords;
   /** The leads the daily digest counts (notifications to people). */
   leadTally: LeadTally;
-  /** Wraps the relay's limiter (Redis: blocked clients answered from memory, refusal-cache.ts). */
+  /** Wraps the relay's limiter (Redis: blocked clients answered from memory, limits/blocked-clients.ts). */
   wrapLimiter?: (limiter: Limiter, now?: () => number) => Limiter;
   /** What several relays coordinate (polls, breaker); absent on the embedded store (one relay). */
   shared?: SharedState;

@@ -10,7 +10,7 @@
 // ringing again. At most one booked ('scheduled') job per number is pending (by the number's keyed
 // hash). Stages change only through `advance` (lifecycle.ts), never by writing a field.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Attribution } from '../contract.ts';
+import type { Attribution, TrackingConsent } from '../contract.ts';
 import { isCancellable, isWaiting, type JobState, type RequestedAs, type Stage, type WaitingStage } from './stages.ts';
 
 /** The admitted request, as placing the call later needs it. */
@@ -18,6 +18,8 @@ export interface CallbackCallRequest {
   /** The destination, E.164 (+380501234567): kept only while the job is pending (the purge), like clientIp and userAgent. */
   e164: string;
   attribution: Attribution;
+  /** The visitor's consent to analytics and ads as the widget told it (tracking-consent/); absent from a widget before it. */
+  trackingConsent?: TrackingConsent;
   clientIp: string;
   userAgent: string | null;
   /** The site (Origin) it came from. */

@@ -1,17 +1,8 @@
-// A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and the operators'
-// command, app/number-data-cli.ts): everything the relay keeps about one number, and its erasure. Records name a
-// number by its keyed hash, so the number given is hashed and looked up in every store: callback
-// jobs (held and followed calls, their states and attribution), consent records (the
-// CONSENT_LOG_PATH file too), lead webhook events, a missed or failed lead's call-back number, what
-// the number's limits hold now, and the never-call list. The lead report keeps no number of its
-// own, but what visitors typed (utm values, pages) for 400 days: it is searched for the number in
-// its written forms (number-mentions.ts). Erasure deletes all of it, the Idempotency-Key answers of
-// the number's requests, and the copies this relay holds in memory (lib/memory-copies.ts); the
-// report's values are replaced with "(erased)", their counts kept. What stays, and why: the
-// never-call list's keyed hash when the owner put the number there (forgetting it would let the
-// number be called again), and the limits' counts, keyed hashes that expire within two days (erasing
-// them would lift a flood's limits on the number at once). Nothing here runs a whole-file rewrite:
-// the SQLite store overwrites what it deletes and truncates its WAL in a worker (scrub).
+// A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and `npm run data`):
+// everything the relay keeps about one number (its calls with their tracking consent, consent
+// records, events, limits, the never-call list), found by its keyed hash in every store (and by its
+// written forms in the report's visitor values), and its erasure, the copies in this relay's memory
+// included. What stays after an erasure, and why: number-data/README.md.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { ConsentLog, ConsentRecord } from '../consent/consent-log.ts';
 import { numberHmac } from '../phone/number-hash.ts';
@@ -29,6 +20,8 @@ import type { ErasureNotices } from '../shared-state/erasure-notices.ts';
 import type { Config } from '../config/index.ts';
 import type { KeptRecords, NumberRecords } from './number-records.ts';
 import { mentionsOf } from './number-mentions.ts';
+import type { TrackingConsent } from '../contract.ts';
+import { storedConsent } from '../tracking-consent/snapshot.ts';
 
 type ValueMatches = Awaited<ReturnType<ReportStore['findValues']>>;
 type ValuesErased = Awaited<ReturnType<ReportStore['eraseValues']>>;
@@ -71,6 +64,8 @@ export interface NumberData {
     /** Whether the job still holds the full number (while a call may be placed). */
     numberKept: boolean;
     attribution: Record<string, string | undefined>;
+    /** The visitor's tracking consent as the widget told it with the request; null when not told. */
+    trackingConsent: TrackingConsent | null;
     pageUrl: string | null;
     origin: string;
     locale: string | null;
@@ -133,6 +128,7 @@ export async function numberData(app: NumberDataDeps, e164: string): Promise<Num
       maskedNumber: j.maskedNumber,
       numberKept: j.request.e164 !== null,
       attribution: j.request.attribution,
+      trackingConsent: storedConsent(j.request.trackingConsent),
       pageUrl: j.request.pageUrl,
       origin: j.request.origin,
       locale: j.request.locale,

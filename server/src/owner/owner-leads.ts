@@ -3,10 +3,12 @@
 // owner should call back by hand. Masked numbers and attribution only: the full number goes to the
 // owner's CRM through the signed lead webhook, never to a browser. Visitor values are one clean line
 // and the page an http(s) page of the lead's origin (visitor-text/), whatever an older relay stored.
+import type { ConsentSource } from '../contract.ts';
 import type { CallbackJob, CallbackJobStore } from '../callback/job-store.ts';
 import { isCancellable } from '../callback/stages.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
 import { pageOfOrigin } from '../visitor-text/page-url.ts';
+import { consentMark, storedConsent, type ConsentMark } from '../tracking-consent/snapshot.ts';
 
 const SHOWN = 200;
 const FAILED_FOR_MS = 7 * 86_400_000;
@@ -28,6 +30,10 @@ export interface OwnerLead {
   utmMedium: string | null;
   utmCampaign: string | null;
   clientId: string | null;
+  /** Whether the widget read the tracking cookies, and if not why: a missing client id explained (tracking-consent/). */
+  consent: ConsentMark;
+  /** Where the visitor's consent came from (a consent platform, dialback('consent'), none); null when not told. */
+  consentSource: ConsentSource | null;
   pageUrl: string | null;
   origin: string;
   attempts: number;
@@ -42,6 +48,7 @@ const shown = (value: string | undefined) => (value === undefined ? null : oneLi
 
 function ownerLead(job: CallbackJob): OwnerLead {
   const a = job.request.attribution;
+  const consent = storedConsent(job.request.trackingConsent);
   return {
     callbackId: job.callbackId,
     stage: job.stage,
@@ -55,6 +62,8 @@ function ownerLead(job: CallbackJob): OwnerLead {
     utmMedium: shown(a.utmMedium),
     utmCampaign: shown(a.utmCampaign),
     clientId: shown(a.clientId),
+    consent: consentMark(consent),
+    consentSource: consent?.source ?? null,
     pageUrl: pageOfOrigin(job.request.pageUrl, job.request.origin).url,
     origin: job.request.origin,
     attempts: job.attempts,

@@ -6,15 +6,18 @@ import type { CallbackJob, NewCallbackJob } from '../callback/job-store.ts';
 import type { LifecycleEvent, LifecycleListener } from '../callback/lifecycle.ts';
 import { isPlacement, reportEnd } from '../callback/stages.ts';
 import type { Logger } from '../log/index.ts';
+import { consentMark, storedConsent } from '../tracking-consent/snapshot.ts';
 import { groupValues, pagePath, type LeadSource, type NewLeadFact, type ReportStore } from './report-store.ts';
 
-/** The fact a new lead starts as: its attribution, page and department, no number. */
+/** The fact a new lead starts as: its attribution, page, department and consent mark, no number. */
 export function newLeadFact(job: Pick<CallbackJob, 'callbackId' | 'request'> & { requestedAs: LeadSource }, at: number, department?: string | null): NewLeadFact {
   const a = job.request.attribution;
   return {
     callbackId: job.callbackId,
     at,
     requestedAs: job.requestedAs,
+    // An owner's call-back carries its lead's request: its attribution, and the consent that explains it.
+    consent: consentMark(storedConsent(job.request.trackingConsent)),
     ...groupValues({ source: a.utmSource, medium: a.utmMedium, campaign: a.utmCampaign, department: department ?? null, page: pagePath(job.request.pageUrl) }),
   };
 }

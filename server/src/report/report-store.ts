@@ -4,6 +4,7 @@
 // service took its call, how it ended, when talk began and how long it lasted) under its callback
 // id, and each dialog open a per-day counter of its group. No number, no address, no cookie.
 import type { FinalStage, RequestedAs } from '../callback/stages.ts';
+import type { ConsentMark } from '../tracking-consent/snapshot.ts';
 import { groupPath, groupText, visibleText } from './group-values.ts';
 import type { ValueMatches, ValuesErased, ValueTest } from './erase-values.ts';
 import type { KeyTally, Tally } from './tally.ts';
@@ -32,6 +33,8 @@ export interface LeadFact extends ReportGroupValues {
   /** When it was requested, ms. */
   at: number;
   requestedAs: LeadSource;
+  /** Whether the widget read the tracking cookies, and if not why (tracking-consent/snapshot.ts); '' when not told. */
+  consent: ConsentMark;
   /** The service took its call (at least once). */
   placed: boolean;
   outcome: LeadEnd | null;
@@ -45,6 +48,8 @@ export interface NewLeadFact extends ReportGroupValues {
   callbackId: string;
   at: number;
   requestedAs: LeadSource;
+  /** Absent: '' (not told). */
+  consent?: ConsentMark;
 }
 
 export interface OpenCount extends ReportGroupValues {

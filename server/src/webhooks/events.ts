@@ -1,15 +1,11 @@
-// The lead webhook's events: what the owner's CRM learns about each callback, in the Standard
-// Webhooks payload shape ({type, timestamp, data}). Each carries the full number (a CRM needs it to
-// call back), the masked number, the attribution, the page, the times and, with DEPARTMENTS_FILE,
-// the department. Every value a visitor's browser sent is one clean line and the page an http(s)
-// page of the origin (visitor-text/), whatever an older relay stored: a CRM shows them to people.
-//
-// An event's id is stable: a hash of the callback, the type and the occurrence (the second
-// 'callback.missed' of a re-dialled call is occurrence 1). Building the same event twice — a
-// producer that crashed after enqueueing and does its step again — gives the same id, the outbox
-// keeps one, and the receiver sees one `webhook-id` however many times it is delivered.
+// The lead webhook's events: what the owner's CRM learns about each callback (with the visitor's
+// tracking consent that explains its attribution), in the Standard Webhooks payload shape ({type,
+// timestamp, data}), visitor values cleaned whatever an older relay stored. An event's id is stable (a
+// hash of the callback, the type and the occurrence), so an event built twice after a crash is kept
+// once by the outbox and seen once by the receiver. Details: webhooks/README.md.
 import { createHash } from 'node:crypto';
-import type { Attribution } from '../contract.ts';
+import type { Attribution, TrackingConsent } from '../contract.ts';
+import { storedConsent } from '../tracking-consent/snapshot.ts';
 import { oneLine, oneLineEach } from '../visitor-text/one-line.ts';
 import { pageOfOrigin } from '../visitor-text/page-url.ts';
 
@@ -28,6 +24,8 @@ export interface LeadEventInput {
   /** Keyed hash of the number: kept after the full number is purged. */
   numberHash: string;
   attribution: Attribution;
+  /** The visitor's consent to analytics and ads as the widget told it; absent from a widget before it. */
+  trackingConsent?: TrackingConsent | undefined;
   pageUrl: string | null;
   origin: string;
   locale: string | null;
@@ -66,6 +64,7 @@ export function buildLeadEvent(input: LeadEventInput): LeadEvent {
       phone: input.e164,
       phoneMasked: input.maskedNumber,
       attribution: oneLineEach(input.attribution, 200),
+      consent: storedConsent(input.trackingConsent),
       pageUrl: pageOfOrigin(input.pageUrl, input.origin).url,
       origin: input.origin,
       locale: input.locale === null ? null : oneLine(input.locale, 35) || null,

@@ -37,7 +37,8 @@ describe('a visitor’s data on request (embedded store)', () => {
     const dir = s.config.store.dataDir;
     const body = { consent: true, consentText: 'Call me back.', attribution: { utmSource: 'google', utmCampaign: 'sofa' }, pageUrl: 'https://shop.example/sofa' };
     // The visitor's own utm value names the number: the lead report keeps it for 400 days.
-    const missed = await postCallback(s, { phone: ERASED, ...body, attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' } });
+    const trackingConsent = { analytics: 'granted', ads: 'denied', source: 'tcf', cookiesRead: true } as const;
+    const missed = await postCallback(s, { phone: ERASED, ...body, attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' }, trackingConsent });
     expect(missed.status).toBe(202);
     await callsSettled(s, ERASED);
     clock.advance(30_000);
@@ -50,7 +51,13 @@ describe('a visitor’s data on request (embedded store)', () => {
     const shown = (await (await owner(s, `/owner/api/numbers/${encodeURIComponent(ERASED)}`)).json()) as NumberData;
     expect(shown.number).toBe(ERASED);
     expect(shown.calls).toEqual([
-      expect.objectContaining({ callbackId: missed.json.requestId, requestedAs: 'now', stage: 'missed', attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' } }),
+      expect.objectContaining({
+        callbackId: missed.json.requestId,
+        requestedAs: 'now',
+        stage: 'missed',
+        attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' },
+        trackingConsent,
+      }),
     ]);
     expect(shown.report).toEqual({ leads: [expect.objectContaining({ callbackId: missed.json.requestId, values: { campaign: 'sofa 050-123-45-99' } })], opens: [], more: false });
     expect(shown.consent).toEqual([expect.objectContaining({ callbackId: missed.json.requestId, consented: true })]);

@@ -97,10 +97,10 @@ describe('the lead report', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="leads-source-2026-11-25-2026-11-25.csv"');
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"source","opened","requested","placed","answered","talked","missed","failed","medianAnswerSeconds"');
-    expect(lines).toContain(`"'=hyperlink(""http://evil.example"")",0,1,1,0,0,0,0,`);
-    expect(lines).toContain(`"'-2+3",0,1,1,0,0,0,0,`);
-    expect(lines.at(-1)).toBe('"(total)",0,2,2,0,0,0,0,');
+    expect(lines[0]).toBe('"source","opened","requested","placed","answered","talked","missed","failed","noConsent","medianAnswerSeconds"');
+    expect(lines).toContain(`"'=hyperlink(""http://evil.example"")",0,1,1,0,0,0,0,0,`);
+    expect(lines).toContain(`"'-2+3",0,1,1,0,0,0,0,0,`);
+    expect(lines.at(-1)).toBe('"(total)",0,2,2,0,0,0,0,0,');
     const byCampaign = await (await get(s, '/owner/api/report.csv?from=2026-11-25&to=2026-11-25&by=campaign')).text();
     expect(byCampaign).toContain(`"a,b ""c""",0,1`);
     expect(byCampaign).toContain(`"'@sum",0,1`);

@@ -25,6 +25,7 @@ export function leadEventOf(event: LifecycleEvent): Omit<LeadEventInput, 'occurr
     maskedNumber: job.maskedNumber,
     numberHash: job.numberHash,
     attribution: job.request.attribution,
+    trackingConsent: job.request.trackingConsent,
     pageUrl: job.request.pageUrl,
     origin: job.request.origin,
     locale: job.request.locale,

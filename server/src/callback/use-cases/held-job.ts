@@ -42,6 +42,7 @@ export function heldJob(
       request: {
         e164: destination.e164,
         attribution: request.attribution ?? {},
+        ...(request.trackingConsent && { trackingConsent: request.trackingConsent }),
         clientIp: input.clientIp,
         userAgent: input.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
         origin: input.origin,

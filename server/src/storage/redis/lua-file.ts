@@ -1,5 +1,5 @@
 // Loads a Redis Lua script from its own `.lua` file, so a script reads as Lua (and is reviewed as
-// Lua) instead of living in a TypeScript string with a pasted prelude. A line `--#include name.lua`
+// Lua) instead of living in a TypeScript string with a pasted prelude. A line `--#include <name>.lua`
 // is replaced, at load time, by that file (a path relative to the including file): a piece shared by
 // several scripts is written once. Each file is included at most once per script, so two pieces may
 // both include a third, and a loop of includes ends.
@@ -16,7 +16,7 @@ const INCLUDE = /^--#include\s+(\S+)\s*$/;
 const SHEBANG = /^#!lua\b/;
 const HEADER = ['-- KEYS:', '-- ARGV:', '-- Returns:'] as const;
 
-/** The script in `file` (a file: URL, e.g. `new URL('./claim.lua', import.meta.url)`, or a path) with its includes resolved. */
+/** The script in `file` (a file: URL, e.g. `new URL('./<script>.lua', import.meta.url)`, or a path) with its includes resolved. */
 export function luaFile(file: URL | string): LuaScript {
   const path = typeof file === 'string' ? resolve(file) : fileURLToPath(file);
   const source = read(path, 'a script');
