@@ -8,8 +8,8 @@ import { createRelay } from './relay.ts';
 import { keptHashSecret } from './storage/hash-secret.ts';
 import { tightenKeptFiles } from './storage/private-files.ts';
 import { DATABASE_FILE } from './storage/sqlite/database.ts';
-import { openEmbeddedStores, type RelayStores } from './relay-stores.ts';
-import { openRedisStores } from './redis-stores.ts';
+import { openEmbeddedStores, type RelayStores } from './app/relay-stores.ts';
+import { openRedisStores } from './app/redis-stores.ts';
 import { tracesWanted, tracing, useTracer } from './tracing/tracing.ts';
 import type { Simulator } from '../simulator/index.ts';
 

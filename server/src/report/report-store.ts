@@ -3,7 +3,7 @@
 // nothing personal. So each lead leaves one fact (when it came, how, its attribution, whether the
 // service took its call, how it ended, when talk began and how long it lasted) under its callback
 // id, and each dialog open a per-day counter of its group. No number, no address, no cookie.
-import type { RequestedAs } from '../lifecycle/stages.ts';
+import type { FinalStage, RequestedAs } from '../callback/stages.ts';
 import type { ConsentMark } from '../tracking-consent/snapshot.ts';
 import { groupPath, groupText, visibleText } from './group-values.ts';
 import type { ValueMatches, ValuesErased, ValueTest } from './erase-values.ts';
@@ -26,7 +26,7 @@ export const REPORT_DIMENSIONS = ['source', 'medium', 'campaign', 'department', 
 export type ReportDimension = (typeof REPORT_DIMENSIONS)[number];
 
 /** How a lead ended, as far as the report tells it; null while it is still going on. */
-export type LeadEnd = 'answered' | 'missed' | 'ended' | 'failed' | 'cancelled';
+export type LeadEnd = FinalStage;
 
 export interface LeadFact extends ReportGroupValues {
   callbackId: string;

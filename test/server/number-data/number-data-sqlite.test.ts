@@ -123,7 +123,7 @@ describe('the operators’ command (npm run data)', () => {
     expect(dataDirHolds(dir, FORMS).length).toBeGreaterThan(0);
 
     const env = { ...process.env, DATA_DIR: dir, HASH_SECRET: 'number-data-cli-secret-0123456789', LOG_LEVEL: 'warn' };
-    const cli = (...args: string[]) => spawnSync(process.execPath, ['server/src/number-data/cli.ts', ...args], { env, encoding: 'utf8' });
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['server/src/app/number-data-cli.ts', ...args], { env, encoding: 'utf8' });
     const shown = cli('show', ERASED);
     expect(shown.status, shown.stderr).toBe(0);
     expect((JSON.parse(shown.stdout) as NumberData).calls).toEqual([expect.objectContaining({ callbackId: booked.json.requestId, stage: 'scheduled', numberKept: true })]);

@@ -6,7 +6,7 @@ import { callsSettled, heldRelayPerTest, until } from '../../support/held-calls.
 import { postCallback } from '../../support/post-callback.ts';
 import type { System } from '../../support/system.ts';
 import type { LeadReport } from '../../../server/src/report/lead-report.ts';
-import { outcomeOfRow } from '../../../server/src/outcome/call-outcome.ts';
+import { outcomeOfRow } from '../../../server/src/callback/progress/call-outcome.ts';
 
 // Wednesday 2026-11-25 12:00 in Kyiv.
 const NOON = new Date('2026-11-25T10:00:00Z');

@@ -4,9 +4,8 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { counted, type Formats } from '../format.ts';
-import type { Period } from '../report/period.ts';
 import { ListTable } from '../TableWrap.tsx';
-import type { PeriodLead } from '../types.ts';
+import type { Period, PeriodLead } from '../types.ts';
 import { usePoll } from '../use-poll.ts';
 import { clientIdWords } from './client-id-words.ts';
 import { ConfirmNeverCall } from './ConfirmNeverCall.tsx';
