@@ -3,7 +3,6 @@
 // into an ES module with exports, which a plain <script> tag cannot run.
 import type { EntryConfig } from './config.ts';
 import type { EventDetail, EventName } from './events.ts';
-import type { Messages } from './ui/i18n/types.ts';
 
 export interface WidgetContext {
   config: EntryConfig;
@@ -15,8 +14,11 @@ export interface WidgetContext {
   pageAtLoad: string;
   /** Every `dialback('consent', …)` so far, in order, as the page gave it (read by consent/). */
   told: unknown[];
-  /** The visitor's language catalog (the same module the UI chunk loads): the invitation's words are in it. */
-  catalog(): Promise<{ messages: Messages }>;
+  /**
+   * The visitor's language catalog (the same module the UI chunk loads): the invitation's words are
+   * in it. Typed here by the words the invitation reads, so this file needs nothing of ui/.
+   */
+  catalog(): Promise<{ messages: { invite: readonly [now: string, later: string]; close: string } }>;
   emit(name: EventName, detail?: EventDetail): void;
   report(error: unknown): void;
   /** Adds a stylesheet to the shadow root (adopted where supported). */
