@@ -1,6 +1,6 @@
 // The script-tag entry at page load: the launcher in a shadow root, window.dialback with its queue,
 // data-dialback-open delegation, no double mount, and events for the page.
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { boot } from '../../widget/src/boot.ts';
 import type { EntryConfig } from '../../widget/src/config.ts';
 import { createEventHub } from '../../widget/src/events.ts';
@@ -166,7 +166,13 @@ describe('window.dialback', () => {
   });
 
   // The entry reads data-country and the language tag; the language's own country comes with its
-  // catalog (the entry has no room for a table of them).
+  // catalog (the entry has no room for a table of them). Each catalog is a module of its own, which
+  // the test runner compiles on its first import: done once here, on the hook's time, so no case's
+  // time depends on the machine's load.
+  beforeAll(async () => {
+    await Promise.all(['kk', 'cs', 'et', 'en', 'uk', 'lv', 'es'].map((lang) => import(`../../widget/src/ui/i18n/${lang}.ts`)));
+    await import('../../widget/src/ui/mount.tsx');
+  }, 60_000);
   test.each([
     [{ lang: 'kk' }, 'KZ'],
     [{ lang: 'cs' }, 'CZ'],
