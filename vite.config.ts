@@ -6,13 +6,9 @@ import { heavyTestFiles, quickTestFiles } from './test/tools/tiers.ts';
 
 const SERVER_TESTS = ['test/server', 'test/simulator'];
 
-/**
- * A project of node tests; they start servers and processes, so hooks and tests get 30 s. `shared`:
- * the files of a worker share one module graph (isolate: false) instead of importing the relay anew
- * each, which halves the unit project's time (every test starts its own relay: what files share is code).
- */
-function nodeProject(name: string, include: string[], shared = false): TestProjectInlineConfiguration {
-  return { extends: true, test: { name, environment: 'node', include, testTimeout: 30_000, hookTimeout: 30_000, isolate: !shared } };
+/** A project of node tests; they start servers and processes, so hooks and tests get 30 s. */
+function nodeProject(name: string, include: string[]): TestProjectInlineConfiguration {
+  return { extends: true, test: { name, environment: 'node', include, testTimeout: 30_000, hookTimeout: 30_000 } };
 }
 
 // One config for two jobs:
@@ -66,7 +62,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       // The quick tier (`npm run test:quick`): in-process server and simulator tests, no other process.
-      nodeProject('unit', quickTestFiles(...SERVER_TESTS), true),
+      nodeProject('unit', quickTestFiles(...SERVER_TESTS)),
       { extends: true, test: { name: 'widget', environment: 'jsdom', include: ['test/widget/**/*.test.{ts,tsx}'] } },
       // Server and simulator tests that start redis-servers, relays, nginx or other processes, or run long.
       nodeProject('system', heavyTestFiles(...SERVER_TESTS)),
