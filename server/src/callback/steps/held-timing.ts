@@ -30,7 +30,7 @@ export interface HeldTiming {
 export function heldTiming(config: Config): HeldTiming {
   const ringMs = config.outcome.ringSeconds * 1000;
   return {
-    leaseMs: 60_000,
+    leaseMs: config.held.leaseSec * 1000,
     checkAfterMs: 2 * ringMs,
     followPollMs: Math.max(15_000, config.outcome.pollMs),
     followGiveUpMs: 20 * 60_000,
