@@ -93,7 +93,7 @@ export const KEY_GROUPS = ['limits', 'idem', 'jobs', 'outbox', 'consent', 'share
 /** Default of REDIS_CHECK_MS: how often the write check runs while connected. */
 const CHECK_INTERVAL_MS = 1_000;
 /** The write check's key lives this long: one small key, never piling up. */
-const CHECK_KEY_TTL_MS = 60_000;
+export const CHECK_KEY_TTL_MS = 60_000;
 
 export function connectRedis(settings: RedisSettings, options: ConnectOptions): RedisConnection {
   const { log, observer } = options;
