@@ -8,7 +8,7 @@ import { openEmbeddedStore } from '../../server/src/sqlite-stores.ts';
 import { leadReport } from '../../server/src/report/lead-report.ts';
 import { readPeriod } from '../../server/src/report/report-query.ts';
 import { REPORT_DIMENSIONS, type ReportStore } from '../../server/src/report/report-store.ts';
-import { HASH_SECRET, heldJobFor } from './held-calls.ts';
+import { HASH_SECRET, heldJobFor } from './held-job.ts';
 
 export { HASH_SECRET };
 const DAY_MS = 86_400_000;
