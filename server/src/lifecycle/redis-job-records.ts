@@ -62,9 +62,10 @@ function hashOf(job: MovedJob): Record<string, string | number> {
     due: job.dueAt,
     numberHash: job.numberHash,
     masked: job.maskedNumber,
-    ...(e164 !== null && { e164 }),
+    // A finished job keeps no number, address or user agent (the embedded store's purge may not have emptied them yet).
+    ...(job.state === 'pending' && e164 !== null && { e164 }),
     department: department ?? '',
-    ...(clientIp !== null && { clientIp }),
+    ...(job.state === 'pending' && clientIp !== null && { clientIp }),
     ...(job.state === 'pending' && { userAgent: JSON.stringify(userAgent) }),
     request: JSON.stringify(request),
     cancel: job.cancelHash ?? '',

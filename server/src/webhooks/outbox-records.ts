@@ -109,7 +109,8 @@ export function redisOutboxRecords(connection: RedisConnection, options: { reten
             callbackId: e.callbackId,
             numberHash: e.numberHash,
             masked: e.maskedNumber,
-            ...(e.body !== null && { body: e.body }),
+            // A finished entry's body (it holds the number) goes, as the store's own settling drops it.
+            ...(e.body !== null && e.state === 'pending' && { body: e.body }),
             state: e.state,
             attempts: e.attempts,
             created: e.createdAt,

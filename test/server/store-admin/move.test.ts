@@ -8,6 +8,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../server/simulator/index.ts';
 import { createRedisReportStore } from '../../../server/src/report/redis-report-store.ts';
+import { createSqliteReportStore } from '../../../server/src/report/sqlite-report-store.ts';
+import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
 import { openEmbeddedStore } from '../../../server/src/sqlite-stores.ts';
 import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { tempDataDir } from '../../support/crash.ts';
@@ -73,13 +75,13 @@ afterAll(async () => {
 
 type Summary = Record<string, { moved: number; added: number; replaced: number; refused: string[]; before: number; after: number }>;
 
-/** The embedded store's lead report, read from its file. */
+/** The embedded store's lead report, read from its file (its report store alone: no purge runs, as none would on a stopped relay's file). */
 async function embeddedFigures(dataDir: string) {
-  const store = openEmbeddedStore({ dataDir, hashSecret: HASH_SECRET, retentionDays: 30, limiterMaxKeys: 1000, idempotency: { ttlSec: 86_400, maxKeys: 1000 } });
+  const db = openDatabase({ dataDir });
   try {
-    return await reportFigures(store.report);
+    return await reportFigures(createSqliteReportStore({ db }));
   } finally {
-    await store.close();
+    db.close();
   }
 }
 
@@ -146,6 +148,9 @@ describe.each([
       expect(delivered).toBeLessThan(29 * DAY_MS + 2_000);
       expect(await pttl(key('outbox', `ev:evt-${seeded.callbackIds[0]}`))).toBe(-1);
       expect(await client.zCard(key('outbox', 'due'))).toBe(10);
+      // A finished call and a delivered event keep no number on the other side, purged yet or not here.
+      expect(await client.hmGet(key('jobs', `job:${seeded.finishedId}`), ['e164', 'clientIp', 'userAgent'])).toEqual([null, null, null]);
+      expect(await client.hGet(key('outbox', 'ev:evt-done'), 'body')).toBeNull();
       const doneJob = await pttl(key('jobs', `job:${seeded.finishedId}`));
       expect(doneJob).toBeGreaterThan(29 * DAY_MS - 60_000);
       expect(doneJob).toBeLessThan(29 * DAY_MS + 2_000);
