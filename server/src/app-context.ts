@@ -106,7 +106,7 @@ export function createAppContext(deps: AppDeps): AppContext {
       timeZone: config.service.timeZone,
     });
   const accepted = createAcceptedCalls();
-  // With Redis, one relay polls the SIP status and the call log for all (store/redis/shared-state.ts).
+  // With Redis, one relay polls the SIP status and the call log for all (shared-state/redis-shared-state.ts).
   const agents = createAgentStatus(client, {
     cacheMs: config.service.statusCacheMs,
     log,

@@ -27,11 +27,11 @@ export interface ProtectionDeps {
   log: Logger;
   client: CallTrackingClient;
   metrics: RelayMetrics;
-  /** The limit state (store/relay-stores.ts). */
+  /** The limit state (relay-stores.ts). */
   limitStore: LimitStore;
-  /** The Idempotency-Key records (store/relay-stores.ts). */
+  /** The Idempotency-Key records (relay-stores.ts). */
   idempotency: IdempotencyStore;
-  /** Wraps the limiter (Redis: blocked clients answered from memory; store/relay-stores.ts). */
+  /** Wraps the limiter (Redis: blocked clients answered from memory; relay-stores.ts). */
   wrapLimiter?: ((limiter: Limiter, now?: () => number) => Limiter) | undefined;
   /** Shared with other relays (Redis): the site breaker's open state and alert. */
   shared?: SharedState | undefined;

@@ -1,6 +1,6 @@
 // Every piece of state the relay keeps, behind the store interfaces: the embedded SQLite file by
 // default (DATA_DIR), and memory for tests and benchmarks. (Several relays share Redis instead:
-// REDIS_URL, store/redis/open-redis-stores.ts.) createRelay takes one RelayStores; main.ts opens it and closes it last.
+// REDIS_URL, redis-stores.ts.) createRelay takes one RelayStores; main.ts opens it and closes it last.
 import type { ConsentLog } from './consent/consent-log.ts';
 import type { Config } from './config/index.ts';
 import type { LimitStore } from './limits/limit-store.ts';
@@ -44,7 +44,7 @@ export interface RelayStores {
   numberRecords: NumberRecords;
   /** The leads the daily digest counts (notifications to people). */
   leadTally: LeadTally;
-  /** Wraps the relay's limiter (Redis: blocked clients answered from memory, refusal-cache.ts). */
+  /** Wraps the relay's limiter (Redis: blocked clients answered from memory, limits/blocked-clients.ts). */
   wrapLimiter?: (limiter: Limiter, now?: () => number) => Limiter;
   /** What several relays coordinate (polls, breaker); absent on the embedded store (one relay). */
   shared?: SharedState;

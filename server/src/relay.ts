@@ -22,7 +22,7 @@ export interface RelayDeps extends AppDeps {
 export interface Relay {
   server: Server;
   app: AppContext;
-  /** Places held calls (scheduled, queued, re-dials) and follows placed ones: callback/job-runner.ts. */
+  /** Places held calls (scheduled, queued, re-dials) and follows placed ones: lifecycle/job-runner.ts. */
   runner: JobRunner;
   /** Starts the background work: the lead webhook's delivery, the notifications (and the held calls' runner). main.ts calls it once listening. */
   start(): void;

@@ -36,7 +36,7 @@ function build(dir: string): void {
       for (let l = 0; l < LEADS_PER_DAY; l++) lead.run(`lead-${d}-${l}`, at - l * 1000, `src-${l}`);
     });
   }
-  // The visitor's own values, on the oldest day and today.
+  // The visitor's own values, today: an open group's source and a lead's source hold the number.
   open.run(new Date(today).toISOString().slice(0, 10), 'tg 050 123 45 99', '', '', '', '/');
   lead.run('lead-with-number', today - 1000, '+380501234599');
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');

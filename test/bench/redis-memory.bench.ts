@@ -39,7 +39,7 @@ const siteCounts: readonly CountRule[] = [
 ];
 const prefixCounts: readonly CountRule[] = [{ reason: 'prefix_rate', limit: 5, windowSec: 600 }];
 
-/** The limiter's plan for request `i` (protect/limits.ts): five checks, fresh subjects. */
+/** The limiter's plan for request `i` (limits/plan.ts): five checks, fresh subjects. */
 function plan(i: number): LimitCheck[] {
   const n = hex(`number${i}`);
   return [

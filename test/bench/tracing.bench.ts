@@ -1,8 +1,10 @@
 // `npm run bench -- tracing`: what traces cost the relay. The same two rows as the relay bench
 // (an accepted callback against an undici passthrough; a cached status against node:http's
-// hello-world), first with OpenTelemetry unset (nothing loaded or wrapped), then with it on, its
-// spans sent over OTLP/HTTP (protobuf, batched) to a local receiver that takes and drops them.
-// Each relay is built after its tracing state is set: a relay built with tracing off stays unwrapped.
+// hello-world), with OpenTelemetry unset (nothing loaded or wrapped) and with it on, its spans sent
+// over OTLP/HTTP (protobuf, batched) to a local receiver that takes and drops them. Each relay is
+// built after its tracing state is set (a relay built with tracing off stays unwrapped), then the
+// two take turns for TURNS rounds, each row the median of its rounds: a slow moment of a shared
+// machine cannot land on one setting only.
 import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -64,33 +66,63 @@ const callbacksTo = (url: string): LoadSpec => ({ url, method: 'POST', path: '/a
 const statusOf = (url: string): LoadSpec => ({ url, method: 'GET', path: '/api/status', headers: { origin: ORIGIN }, expectStatus: 200 });
 const helloWorld: LoadSpec = { url: hello.url, method: 'GET', path: '/', headers: {}, expectStatus: 200 };
 
-async function rows(label: string) {
+const TURNS = 3;
+type Figures = { a: number; b: number; ratio: number };
+
+async function started() {
   const r = relay();
   const l = await listen(r.server);
   await fetch(`${l.url}/api/status`); // fill the status cache
-  const accepted = await compare(callbacksTo(l.url), callbacksTo(passthrough.url));
-  const status = await compare(statusOf(l.url), helloWorld);
-  await l.close();
-  await r.close();
-  const f = (x: { a: number; b: number; ratio: number }) => `${Math.round(x.a)} req/s vs ${Math.round(x.b)} req/s: ${x.ratio.toFixed(2)}×`;
-  return [
-    [`POST /api/callback (accepted) vs passthrough, ${label}`, f(accepted)],
-    [`GET /api/status (cached) vs hello-world, ${label}`, f(status)],
-  ];
+  const close = async () => {
+    await l.close();
+    await r.close();
+  };
+  return { url: l.url, close };
+}
+
+async function measure(url: string) {
+  return { accepted: await compare(callbacksTo(url), callbacksTo(passthrough.url)), status: await compare(statusOf(url), helloWorld) };
 }
 
 const load = loadavg();
-const off = await rows('tracing off');
+const offRelay = await started();
 process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
 useTracer(await startOpenTelemetry(process.env));
 if (!tracing.enabled) throw new Error('tracing did not start');
-const on = await rows('tracing on (OTLP/HTTP)');
+const onRelay = await started();
+const turns: Record<'off' | 'on', Array<Awaited<ReturnType<typeof measure>>>> = { off: [], on: [] };
+for (let turn = 0; turn < TURNS; turn++) {
+  turns.off.push(await measure(offRelay.url));
+  turns.on.push(await measure(onRelay.url));
+}
+await offRelay.close();
+await onRelay.close();
 await tracing.shutdown();
 
-console.log(`\nTracing cost (load average ${load.map((x) => x.toFixed(2)).join(' ')} at the start; ${spansReceived} OTLP exports received)\n`);
+/** The round whose ratio is the median of the rounds'. */
+const median = (all: Figures[]) => [...all].sort((x, y) => x.ratio - y.ratio)[Math.floor(all.length / 2)]!;
+const f = (x: Figures, each: Figures[]) =>
+  `${Math.round(x.a)} req/s vs ${Math.round(x.b)} req/s: ${x.ratio.toFixed(2)}× (rounds ${each.map((r) => `${r.ratio.toFixed(2)}×`).join(', ')})`;
+const rows: Array<[string, string]> = [];
+for (const [setting, label] of [
+  ['off', 'tracing off'],
+  ['on', 'tracing on (OTLP/HTTP)'],
+] as const) {
+  for (const [key, what] of [
+    ['accepted', 'POST /api/callback (accepted) vs passthrough'],
+    ['status', 'GET /api/status (cached) vs hello-world'],
+  ] as const) {
+    const each = turns[setting].map((t) => t[key]);
+    rows.push([`${what}, ${label}`, f(median(each), each)]);
+  }
+}
+
+console.log(
+  `\nTracing cost (median of ${TURNS} rounds taking turns; load average ${load.map((x) => x.toFixed(2)).join(' ')} at the start; ${spansReceived} OTLP exports received)\n`,
+);
 console.log('| measure | figures |');
 console.log('|---|---|');
-for (const [what, figures] of [...off, ...on]) console.log(`| ${what} | ${figures} |`);
+for (const [what, figures] of rows) console.log(`| ${what} | ${figures} |`);
 
 await Promise.all([passthrough.close(), hello.close(), receiver.close(), upstream.close()]);
 await pass.pool.close();

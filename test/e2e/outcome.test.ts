@@ -10,7 +10,7 @@ const stage = useStage(
   // The relay tells "ringing you" from "connected" by CALL_RING_SECONDS; the simulator's visitor
   // rings for as long. Each step lasts seconds, several of the widget's polls. No re-dials: a
   // missed call is then final, and its view is what this file shows (with the default one re-dial
-  // the widget shows the re-dial instead: test/server/callback/held-redial.test.ts).
+  // the widget shows the re-dial instead: test/server/lifecycle/held-redial.test.ts).
   (hostUrl) => ({ ALLOWED_ORIGINS: hostUrl, OUTCOME_POLL_MS: '250', CALL_RING_SECONDS: '2', REDIAL_ATTEMPTS: '0' }),
   { simulator: { timing: { agentAnswerMs: 2000, visitorRingMs: 2000, talkMs: 4000 } } },
 );

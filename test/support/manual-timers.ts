@@ -1,4 +1,4 @@
-// Timers a test moves on by hand (server/src/timers.ts): `advance(ms)` runs every callback that
+// Timers a test moves on by hand (server/src/lib/timers.ts): `advance(ms)` runs every callback that
 // falls due, in time order, including ones they schedule within the same span.
 import type { Timers } from '../../server/src/lib/timers.ts';
 

@@ -6,8 +6,10 @@
 // with SQL in one transaction a day, Redis with one pipeline a day, memory through the store's API
 // (small floods only). `expected` is what an exact report of the whole plan must say.
 import type { DatabaseSync } from 'node:sqlite';
-import type { LeadEnd, LeadFact, OpenCount, ReportStore } from '../../server/src/report/report-store.ts';
+import { type LeadEnd, type LeadFact, type OpenCount, REPORT_DIMENSIONS, type ReportStore } from '../../server/src/report/report-store.ts';
+import { dayKeys } from '../../server/src/report/redis-open-index.ts';
 import { transaction } from '../../server/src/storage/sqlite/database.ts';
+import { CREATE_OPEN_SUMS_TRIGGERS, DROP_OPEN_SUMS_TRIGGERS, FILL_OPEN_SUMS } from '../../server/src/storage/sqlite/schema/step-9.ts';
 import type { RedisConnection } from '../../server/src/storage/redis/connection.ts';
 import { fromWallClock } from '../../server/src/schedule/zoned.ts';
 import { type Counts, noCounts } from '../../server/src/report/tally.ts';
@@ -94,7 +96,9 @@ export function expected(spec: FloodSpec, talkSeconds: number): { totals: Counts
   return { totals, bySource };
 }
 
+/** Straight into the tables, with the opens' sums made once at the end (as a bulk load does: schema/step-9.ts). */
 export function floodSqlite(db: DatabaseSync, spec: FloodSpec): void {
+  db.exec(DROP_OPEN_SUMS_TRIGGERS);
   const open = db.prepare('INSERT INTO dialog_opens (day, source, medium, campaign, department, page, count) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const lead = db.prepare(
     'INSERT INTO lead_facts (callback_id, at_ms, requested_as, source, medium, campaign, department, page, placed, outcome, answer_seconds, talk_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -106,16 +110,33 @@ export function floodSqlite(db: DatabaseSync, spec: FloodSpec): void {
         lead.run(f.callbackId, f.at, f.requestedAs, f.source, f.medium, f.campaign, f.department, f.page, f.placed ? 1 : 0, f.outcome, f.answerSeconds, f.talkSeconds);
     });
   }
+  transaction(db, () => db.exec(`${FILL_OPEN_SUMS}\n${CREATE_OPEN_SUMS_TRIGGERS}`));
 }
 
-/** The Redis report store's keys (redis-report-store.ts), a pipeline a day. */
-export async function floodRedis(connection: RedisConnection, spec: FloodSpec): Promise<void> {
+/**
+ * The Redis report store's keys (redis-report-store.ts), a pipeline a day: each day's opens hash
+ * and, unless `index` is false (a day counted before the store kept one), its index as counting
+ * keeps it (redis-open-index.ts).
+ */
+export async function floodRedis(connection: RedisConnection, spec: FloodSpec, { index = true } = {}): Promise<void> {
   const space = connection.keyspace('report');
   for (const { day, opens, leads } of floodDays(spec)) {
     const pipe = connection.client.multi();
     const fields: Record<string, string> = {};
-    for (const o of opens) fields[JSON.stringify([o.source, o.medium, o.campaign, o.department, o.page])] = String(o.count);
-    pipe.hSet(`${space}opens:${day}`, fields);
+    for (const o of opens) fields[JSON.stringify(REPORT_DIMENSIONS.map((d) => o[d]))] = String(o.count);
+    const [hash, total, ...byDimension] = dayKeys(space, day);
+    pipe.hSet(hash!, fields);
+    if (index) {
+      pipe.set(total!, String(opens.reduce((n, o) => n + o.count, 0)));
+      for (const [i, d] of REPORT_DIMENSIONS.entries()) {
+        const sums = new Map<string, number>();
+        for (const o of opens) sums.set(o[d], (sums.get(o[d]) ?? 0) + o.count);
+        pipe.zAdd(
+          byDimension[i]!,
+          [...sums].map(([value, score]) => ({ value, score })),
+        );
+      }
+    }
     for (const f of leads) {
       const values: Record<string, string> = {
         at: String(f.at),

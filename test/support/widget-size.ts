@@ -42,7 +42,7 @@ export function builtFiles(): BuiltFile[] {
   });
 }
 
-/** Chunks a built file imports statically (`import … from "../build/x.js"`), transitively. */
+/** Chunks a built file imports statically (`import … from "../<chunk>.js"`), transitively. */
 export function staticImports(file: string, seen = new Set<string>()): Set<string> {
   const code = readFileSync(join(distDir, file), 'utf8');
   for (const [, spec] of code.matchAll(/(?:^|[;}\n])\s*import\s*[\w{*][^"'`]*?from\s*["'`](\.\/[^"'`]+)["'`]/g)) {

@@ -33,7 +33,7 @@ export function catalogNames(ui: RegExp, catalog: RegExp): Plugin {
         this.emitFile({ type: 'asset', fileName, source: c.code });
       }
       if (renamed.size === 0) this.error(`no language catalog matched ${catalog}`);
-      // The chunks name a catalog by its file name alone (`./en-Ab12Cd.js`).
+      // The chunks name a catalog by its file name alone (`./en-<hash>.js`).
       const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
       const names = new RegExp(`(?<=[/"'\`])(${[...renamed.keys()].map(literal).join('|')})(?=["'\`])`, 'g');
       for (const c of chunks) {

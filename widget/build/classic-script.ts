@@ -22,7 +22,7 @@ const preloadHelperId = '\0vite/preload-helper.js';
 const helper = '(load) => load()';
 
 /**
- * `h(()=>import(`./x.js`).then(…),[])` (or Vite's marker in place of `[]`) → `import(`./x.js`).then(…)` for every call of the helper `h`;
+ * `h(()=>import(`./<chunk>.js`).then(…),[])` (or Vite's marker in place of `[]`) → `import(`./<chunk>.js`).then(…)` for every call of the helper `h`;
  * null when a call does not have that exact shape (the build then keeps the helper).
  */
 function unwrapPreloads(code: string, helperName: string): string | null {

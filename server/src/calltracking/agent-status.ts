@@ -1,13 +1,7 @@
-// Who can answer right now, from `/sipstatus/online` and `/sipstatus/speaking`. Cached for a few
-// seconds and single-flight, so a page full of visitors (or a flood) costs the service at most two
-// requests per cache period, failures included. When the service fails, the last good answer is
-// served as "cached"; with none, the answer is "unknown" rather than a guess.
-//
-// Several relays (Redis, `shared`): once per cache period a relay reads the answer some relay
-// fetched (store/redis/shared-state.ts), and only the relay holding the poll lock asks the
-// service, so N relays cost the service what one does. The answer still comes from this relay's
-// memory between periods, and while Redis is down the relay polls for itself: /api/status never
-// waits for Redis.
+// Who can answer right now, from `/sipstatus/online` and `/sipstatus/speaking`: cached for a few
+// seconds and single-flight, so a flood costs the service at most two requests per period; on failure
+// the last good answer ("cached"), else "unknown", never a guess. With several relays one polls for all
+// (shared-state/), and /api/status never waits for Redis. Details: calltracking/README.md.
 import type { CallTrackingClient } from './client.ts';
 import type { Logger } from '../log/index.ts';
 import type { SharedPoll } from '../shared-state/shared-state.ts';

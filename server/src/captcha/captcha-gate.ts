@@ -1,12 +1,7 @@
-// When a callback needs the CAPTCHA, and what a failed one costs the client.
-//   - Required for every callback with TURNSTILE_REQUIRED=always (the default), or only while the
-//     site surges (protect/surge.ts) with TURNSTILE_REQUIRED=surge; outside a surge a token sent
-//     anyway is not verified (it would cost a round trip to Cloudflare and decide nothing).
-//   - Every try is a strike against the client and its networks (protect/strikes.ts), taken before
-//     Cloudflare is asked and given back only when the token passes (or when Cloudflare could not
-//     be asked, which is not the client's doing). So a missing, refused, replayed or foreign token
-//     counts like any other refusal: after LIMIT_CLIENT_REFUSALS of them the client is refused
-//     before its body is read, and however many arrive at once, at most that many reach Cloudflare.
+// When a callback needs the CAPTCHA (always, or only while the site surges) and what a failed try
+// costs: every try is a strike against the client and its networks, taken before Cloudflare is asked
+// and given back only when the token passes, so a bad token counts like any refusal and at most
+// LIMIT_CLIENT_REFUSALS reach Cloudflare. The rules: captcha/README.md.
 import { RelayError } from '../errors.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { Captcha } from './turnstile.ts';

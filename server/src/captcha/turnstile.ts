@@ -1,13 +1,7 @@
-// Optional CAPTCHA: Cloudflare Turnstile, verified by the relay with the siteverify endpoint
-// (https://developers.cloudflare.com/turnstile/get-started/server-side-validation/). With
-// TURNSTILE_SECRET set, every callback needs a token, and the relay:
-//   - fails closed: no token, a refused token, or no usable answer from Cloudflare → refused;
-//   - checks the hostname Cloudflare saw against the request's allowed Origin, so a token solved
-//     on another site is worthless here;
-//   - uses each token once (Cloudflare refuses repeats too; remembering them locally also spares a
-//     round trip to Cloudflare for a replayed token).
-// Nothing in the request can switch the check off: TURNSTILE_VERIFY_URL is an operator setting,
-// used by tests to point at a local fake endpoint.
+// Optional CAPTCHA: Cloudflare Turnstile, verified by the relay with the siteverify endpoint. With
+// TURNSTILE_SECRET set, every callback needs a token; the relay fails closed, checks the hostname
+// Cloudflare saw against the request's allowed Origin, and uses each token once. Nothing in the
+// request can switch the check off. The rules: captcha/README.md.
 import { createHash } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import { z } from 'zod';

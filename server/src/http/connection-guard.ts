@@ -1,12 +1,7 @@
-// Connection slots are the relay's scarcest resource: past MAX_CONNECTIONS node refuses every new
-// socket, legitimate or not. Two rules keep one client from holding them all:
-//   1. A request node could not parse (bad HTTP, headers too large, headers never finished) gets its
-//      error answer and then the socket is destroyed as soon as that answer is written, as node's
-//      own default handler does. Ending it gracefully (end()) would leave it half-open for as long as
-//      the client keeps its side open: 1,000 idle sockets would hold 1,000 slots.
-//   2. One client (an IPv4 address, an IPv6 /64) holds at most MAX_CONNECTIONS_PER_CLIENT sockets;
-//      past that a new one is destroyed at once. Trusted proxies are exempt: every visitor behind
-//      them shares their address.
+// Connection slots are the relay's scarcest resource (past MAX_CONNECTIONS node refuses every new
+// socket), so one client cannot hold them all: a request node could not parse has its socket destroyed
+// once its error answer is written, and one client (an IPv4 address, an IPv6 /64; trusted proxies
+// exempt) holds at most MAX_CONNECTIONS_PER_CLIENT sockets. Why: http/README.md.
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { RelayError } from '../errors.ts';

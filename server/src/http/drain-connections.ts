@@ -1,13 +1,7 @@
-// Letting a server's connections go on shutdown without cutting an answer short. server.close()
-// stops accepting at once and ends keep-alive sockets that sit between requests, but it keeps a
-// connection that has not sent a byte yet open until its head timeout (a stop would wait for it),
-// and a socket whose answer was under way when the stop came stays open for its next request. So,
-// beside it:
-// - a socket with no request started and nothing unread is ended (a FIN, not a reset), at once;
-// - a socket that has started a request (even a head still arriving) is left to finish it: the
-//   answer carries `Connection: close` (handle-request.ts), and the socket is ended after it;
-// - a request read from a socket already ended here is not handled at all: its peer saw the
-//   connection close and retries elsewhere, so handling it could place a call nobody hears of.
+// Letting a server's connections go on shutdown without cutting an answer short: an idle socket is
+// ended at once, a socket that has started a request finishes it (its answer carries
+// `Connection: close`), and a request read from a socket already ended is not handled, since its peer
+// retries elsewhere. Why server.close() alone is not enough: http/README.md.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 

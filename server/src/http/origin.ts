@@ -1,12 +1,7 @@
-// The origin allowlist. The relay checks it itself before any side effect: CORS only tells browsers
-// what they may read, it stops nothing. Each route says whether it needs an allowed Origin (the
-// route table, routes/index.ts); reads of public state may come without one (health checks), but a
-// foreign one is always refused.
-//
-// Browsers send no Origin with a same-origin GET. Such a request says where it comes from in
-// Sec-Fetch-Site instead: `same-origin` means the relay's own pages (PUBLIC_URL), which count as
-// that origin when the allowlist has it (the demo page polls its call's progress that way). Like
-// Origin itself, the header only binds browsers: it is a rule for pages, not a credential.
+// The origin allowlist, checked by the relay itself before any side effect (CORS stops nothing). Each
+// route says whether it needs an allowed Origin; a foreign one is always refused. A same-origin GET
+// carries no Origin, so `Sec-Fetch-Site: same-origin` counts as the relay's own PUBLIC_URL: a rule for
+// pages, not a credential. Details: http/README.md.
 import type { IncomingMessage } from 'node:http';
 import { RelayError } from '../errors.ts';
 

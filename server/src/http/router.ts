@@ -1,14 +1,7 @@
 // The relay's router: exact paths, patterns with named groups, or matchers, one handler per method.
-// Each route also declares what the relay checks before its handler runs, so that no handler
-// checks it again:
-//   - `origin`: whether the request must carry an allowed Origin ('required': it has side effects
-//     or reads a visitor's own data), may carry one ('optional': a foreign one is still refused), or
-//     is not a browser's business at all ('none': no check and no CORS headers);
-//   - `access`: for a token-protected route, whether this request may know the route exists (and
-//     use it this way: the owner view's also judges the method and where the request came from).
-//     Until it may, every method and sub-path answers the very same 404 as an unknown path, never 405.
-// An unknown method of a known route answers 405 with Allow. HEAD is served by the GET handler
-// (node drops the body).
+// Each route also declares what the relay checks before its handler runs (its `origin` rule, its
+// `access`), so no handler checks it again; until a protected route may be known, every method and
+// sub-path answers the unknown path's 404, never 405. The declarations: http/README.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RelayError } from '../errors.ts';
 import type { Fields, Logger } from '../log/index.ts';

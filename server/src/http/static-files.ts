@@ -44,7 +44,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 export interface StaticSet {
-  /** Relative paths with forward slashes, e.g. `widget.js`, `chunks/ui-abc.js`. */
+  /** Relative paths with forward slashes, e.g. `widget.js`, `chunks/ui-<hash>.js`. */
   readonly paths: readonly string[];
   reply(req: IncomingMessage, path: string, headers: Record<string, string>): Reply | null;
 }

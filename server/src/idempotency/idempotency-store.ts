@@ -1,13 +1,7 @@
-// Idempotency-Key records: a request repeated with the same key (a double click, a retry after a
-// dropped connection) gets the first request's answer and never places a second call. Behind an
-// async interface, so a shared store (Redis) can hold them too; memory, SQLite and Redis keep the
-// same semantics. `begin` either replays the first answer to a key or hands out a ticket; `complete` remembers the answer, `abandon` forgets the key; a key reused with
-// another request is refused (422), a key whose first request is still running is refused (409).
-// Entries expire after the TTL; at the key limit the oldest finished entries make room, running
-// ones never do (all running: refused, fail closed).
-//
-// After a crash a key whose request was running stays "in progress" until its TTL: the call may
-// have been placed, so a retry must never place it again (it is answered 409, never rung twice).
+// Idempotency-Key records: a request repeated with the same key gets the first request's answer and
+// never places a second call. `begin` replays the first answer or hands out a ticket, `complete`
+// remembers the answer, `abandon` forgets the key; memory, SQLite and Redis keep the same semantics.
+// A running key stays "in progress" until its TTL, even after a crash. The rules: idempotency/README.md.
 import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import { RelayError } from '../errors.ts';
 import type { Answer } from '../answer.ts';

@@ -1,12 +1,7 @@
-// The IdempotencyStore in memory, for tests and benchmarks (the relay's default is the SQLite store):
-// the same semantics as the stored ones (idempotency-store.ts), forgotten on restart.
-//
-// Memory is bounded: entries expire after the TTL, and at the key limit the oldest finished
-// entries make room (running ones never do; if all are running, the request is refused: fail
-// closed). A walk from the oldest entry also steps over every deleted entry V8 keeps in the table
-// until it rebuilds it; walking on every request would cost ~6 µs at 10,000 entries and grow with
-// them. So expiry walks at most once per EXPIRY_WALK_MS (lookups ignore expired entries meanwhile),
-// and a full store evicts a batch at once.
+// The IdempotencyStore in memory, for tests and benchmarks (the relay's default is the SQLite store),
+// with the stored ones' semantics (idempotency-store.ts), forgotten on restart. Bounded: entries
+// expire, and a full store evicts its oldest finished entries in a batch; expiry walks at most once
+// per EXPIRY_WALK_MS. Why not on every request: idempotency/README.md.
 import type { Answer } from '../answer.ts';
 import { idempotencyErrors, onceTicket, replayed, requestIdOf, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 

@@ -1,4 +1,4 @@
-// CallbackJobStore in Redis (REDIS_URL): the SQLite store's semantics (sqlite/callback-jobs.ts),
+// CallbackJobStore in Redis (REDIS_URL): the SQLite store's semantics (lifecycle/sqlite-job-store.ts),
 // shared by every relay. Each step is one Lua script, so a claim is exclusive across relays: the
 // script that leases a job only takes it while no unexpired lease holds it, and a job whose owner
 // died (kill -9) is taken over only after its lease expired, flagged `interrupted`.

@@ -60,7 +60,7 @@ export class CountsOnly implements Admission {
 
 /**
  * The same admission, with `forget` run before a refund: a refund gives places back, so what a
- * layer holds in memory about the refused (protect/held-refusals.ts) must go with it.
+ * layer holds in memory about the refused (held-refusals.ts) must go with it.
  */
 export function forgettingOnRefund(admission: Admission, forget: () => void): Admission {
   return {

@@ -1,6 +1,6 @@
 // The blocked-client cache, a decorator of the relay's Limiter for floods (relay-stores.ts and
-// open-redis-stores.ts wrap the limiter with it). Only refusals are held, never "allowed", for at
-// most `maxHoldMs` and never past their wait (protect/held-refusals.ts), at most `maxEntries` keys.
+// redis-stores.ts wrap the limiter with it). Only refusals are held, never "allowed", for at
+// most `maxHoldMs` and never past their wait (held-refusals.ts), at most `maxEntries` keys.
 import { networksOf } from './networks.ts';
 import { clientKey } from './client-key.ts';
 import type { Limiter } from './index.ts';
@@ -24,7 +24,7 @@ function narrowestNetwork(clientIp: string): string | undefined {
 /**
  * `cacheBlockedClients` wraps the Limiter: `blockedClient` (the check before a request's body is
  * read, two peeks: the client's counts and its strikes) is answered from memory for a client found
- * blocked, until its wait is over (at most `maxHoldMs`, protect/held-refusals.ts). A flood from one
+ * blocked, until its wait is over (at most `maxHoldMs`, held-refusals.ts). A flood from one
  * blocked address (or IPv6 /64) then costs no store round trip at all, and is still refused while
  * the store is down. A refunded admission forgets its client, as refunds give places back.
  */

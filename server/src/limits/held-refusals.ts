@@ -2,7 +2,7 @@
 // past the refusal's own wait), the same refusal is the answer, with the wait left. Only refusals
 // are held, never "allowed", so nothing gets through that the limits would refuse; the worst a
 // stale entry does is refuse for at most `maxHoldMs` what a refund has just freed, which is why
-// refunds forget what they touch. Bounded: at most `maxEntries` keys (protect/recent-cache.ts).
+// refunds forget what they touch. Bounded: at most `maxEntries` keys (lib/recent-cache.ts).
 import type { Refusal } from './limit-store.ts';
 import { RecentCache } from '../lib/recent-cache.ts';
 

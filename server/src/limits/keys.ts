@@ -3,7 +3,7 @@
 // again and again (a flood, a visitor's retries, the site), so recent results are kept: a pure
 // function of the secret and the subject, nothing about the limits themselves is cached. `pair`
 // gives two independent keys from one hash (its two halves), for the two tables counting the
-// same client; it keeps nothing, as its one caller (limit-plan.ts keysOf) keeps its answers per
+// same client; it keeps nothing, as its one caller (plan.ts keysOf) keeps its answers per
 // address, and a flood from ever-new addresses would only fill this cache with keys never asked
 // for again.
 import { createHmac, createSecretKey } from 'node:crypto';

@@ -1,11 +1,8 @@
-// The storage behind the callback limits, as an interface a shared store can implement too.
-// One relay keeps limits in memory (memory-limit-store.ts); several relays behind one balancer need
-// one shared store, and the plan below is shaped for that: a Redis store runs one Lua script per
-// plan (ZREMRANGEBYSCORE/ZCARD/ZADD per sliding log, INCR on window keys for counters, SADD on a
-// set with EXPIRE for distinct members), so every check and every update happen atomically.
-//
-// Keys are keyed hashes (HMAC with HASH_SECRET) made by the limiter: a store never sees a number
-// or an address.
+// The storage behind the callback limits, as an interface a shared store can implement too. One
+// relay keeps limits in memory (memory/limit-store.ts) or the embedded file (sqlite/); several relays
+// behind one balancer share Redis (redis/), where each plan is one Lua script, so every check and
+// every update happen atomically. Keys are keyed hashes (HMAC with HASH_SECRET) made by the limiter:
+// a store never sees a number or an address.
 
 /** Why a request was refused; also the metric label. */
 export type LimitReason =

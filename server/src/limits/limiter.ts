@@ -1,15 +1,8 @@
-// The callback limiter: per number, per client, per network, per number prefix and site-wide
-// (limit-plan.ts), all checked and counted in one atomic step of the store, so a refused request
-// counts against nothing, and every refusal tells the visitor how long to wait (Retry-After).
-// Around that step: the site breaker (site-breaker.ts), strikes for refusals (strikes.ts) and the
-// surge defence (surge.ts), which refuses the networks a distributed flood comes from before the
-// site caps refuse everyone.
-//
-// A number refused by its own counts (its cooldown, its daily limit) stays refused until its wait is
-// over, whoever asks: a visitor's next call to it is refused from memory for a moment (at most 3 s,
-// held-refusals.ts), with a strike against the one who asked, without the surge check, the
-// in-flight slot or the look at every table. That is a proxy pool flooding one number from ever-new
-// addresses. A refund of an admission for the number forgets it.
+// The callback limiter: per number, client, network, number prefix and site (plan.ts), all checked and
+// counted in one atomic step of the store, so a refused request counts against nothing and every
+// refusal says how long to wait. Around it: the site breaker, strikes for refusals, the surge defence,
+// and a number refused by its own counts held refused in memory for a moment (held-refusals.ts).
+// Why: limits/README.md.
 import type { Logger } from '../log/index.ts';
 import type { RelayMetrics } from '../metrics/relay-metrics.ts';
 import { CountsOnly, forgettingOnRefund, NumberAdmission, type Admission } from './admission.ts';

@@ -1,16 +1,8 @@
-// A surge: calls accepted much faster than usual, the sign of a distributed flood, met before the
-// site breaker refuses everyone. "Much faster than usual" is SURGE_CALLS accepted calls of one site
-// within SURGE_WINDOW_SECONDS (by default a fifth of SITE_HOURLY_CAP in 5 minutes: a pace that
-// would use the hourly cap up in 25 minutes; a site's usual pace is far below its cap), or, for a
-// flood too slow for that, SURGE_CAP_PERCENT (50) of the hourly cap used within the hour: any pace
-// that would reach the cap passes that mark first. While a site surges:
-//   - the CAPTCHA is required for everyone (TURNSTILE_REQUIRED=surge; with "always" it is anyway);
-//   - a network (IPv4 /24, IPv6 /48) that produced SURGE_NETWORK_CALLS or more of the window's calls
-//     is refused (429, reason surge_network) until its calls leave the window or the surge ends;
-//   - visitors from other networks are served as before, as long as the site caps allow.
-// The counts live in the limit store (surge_site, surge_site_hourly, surge_network), so several relays
-// sharing a store see one surge. A count at its figure records nothing more (the store refuses it),
-// which is all a threshold needs.
+// A surge: calls accepted much faster than usual (SURGE_CALLS within SURGE_WINDOW_SECONDS, or
+// SURGE_CAP_PERCENT of the hourly cap within the hour), the sign of a distributed flood, met before the
+// site breaker refuses everyone: the CAPTCHA for everyone, and the networks that made most of the
+// calls refused. The counts live in the limit store, so relays sharing it see one surge. The rules in
+// full: limits/README.md.
 import type { Logger } from '../log/index.ts';
 import type { LimitKeys } from './keys.ts';
 import type { CountRule, LimitCheck, LimitStore, Refusal } from './limit-store.ts';

@@ -1,12 +1,7 @@
-// Request lines under a flood. Some answers are cheap to ask for and say nothing new when repeated:
-// the widget's status and files, preflights, client errors and refusals (a bad body, a foreign
-// origin, a 404, a client over its limit). Anyone can ask for them thousands of times a second, and
-// one log line each would turn the relay into an amplifier aimed at its own disk and log bill. For
-// those answers the first line of each kind (route, method, status, reason) in a window is written
-// as usual; the rest of the window are only counted, and one line with the count closes the window.
-// A refusal made after the body was read names the (masked) number refused: its kind is per number,
-// so each number under attack still has its own first line and its own count.
-// Metrics still count every request.
+// Request lines under a flood: answers that are cheap to ask for and say nothing new when repeated
+// (status, files, preflights, client errors, refusals) log the first line of each kind in a window and
+// count the rest into one closing line, so the relay is no amplifier aimed at its own disk. A refusal's
+// kind is per (masked) number. Details: log/README.md.
 import { realTimers, type Timers } from '../lib/timers.ts';
 import type { Logger } from './logger.ts';
 

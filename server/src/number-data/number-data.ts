@@ -1,17 +1,7 @@
-// A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and the operators'
-// command, cli.ts): everything the relay keeps about one number, and its erasure. Records name a
-// number by its keyed hash, so the number given is hashed and looked up in every store: callback
-// jobs (held and followed calls, their states and attribution), consent records (the
-// CONSENT_LOG_PATH file too), lead webhook events, a missed or failed lead's call-back number, what
-// the number's limits hold now, and the never-call list. The lead report keeps no number of its
-// own, but what visitors typed (utm values, pages) for 400 days: it is searched for the number in
-// its written forms (number-mentions.ts). Erasure deletes all of it, the Idempotency-Key answers of
-// the number's requests, and the copies this relay holds in memory (lib/memory-copies.ts); the
-// report's values are replaced with "(erased)", their counts kept. What stays, and why: the
-// never-call list's keyed hash when the owner put the number there (forgetting it would let the
-// number be called again), and the limits' counts, keyed hashes that expire within two days (erasing
-// them would lift a flood's limits on the number at once). Nothing here runs a whole-file rewrite:
-// the SQLite store overwrites what it deletes and truncates its WAL in a worker (scrub).
+// A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and `npm run data`):
+// everything the relay keeps about one number, found by its keyed hash in every store (and by its
+// written forms in the report's visitor values), and its erasure, the copies in this relay's memory
+// included. What stays after an erasure, and why: number-data/README.md.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { AppContext } from '../app-context.ts';
 import type { ConsentRecord } from '../consent/consent-log.ts';

@@ -1,13 +1,7 @@
-// NumberRecords in Redis. No index leads from a number to its records (a finished job is found by
-// id only), so finding them scans each group's keys and compares the keyed hash: a rare task an
-// owner asks for, bounded by what DATA_RETENTION_DAYS keeps. Erasure deletes each record with its
-// index entries, and the shared call-log snapshot (it holds every recent call's number; the next
-// poll fetches it again).
-//
-// Redis Cluster: each group (jobs, consent, outbox, shared) is one hash tag, one slot, and the
-// groups' slots are on different nodes. So each group is scanned on its own node (scanGroup), and
-// erased by a transaction of its own: one MULTI over all four would be refused (CROSSSLOT). A
-// failure between two groups leaves the later ones to the next erasure, which finds them again.
+// NumberRecords in Redis: no index leads from a number to its records, so finding them scans each
+// group's keys and compares the keyed hash (a rare task, bounded by DATA_RETENTION_DAYS). Each group
+// is scanned on its own node and erased by a transaction of its own, since one MULTI across groups is
+// refused in a Cluster. Why that is safe: number-data/README.md.
 import type { ConsentRecord } from '../consent/consent-log.ts';
 import { toJob } from '../lifecycle/redis-job-store.ts';
 import type { RedisConnection } from '../storage/redis/connection.ts';

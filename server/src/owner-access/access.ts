@@ -1,21 +1,8 @@
-// Who may use the owner view, applied by the relay from each /owner route's `access` before any
-// handler. It shows agents, calls and leads and acts on them, never the Auth-key, but it is the
-// business's own data: outside demo mode it exists only with OWNER_TOKEN, and when OWNER_TOKEN is
-// set it is required (demo mode too). Until a request may use it, every path and method under
-// /owner is the same 404 as an unknown path: nothing tells a prober the view exists, or that a
-// guess was throttled.
-//
-// Who: the token (the page's `?token=`, or for anything the header `X-Owner-Token` /
-// `Authorization: Bearer`; never the query for JSON, which would land in logs), or the session
-// cookie the page sets once its token was right (session.ts; a <script src> cannot send a header).
-// Wrong tokens are throttled per client and network (token-throttle.ts); a valid session skips the
-// throttle, so the owner's open tab keeps working while someone guesses from the same network.
-// Demo mode without a token: anyone, but only under the relay's own Host (own-host.ts).
-//
-// From where (provenance.ts): a state-changing request (anything but GET and HEAD) also needs proof
-// the owner view sent it, the token header or the browser's word (Sec-Fetch-Site, Origin): the
-// SameSite=Strict cookie reaches us from every page of the owner's own site. A read is refused when
-// the browser says another origin asked; the page itself opens from anywhere (a link in an email).
+// Who may use the owner view, applied from each /owner route's `access` before any handler: the
+// token or its session cookie (throttled when wrong), demo mode under the relay's own Host, and for a
+// change proof that the owner view sent it. Until a request may use it, everything under /owner is the
+// unknown path's 404, so nothing tells a prober the view exists. The rules in full:
+// owner-access/README.md.
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config/index.ts';
 import { secretMatcher } from '../lib/secret-match.ts';

@@ -1,13 +1,7 @@
 // The dialog-open beacon (POST /api/opened): one open counted for its day and group, no more. No
-// cookie is read or set, no address or number kept: the address only picks the limit keys (keyed
-// hashes that expire within a day). The beacon is unauthenticated, so what it says is bounded:
-//   - a department the relay does not offer counts nothing (the widget only sends offered ones);
-//   - each client (an IPv4 address, an IPv6 /64) counts at most OPENS_PER_CLIENT opens an hour and
-//     each of its networks (IPv4 /24, IPv6 /56 and /48) OPENS_PER_NETWORK;
-//   - of those, a client starts at most OPEN_GROUPS_PER_CLIENT new groups a day and a network
-//     OPEN_GROUPS_PER_NETWORK; its other opens in groups the day has not seen count as (other).
-// The store caps the day's groups and keeps room for groups with a lead (report-store.ts). An open
-// over any limit is simply not counted: the caller answers it like a counted one.
+// cookie is read or set, no address or number kept. The beacon is unauthenticated, so what it says is
+// bounded per client and network (opens an hour, new groups a day); an open over any limit is simply
+// not counted and answered like a counted one. The bounds: report/README.md.
 import { z } from 'zod';
 import { findDepartment, type DepartmentSettings } from '../departments/department.ts';
 import { RelayError } from '../errors.ts';

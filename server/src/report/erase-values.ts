@@ -1,13 +1,7 @@
-// Erasing visitor values from the report (a visitor's data on request, number-data/). A lead's fact
-// and a day's open group keep what visitors sent (utm values, the page's path, the department) for
-// REPORT_RETENTION_DAYS, and a visitor may have written a phone number there. The report holds no
-// number of its own, so erasure looks for the number in those values (number-mentions.ts).
-//
-// What "erased" means in an aggregate: the value is replaced with ERASED_VALUE and everything counted
-// stays (the lead, whether it was placed, how it ended; the day's opens). A value is not personal
-// data on its own, the counts are not either; deleting the lead or the opens would change the
-// owner's totals for a reason the owner cannot see. Two open groups of a day that become the same
-// once erased are one group, their counts added.
+// Erasing visitor values from the report (a visitor's data on request, number-data/): a value holding
+// the number (number-mentions.ts) is replaced with ERASED_VALUE and everything counted stays, so the
+// owner's totals do not change for a reason the owner cannot see. What "erased" means in an aggregate:
+// report/README.md.
 import type { LeadFact, OpenCount, ReportGroupValues } from './report-store.ts';
 import { REPORT_DIMENSIONS } from './report-store.ts';
 

@@ -1,19 +1,7 @@
-// The lead report: for each group of a period's leads (by utm source, medium, campaign,
-// department or page), the funnel from dialog opens to conversations, and the same per day. The
-// counts' definitions are in docs/operations.md ("The lead report"):
-//   opened     dialog opens (the widget's beacon, counted per day and group)
-//   requested  leads the visitors asked for: a call now, a booking, a call held through an outage
-//   placed     leads whose call the service took (at least once)
-//   answered   leads that ended answered;  talked: answered with ≥ REPORT_TALK_SECONDS of talk
-//   missed     leads nobody answered after their re-dials;  failed: could not be placed
-// The owner's own call-backs count from `placed` on, never as `requested` (no visitor asked).
-//
-// Bounded whatever visitors sent: a year of a beacon flood holds 1.8 M open groups. The store
-// groups each day itself and answers its first REPORT_GROUPS groups and its total (dayTop), one
-// day at a time with a turn of the event loop between days, so neither the relay's memory nor a
-// turn grows with the data. The period's groups are the first REPORT_GROUPS of those days' lists,
-// summed; each is then made exact on the days it was beyond a day's list (dayGroups), and all the
-// rest is one "(other)" group: totals minus the groups shown, so totals and days stay exact.
+// The lead report: for each group of a period's leads (by utm source, medium, campaign, department or
+// page) the funnel from dialog opens to conversations, and the same per day; the counts' definitions
+// are in docs/operations.md ("The lead report"). Bounded whatever visitors sent: a day at a time, its
+// first REPORT_GROUPS groups, the rest one exact "(other)". How: report/README.md.
 import { endOfDay, type Period } from './report-query.ts';
 import type { DayQuery, ReportDimension, ReportStore } from './report-store.ts';
 import { createCandidates } from './candidates.ts';

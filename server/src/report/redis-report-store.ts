@@ -3,11 +3,14 @@
 //   <space>lead:<callbackId>   hash: the lead's fact (no number); expires REPORT_RETENTION_DAYS after it came
 //   <space>leads               sorted set callbackId → when it was requested (trimmed to the same age)
 //   <space>opens:<day>         hash JSON [source, medium, campaign, department, page] → opens that day
+//   <space>opens:<day>:…       the day's index of those opens, per dimension (redis-open-index.ts)
 //   <space>lead-groups         sorted set of the same JSON → its newest lead, ms (trimmed to LEAD_GROUP_DAYS)
 // The report reads a day at a time, grouped in Redis by one script (redis-report-day.ts).
-import { lua, type RedisConnection } from '../storage/redis/connection.ts';
+import type { RedisConnection } from '../storage/redis/connection.ts';
+import { luaFile } from '../storage/redis/lua-file.ts';
 import { redisReportValues } from './redis-report-values.ts';
 import { redisReportDay } from './redis-report-day.ts';
+import { dayKeys } from './redis-open-index.ts';
 import {
   LEAD_GROUP_DAYS,
   MAX_OPEN_GROUPS_PER_DAY,
@@ -25,24 +28,7 @@ import {
 const RETENTION_MS = REPORT_RETENTION_DAYS * 86_400_000;
 const LEAD_GROUP_MS = LEAD_GROUP_DAYS * 86_400_000;
 
-/**
- * One open, in one step (several relays count at once): KEYS the day's opens and the lead groups;
- * ARGV the group, (other), the oldest lead that still counts, 'add' | 'other' | 'ask', the day's cap,
- * the day's expiry. 1 when counted.
- */
-const COUNT_OPEN = lua(`
-local field = ARGV[1]
-if redis.call('HEXISTS', KEYS[1], field) == 0 then
-  local lead = redis.call('ZSCORE', KEYS[2], field)
-  if not lead or tonumber(lead) < tonumber(ARGV[3]) then
-    if ARGV[4] == 'ask' then return 0 end
-    if ARGV[4] == 'other' or redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[5]) then field = ARGV[2] end
-  end
-end
-redis.call('HINCRBY', KEYS[1], field, 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-return 1
-`);
+const COUNT_OPEN = luaFile(new URL('./redis-report-store/count-open.lua', import.meta.url));
 const groupKey = (g: ReportGroupValues) => JSON.stringify(REPORT_DIMENSIONS.map((d) => g[d]));
 const OTHER_FIELD = groupKey(OTHER_GROUP);
 const optionalNumber = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
@@ -118,7 +104,7 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
       return readFacts(ids);
     },
     async countOpen(day, group, newGroup) {
-      const keys = [`${space}opens:${day}`, `${space}lead-groups`];
+      const keys = [...dayKeys(space, day), `${space}lead-groups`];
       const args = [groupKey(group), OTHER_FIELD, now() - LEAD_GROUP_MS, newGroup, MAX_OPEN_GROUPS_PER_DAY, RETENTION_MS + 2 * 86_400_000];
       return (await connection.evalScript('report.open', COUNT_OPEN, keys, args)) === 1;
     },

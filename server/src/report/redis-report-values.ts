@@ -3,8 +3,9 @@
 // tag, one Cluster slot): the leads are walked with ZSCAN over their index and read a batch at a
 // time; the open groups with HSCAN over each day's hash that exists (the days a report keeps),
 // Redis itself passing over the groups without the number's digits in order (MATCH). A
-// change is a script on one key, so a count made meanwhile is never lost and no key loses its expiry.
-import { lua, type RedisConnection } from '../storage/redis/connection.ts';
+// change is a script on one lead or one day's keys, so a count made meanwhile is never lost and no key loses its expiry.
+import type { RedisConnection } from '../storage/redis/connection.ts';
+import { luaFile } from '../storage/redis/lua-file.ts';
 import {
   collectMatches,
   digitsPattern,
@@ -18,38 +19,16 @@ import {
   type ValueTest,
 } from './erase-values.ts';
 import { toFact } from './redis-report-store.ts';
+import { dayKeys } from './redis-open-index.ts';
 import { REPORT_DIMENSIONS, REPORT_RETENTION_DAYS, type OpenCount, type ReportGroupValues } from './report-store.ts';
 
 const BATCH = 1_000;
 const DAY_MS = 86_400_000;
 const groupKey = (g: ReportGroupValues) => JSON.stringify(REPORT_DIMENSIONS.map((d) => g[d]));
 
-// KEYS: a lead. ARGV: field, value, …. Only a lead that still exists: HSET on one that expired meanwhile would make a key that never expires.
-const SET_LEAD = lua(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
-return 1
-`);
-
-// KEYS: a day's opens. ARGV: the group's field, the erased group's field. Moves the count as it is now; the key keeps its expiry.
-const MOVE_OPENS = lua(`
-local n = redis.call('HGET', KEYS[1], ARGV[1])
-if not n then return 0 end
-local ttl = redis.call('PTTL', KEYS[1])
-redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('HINCRBY', KEYS[1], ARGV[2], n)
-if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
-return 1
-`);
-
-// KEYS: the groups with a lead. ARGV: the group's member, the erased group's. The newest lead's time goes with it.
-const MOVE_LEAD_GROUP = lua(`
-local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not at then return 0 end
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[1], 'GT', at, ARGV[2])
-return 1
-`);
+const SET_LEAD = luaFile(new URL('./redis-report-values/set-lead.lua', import.meta.url));
+const MOVE_OPENS = luaFile(new URL('./redis-report-values/move-opens.lua', import.meta.url));
+const MOVE_LEAD_GROUP = luaFile(new URL('./redis-report-values/move-lead-group.lua', import.meta.url));
 
 /** The days whose opens may still be kept (redis-report-store.ts: REPORT_RETENTION_DAYS and two days), as YYYY-MM-DD. */
 function keptDays(nowMs: number): string[] {
@@ -112,7 +91,7 @@ export function redisReportValues(connection: RedisConnection, now: () => number
         }
         for (const [open, fields] of batch.opens) {
           const args = [groupKey(open), groupKey(erasedGroup(open, fields))];
-          erased.opens += Number(await connection.evalScript('report.values.opens', MOVE_OPENS, [`${space}opens:${open.day}`], args));
+          erased.opens += Number(await connection.evalScript('report.values.opens', MOVE_OPENS, dayKeys(space, open.day), args));
         }
       }
       // The groups with a lead (room for their opens, redis-report-store.ts) are named by their values too.

@@ -1,8 +1,10 @@
 // The report's reads of one day in the SQLite file (ReportStore's dayTop and dayGroups), grouped
 // and cut in SQL: whatever a day holds (up to MAX_OPEN_GROUPS_PER_DAY open groups, every lead),
-// what reaches JavaScript is at most k + 1 rows of each kind. A day's opens are one range of
-// dialog_opens' key (grouping by source follows it, with no sort), its leads one range of
-// lead_facts_by_time. A day's work is a millisecond or two, so the caller yields between days.
+// what reaches JavaScript is at most k + 1 rows of each kind. A day's opens are read from their
+// sums per dimension and value (dialog_open_sums, kept by triggers on dialog_opens), in order of
+// opens along an index, so a flooded day's first groups are a range of k + 1 rows; its leads are
+// one range of lead_facts_by_time. A day's work is well under a millisecond; the caller yields
+// between days all the same.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { REPORT_DIMENSIONS, type DayQuery, type DayTop, type ReportDimension } from './report-store.ts';
 import { byLeadsThenOpens, COUNT_NAMES, type Answers, type Counts, firstOf, type KeyTally, noCounts } from './tally.ts';
@@ -23,8 +25,8 @@ const IN_KEYS = 'IN (SELECT value FROM json_each($keys))';
 /** The statements of one dimension; its column name comes from REPORT_DIMENSIONS, never from a request. */
 function dimensionStatements(db: DatabaseSync, d: ReportDimension) {
   return {
-    openTop: db.prepare(`SELECT ${d} AS key, SUM(count) AS opened FROM dialog_opens WHERE day = $day GROUP BY ${d} ORDER BY opened DESC, key LIMIT $limit`),
-    openOf: db.prepare(`SELECT ${d} AS key, SUM(count) AS opened FROM dialog_opens WHERE day = $day AND ${d} ${IN_KEYS} GROUP BY ${d}`),
+    openTop: db.prepare(`SELECT value AS key, opened FROM dialog_open_sums WHERE day = $day AND dimension = '${d}' ORDER BY opened DESC, value LIMIT $limit`),
+    openOf: db.prepare(`SELECT value AS key, opened FROM dialog_open_sums WHERE day = $day AND dimension = '${d}' AND value ${IN_KEYS}`),
     leadTop: db.prepare(`SELECT ${d} AS key, ${LEAD_SUMS} FROM lead_facts WHERE ${OF_DAY} GROUP BY ${d} ORDER BY requested DESC, key LIMIT $limit`),
     leadOf: db.prepare(`SELECT ${d} AS key, ${LEAD_SUMS} FROM lead_facts WHERE ${OF_DAY} AND ${d} ${IN_KEYS} GROUP BY ${d}`),
     answersOf: db.prepare(
@@ -38,7 +40,7 @@ const rows = <T>(statement: StatementSync, params: Record<string, string | numbe
 
 export function sqliteReportDays(db: DatabaseSync) {
   const by = Object.fromEntries(REPORT_DIMENSIONS.map((d) => [d, dimensionStatements(db, d)])) as Record<ReportDimension, ReturnType<typeof dimensionStatements>>;
-  const openTotal = db.prepare('SELECT COALESCE(SUM(count), 0) AS opened FROM dialog_opens WHERE day = $day');
+  const openTotal = db.prepare("SELECT COALESCE(SUM(opened), 0) AS opened FROM dialog_open_sums WHERE day = $day AND dimension = 'total'");
   const leadTotal = db.prepare(`SELECT ${LEAD_SUMS} FROM lead_facts WHERE ${OF_DAY}`);
   const answersTotal = db.prepare(`SELECT answer_seconds AS seconds, COUNT(*) AS n FROM lead_facts WHERE ${OF_DAY} AND ${ANSWERED} GROUP BY answer_seconds`);
 

@@ -1,16 +1,7 @@
-// GET/POST/PUT/DELETE /hooks/route/<token>: the service's routing webhook (spec: Events). When an
-// inbound call reaches a routing scheme, the service asks this URL where to send it and rings the
-// phone number or SIP login in the reply. We answer a free agent (online and not speaking), taking
-// free agents in turn, or ROUTE_FALLBACK when nobody is free.
-//
-// The service waits at most the scheme's timeout (assume 3 s, facts) and then skips to the next
-// step, so this route never waits on the service's SIP status for more than ROUTE_STATUS_WAIT_MS
-// (1 s): past that it answers from the last status it saw, or the fallback.
-//
-// The URL is the only secret (no request signature exists, facts), so: the token is compared in
-// constant time; a wrong token is the very same 404 as any unknown path, whatever the method (the
-// path pattern itself does the comparison, so the router cannot even answer 405 for it); no CORS and
-// no origin check (the caller is the service, not a browser); bodies are capped.
+// GET/POST/PUT/DELETE /hooks/route/<token>: the service's routing webhook. We answer a free agent
+// (online and not speaking, taken in turn) or ROUTE_FALLBACK, never waiting on the SIP status more
+// than ROUTE_STATUS_WAIT_MS, since the service skips to its next step after ~3 s. The URL is the only
+// secret: why the route answers as it does, routes/README.md.
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app-context.ts';
 import type { AgentSnapshot } from '../calltracking/agent-status.ts';

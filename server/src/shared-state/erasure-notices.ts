@@ -1,13 +1,7 @@
-// A number erased on request through one relay is forgotten by the others too. Each relay holds
-// copies in its own memory (lib/memory-copies.ts: the calls it placed and followed, the consent
-// records it wrote, parsed numbers, limit keys, the owner's call log); with several relays (Redis)
-// the one that erases leaves a notice in Redis, and every relay reads the notices each second and
-// forgets the number in its own memory, and in the files it keeps alone (its CONSENT_LOG_PATH file).
-//
-// A notice names the number (the memory copies are found by it, not by its keyed hash), encrypted
-// with AES-256-GCM under a key derived from HASH_SECRET, and lives NOTICE_TTL_MS. Whoever reads
-// Redis and holds HASH_SECRET can already turn the number's keyed hashes kept there (never-call
-// list, limits) back into the number by trying every number: the notice adds no exposure.
+// A number erased on request through one relay is forgotten by the others too: the relay that erases
+// leaves a notice in Redis (the number, encrypted under a key derived from HASH_SECRET), and every
+// relay reads the notices each second and forgets the number in its own memory and its own files.
+// Why the notice adds no exposure: number-data/README.md.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { ErasedNumber, MemoryCopies } from '../lib/memory-copies.ts';
 import type { Timers } from '../lib/timers.ts';

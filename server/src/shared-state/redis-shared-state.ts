@@ -1,48 +1,23 @@
-// SharedState (store/shared-state.ts) in Redis: one relay polls the service, the others read.
-//
-// Keys, under the keyspace for the group "shared" (one hash tag; every operation here is one key or
-// one script over keys of this group):
-//   <prefix>{<prefix>shared}:poll:<name>        JSON {value, fetchedAt}, PX = the poll period
-//   <prefix>{<prefix>shared}:poll:<name>:lock   the relay polling now (SET NX PX = the poll period)
-//   <prefix>{<prefix>shared}:mark:<name>        the earliest moment asked about (call-log window), PX
-//   <prefix>{<prefix>shared}:breaker:<site>:<window>  "open", PX = until the window has room
-//   <prefix>{<prefix>shared}:notes:<name>       sorted set note → when added; each note kept its TTL, at most MAX_NOTES
-// <site> and <name> are fixed words or hashes: nothing a visitor typed.
-//
-// Each relay still caches in its own memory for the same period, so a flood of /api/status costs
-// no Redis round trip at all; once per period a relay reads the shared value (one GET), and only
-// the relay that wins the lock asks the service. When Redis cannot answer, a relay polls for
-// itself (what one relay does anyway): /api/status never depends on Redis.
+// SharedState (shared-state.ts) in Redis: one relay polls the service, the others read. Each relay
+// still caches in its own memory for the same period, so a flood of /api/status costs no Redis round
+// trip; once per period a relay reads the shared value (one GET), and only the relay that wins the
+// lock asks the service. When Redis cannot answer, a relay polls for itself (what one relay does
+// anyway): /api/status never depends on Redis. Keys (group "shared"): docs/operations.md.
 import { createHash } from 'node:crypto';
 import type { SharedPoll, SharedState } from './shared-state.ts';
-import { lua, type RedisConnection } from '../storage/redis/connection.ts';
+import type { RedisConnection } from '../storage/redis/connection.ts';
+import { luaFile } from '../storage/redis/lua-file.ts';
 
 /** How long a relay that lost the lock waits for the winner's value before answering without it. */
 const WAIT_FOR_WINNER_MS = 3_000;
 const WAIT_STEP_MS = 50;
 
-const KEEP_EARLIEST = lua(`
-local v = redis.call('GET', KEYS[1])
-local at = tonumber(ARGV[1])
-if not v or tonumber(v) > at then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
-  return ARGV[1]
-end
-return v
-`);
+const KEEP_EARLIEST = luaFile(new URL('./redis-shared-state/keep-earliest.lua', import.meta.url));
 
 /** Notes kept at most per name: they are rare (an owner's erasure), and a reader reads them all. */
 const MAX_NOTES = 1_000;
 
-// KEYS: the notes. ARGV: note, now, ttlMs, max. Drops the expired and the oldest beyond max.
-const ADD_NOTE = lua(`
-local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[3])
-redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
-redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[4]) - 1)
-redis.call('PEXPIRE', KEYS[1], ttl)
-return 1
-`);
+const ADD_NOTE = luaFile(new URL('./redis-shared-state/add-note.lua', import.meta.url));
 
 const siteKey = (site: string) => createHash('sha256').update(site).digest('base64url').slice(0, 22);
 

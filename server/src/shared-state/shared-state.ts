@@ -1,12 +1,7 @@
-// What several relays share beyond the stores' records: one relay polls the service for a value
-// and the others read what it got (the SIP status, the call-log window), and the site breaker's
-// "open" state with its one ALERT line. The embedded store has none of this (one relay: its own
-// memory is the whole truth), so RelayStores.shared is null there and the callers keep their
-// in-process behaviour unchanged; with REDIS_URL it is store/redis/shared-state.ts.
-//
-// Every method is best effort and never throws: a Redis outage falls back to the relay's own
-// memory (its own poll, its own breaker), which is what a single relay does anyway. None of this
-// decides whether a call is placed: limits and Idempotency-Keys stay in the stores, fail closed.
+// What several relays share beyond the stores' records: one relay polls the service for a value and
+// the others read it, and the site breaker's "open" state. Null with the embedded store (one relay's
+// memory is the whole truth); with REDIS_URL, redis-shared-state.ts. Every method is best effort and
+// never throws, and none decides whether a call is placed. Why: shared-state/README.md.
 
 export interface SharedPoll<T> {
   /**

@@ -1,16 +1,7 @@
-// HASH_SECRET keys every stored hash (numbers, clients, limits, fingerprints). Unset, the relay must
-// not make a new one at each start: the store would then no longer recognise a single number or
-// client after a restart (the never-call list included), and every limit would start afresh. So
-// the first start writes a random secret to a file, readable by the relay's user only, and every
-// later start reads it back: HASH_SECRET_FILE, by default DATA_DIR/hash-secret.
-//
-// Decision: the default stays in DATA_DIR, the one directory an operator is told to keep across
-// restarts and deploys (a volume). A default elsewhere would be lost with a container's file system,
-// and a new secret at each deploy silently unlists every number on the never-call list. The cost is
-// that a backup of DATA_DIR holds the keyed hashes and their key together; main.ts says so at every
-// start, and HASH_SECRET_FILE (or HASH_SECRET) keeps the key elsewhere. Setting HASH_SECRET_FILE
-// moves a DATA_DIR/hash-secret an earlier start made there, so hashes made with it still match.
-// (With REDIS_URL the secret is never made here: relays must share it, from HASH_SECRET or the file.)
+// HASH_SECRET keys every stored hash (numbers, clients, limits, fingerprints). Unset, the first start
+// writes a random one to HASH_SECRET_FILE (by default DATA_DIR/hash-secret, readable by the relay's
+// user only) and every later start reads it back, so a restart still recognises every number (the
+// never-call list included). Why DATA_DIR by default, and its cost: storage/README.md.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';

@@ -1,15 +1,7 @@
 // The one rule for text a visitor's browser sent (utm values, client id, locale, department, page,
-// user agent): it is kept and shown as ONE line of plain text. What could make it more is taken out:
-//   - line breaks of every kind (CR, LF, TAB, VT, FF, NEL U+0085, U+2028, U+2029) become one space,
-//     so a value cannot write a line that looks like a message's own ("State: answered"), a table
-//     row or a CSV record, and two words stay two words;
-//   - every other control character (C0, DEL, C1: NUL, ESC and terminal sequences) is removed;
-//   - the bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) are removed, so a
-//     value cannot reorder what is shown after it (U+202E shows what follows it backwards);
-//   - a lone UTF-16 surrogate (valid in JSON, not in UTF-8) becomes U+FFFD;
-// then it is trimmed and cut to `max` characters (never inside a surrogate pair).
-// Applied before anything is stored (the request schemas: contract.ts, report/count-open.ts) and
-// again by every channel that shows a stored value, since a store may hold values from before.
+// user agent): kept and shown as ONE line of plain text, so a value cannot write a line that looks like
+// a message's own, reorder what follows it, or carry a terminal sequence. Applied before anything is
+// stored and again by every channel that shows a stored value. What is taken out: visitor-text/README.md.
 
 const BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]+/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rule removes

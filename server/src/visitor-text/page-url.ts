@@ -1,13 +1,7 @@
-// The URLs a visitor's browser sends: the page the widget was on (`pageUrl`) and the privacy notice
-// its consent box linked to (`privacyUrl`). A channel shows them as links (mail clients and Telegram
-// make one of any URL in the text), and the lead webhook hands them to the owner's CRM, so only an
-// absolute http(s) URL is kept, written as the URL parser writes it (what a browser's location.href
-// says): control, bidi and other odd characters percent-encoded, the host lowercased, the default
-// port dropped. A page must also be on the request's own allowed Origin: the widget sends the page
-// it runs on, so `javascript:`, `data:` and other sites' addresses are somebody else's doing.
-//
-// A page URL that fails is dropped (null), never refused: the page is a nicety of the report and
-// the messages, and a visitor's call must not be lost for it. The route logs why (pageUrlDropped).
+// The URLs a visitor's browser sends (the page, the privacy notice): only an absolute http(s) URL is
+// kept, written as the URL parser writes it, and a page must be on the request's own allowed Origin,
+// since channels show them as links and the lead webhook hands them to a CRM. A page that fails is
+// dropped (null), never refused: a visitor's call must not be lost for it. Details: visitor-text/README.md.
 
 /** Longest page URL kept, as the parser writes it (the widget sends at most 2,048 characters). */
 export const PAGE_URL_MAX = 2048;

@@ -1,13 +1,7 @@
-// The lead webhook's events: what the owner's CRM learns about each callback, in the Standard
-// Webhooks payload shape ({type, timestamp, data}). Each carries the full number (a CRM needs it to
-// call back), the masked number, the attribution, the page, the times and, with DEPARTMENTS_FILE,
-// the department. Every value a visitor's browser sent is one clean line and the page an http(s)
-// page of the origin (visitor-text/), whatever an older relay stored: a CRM shows them to people.
-//
-// An event's id is stable: a hash of the callback, the type and the occurrence (the second
-// 'callback.missed' of a re-dialled call is occurrence 1). Building the same event twice — a
-// producer that crashed after enqueueing and does its step again — gives the same id, the outbox
-// keeps one, and the receiver sees one `webhook-id` however many times it is delivered.
+// The lead webhook's events: what the owner's CRM learns about each callback, in the Standard Webhooks
+// payload shape ({type, timestamp, data}), visitor values cleaned whatever an older relay stored. An
+// event's id is stable (a hash of the callback, the type and the occurrence), so an event built twice
+// after a crash is kept once by the outbox and seen once by the receiver. Details: webhooks/README.md.
 import { createHash } from 'node:crypto';
 import type { Attribution } from '../contract.ts';
 import { oneLine, oneLineEach } from '../visitor-text/one-line.ts';

@@ -1,12 +1,7 @@
-// Delivering one channel of the outbox (outbox.ts): the loop every channel shares — the lead
-// webhook (delivery.ts) and the people's channels (notify/). Due entries of the channel are leased
-// in batches and handed to the channel's `send`; a success marks the entry delivered; anything else
-// schedules the next attempt with exponential backoff, randomised (so a receiver back from an outage
-// is not hit by every entry at once) and capped, or later when the receiver said when to come back
-// (Telegram's retry_after); the last attempt is made when the retry period (24 h from the entry)
-// ends, and an entry still undelivered then is recorded as given up.
-//
-// Time comes from an injectable clock and timers, so tests advance time instead of waiting.
+// Delivering one channel of the outbox, the loop every channel shares (the lead webhook and the
+// people's channels): due entries are leased in batches and sent; a failure schedules the next attempt
+// with randomised, capped backoff (or when the receiver said), and an entry still undelivered when its
+// 24 h retry period ends is recorded as given up. Details: webhooks/README.md.
 import { backoffDelay } from '../lib/backoff.ts';
 import { createBackgroundWorker } from '../lib/background-worker.ts';
 import { tracing } from '../tracing/tracing.ts';

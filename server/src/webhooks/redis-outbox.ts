@@ -1,4 +1,4 @@
-// WebhookOutbox in Redis (REDIS_URL): the SQLite outbox's semantics (sqlite/webhook-outbox.ts),
+// WebhookOutbox in Redis (REDIS_URL): the SQLite outbox's semantics (webhooks/sqlite-outbox.ts),
 // shared by every relay: a due entry is leased to one deliverer at a time; a lease that expires (its
 // relay died mid-attempt) makes the entry due again (at least once; the receiver dedupes by
 // webhook-id). Each step is one Lua script.

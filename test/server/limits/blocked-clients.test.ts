@@ -1,4 +1,4 @@
-// The blocked-client cache (store/refusal-cache.ts cacheBlockedClients): a client found blocked, and
+// The blocked-client cache (limits/blocked-clients.ts cacheBlockedClients): a client found blocked, and
 // every new address of a network found blocked, is answered from memory for a moment, with no look
 // at the limit tables; never past the wait the limits gave.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Refusals held in process memory (protect/held-refusals.ts), as the blocked-client cache and the
+// Refusals held in process memory (limits/held-refusals.ts), as the blocked-client cache and the
 // limiter's refused numbers use them: the same refusal with the wait left, within the hold and
 // never past the refusal's own wait, forgotten on demand, and bounded whatever a flood sends.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // A call held for later counts its limits in two parts: the visitor's when it is booked, the
-// destination's when it is placed (protect/limit-plan.ts AdmitInput.part).
+// destination's when it is placed (limits/plan.ts AdmitInput.part).
 import { describe, expect, it } from 'vitest';
 import { LimitRefusalError } from '../../../server/src/limits/refusal.ts';
 import { createMemoryLimitStore } from '../../../server/src/limits/memory/limit-store.ts';

@@ -1,58 +1,19 @@
-// What only the Redis limit store has (the shared contract cases run in limit-store-contract.test.ts): atomicity across clients, outages,
-// prefixes, TTLs, running out of memory, and the connection's log lines and metrics hooks.
-import { Registry } from 'prom-client';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deadUrl } from '../../support/listen.ts';
-import type { LimitCheck, LimitStore } from '../../../server/src/limits/limit-store.ts';
+import { describe, expect, it } from 'vitest';
+import type { LimitCheck } from '../../../server/src/limits/limit-store.ts';
 import { StoreUnavailableError } from '../../../server/src/storage/errors.ts';
-import { connectRedis, type CommandOutcome, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
+import type { CommandOutcome } from '../../../server/src/storage/redis/connection.ts';
 import { createRedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';
-import { createRedisMetrics } from '../../../server/src/storage/redis/metrics.ts';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { hex, numberCheck, sec, T0 } from '../../support/limit-store-cases.ts';
+import { type Line, redisLimitHarness } from './redis-limit-harness.ts';
 
-interface Line {
-  level: string;
-  msg: string;
-  fields?: Record<string, unknown>;
-}
-
-let server: RedisServer;
-const connections: RedisConnection[] = [];
-let prefixes = 0;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-
-afterAll(async () => {
-  await Promise.all(connections.map((c) => c.close()));
-  await server?.stop();
-});
-
-function connect(options: { prefix?: string; lines?: Line[]; commands?: Array<{ operation: string; outcome: CommandOutcome }>; timeoutMs?: number } = {}): RedisConnection {
-  const lines = options.lines ?? [];
-  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, ...(fields && { fields }) });
-  const connection = connectRedis(
-    { url: server.url, prefix: options.prefix ?? `t${++prefixes}:`, commandTimeoutMs: options.timeoutMs ?? 500, connectTimeoutMs: 3_000 },
-    { log: { info: at('info'), warn: at('warn'), error: at('error') }, observer: { command: (operation, _s, outcome) => options.commands?.push({ operation, outcome }) } },
-  );
-  connections.push(connection);
-  return connection;
-}
-
-async function redisStore(prefix?: string): Promise<{ store: LimitStore; connection: RedisConnection }> {
-  const connection = connect(prefix === undefined ? {} : { prefix });
-  expect(await connection.waitReady(5_000)).toBe(true);
-  return { store: createRedisLimitStore({ connection }), connection };
-}
+const { server: redis, connect, redisStore, freshPrefix } = redisLimitHarness();
 
 // The contract cases themselves run over memory, SQLite and Redis in limit-store-contract.test.ts.
 
 describe('Redis limit store', () => {
   it('is atomic across relays: 300 parallel consumes for one number through 3 clients admit exactly the allowed count', async () => {
-    const prefix = `atomic${++prefixes}:`;
+    const prefix = freshPrefix('atomic');
     const stores = await Promise.all([0, 1, 2].map(async () => (await redisStore(prefix)).store));
     // A number with room for 5 a day and no cooldown, and a client cap far away.
     const check: LimitCheck = { table: 'number', key: hex('victim'), counts: [{ reason: 'number_daily', limit: 5, windowSec: 86_400 }] };
@@ -85,20 +46,20 @@ describe('Redis limit store', () => {
     // Numbers 0-9 on cooldown (one call each), 10-19 never called.
     for (let i = 0; i < 10; i++) expect((await store.consume([numberCheck(`n${i}`)], sec(0))).ok).toBe(true);
     commands.length = 0;
-    const admin = createClient({ url: server.url });
+    const admin = createClient({ url: redis().url });
     await admin.connect();
     await admin.configResetStat();
     // A flood's peeks, two per tick over 20 ticks, while the first batch is on its way (Redis
     // frozen, so its answer cannot come back in between, however fast the machine).
     const peeks: Array<Promise<unknown>> = [];
-    await server.pause();
+    await redis().pause();
     try {
       for (let tick = 0; tick < 20; tick++) {
         peeks.push(store.peek(numberCheck(`n${tick}`), sec(30)), store.peek(numberCheck(`n${(tick + 10) % 20}`), sec(30)));
         await new Promise((r) => setImmediate(r));
       }
     } finally {
-      await server.resume();
+      await redis().resume();
     }
     const answers = await Promise.all(peeks);
     for (const [i, answer] of answers.entries()) {
@@ -153,7 +114,7 @@ describe('Redis limit store', () => {
   });
 
   it('gives every key it writes a TTL of its longest window', async () => {
-    const prefix = `ttl${++prefixes}:`;
+    const prefix = freshPrefix('ttl');
     const { store, connection } = await redisStore(prefix);
     const client: LimitCheck = {
       table: 'client',
@@ -225,7 +186,7 @@ describe('Redis limit store', () => {
   });
 
   it('reads and writes records that a human can follow', async () => {
-    const prefix = `fmt${++prefixes}:`;
+    const prefix = freshPrefix('fmt');
     const { store, connection } = await redisStore(prefix);
     const site: LimitCheck = {
       table: 'site',
@@ -243,107 +204,5 @@ describe('Redis limit store', () => {
       `|3600:${Math.floor(s0 / 3600)}:0:1,86400:${Math.floor(s0 / 86_400)}:0:1|`,
     );
     expect(await connection.client.get(`${prefix}{${prefix}limits}:client_numbers:${hex('c').slice(0, 16)}`)).toBe(`||${s0}:abcdef01`);
-  });
-});
-
-describe('Redis outage', () => {
-  it('answers with a typed error at once while Redis is down, logs one line each way, and recovers without a new client', async () => {
-    const lines: Line[] = [];
-    const commands: Array<{ operation: string; outcome: CommandOutcome }> = [];
-    const connection = connect({ lines, commands });
-    expect(await connection.waitReady(5_000)).toBe(true);
-    const store = createRedisLimitStore({ connection });
-    expect((await store.consume([numberCheck('before')], sec(0))).ok).toBe(true);
-
-    await server.kill();
-    try {
-      for (let i = 0; i < 20; i++) {
-        const started = performance.now();
-        const error = await store.consume([numberCheck(`down${i}`)], sec(1)).then(
-          () => null,
-          (err: unknown) => err,
-        );
-        expect(error).toBeInstanceOf(StoreUnavailableError);
-        expect(error).toMatchObject({ name: 'StoreUnavailableError', code: 'store_unavailable', operation: 'limits.consume' });
-        expect(performance.now() - started).toBeLessThan(1_000);
-      }
-      await expect(store.peek(numberCheck('before'), sec(1))).rejects.toBeInstanceOf(StoreUnavailableError);
-      await expect(store.acquire('k', 1, 1000, sec(1))).rejects.toBeInstanceOf(StoreUnavailableError);
-      expect(connection.ready).toBe(false);
-      expect(await connection.ping()).toBe(false);
-    } finally {
-      await server.restart();
-    }
-    expect(await connection.waitReady(10_000)).toBe(true);
-    // The data survived (AOF), and the same client works again.
-    expect(await store.consume([numberCheck('before')], sec(2))).toEqual({ ok: false, refusals: [{ reason: 'number_cooldown', retryAfter: 118 }] });
-    expect((await store.consume([numberCheck('after')], sec(2))).ok).toBe(true);
-
-    const alerts = lines.filter((l) => l.msg.startsWith('ALERT redis unreachable'));
-    expect(alerts).toHaveLength(1);
-    expect(alerts[0]!.level).toBe('error');
-    expect(lines.filter((l) => l.msg === 'redis reachable again')).toHaveLength(1);
-    // Every command was observed, the refused ones as 'offline'.
-    expect(commands.filter((c) => c.operation === 'limits.consume' && c.outcome === 'offline').length).toBeGreaterThanOrEqual(20);
-    expect(commands.filter((c) => c.operation === 'limits.consume' && c.outcome === 'ok').length).toBeGreaterThanOrEqual(3);
-  });
-
-  it('does not hang on a Redis that stops answering: the deadline fails the command, and it recovers', async () => {
-    const lines: Line[] = [];
-    const connection = connect({ lines, timeoutMs: 300 });
-    expect(await connection.waitReady(5_000)).toBe(true);
-    const store = createRedisLimitStore({ connection });
-    await server.pause();
-    try {
-      const started = performance.now();
-      await expect(store.consume([numberCheck('paused')], sec(0))).rejects.toMatchObject({ name: 'StoreUnavailableError', reason: 'timeout' });
-      expect(performance.now() - started).toBeLessThan(1_000);
-      // Suspect now: the next command fails at once rather than waiting out another deadline.
-      const next = performance.now();
-      await expect(store.peek(numberCheck('paused'), sec(0))).rejects.toMatchObject({ reason: 'disconnected' });
-      expect(performance.now() - next).toBeLessThan(100);
-      expect(connection.ready).toBe(false);
-    } finally {
-      await server.resume();
-    }
-    expect(await connection.waitReady(5_000)).toBe(true);
-    expect(await store.peek(numberCheck('paused'), sec(0))).toEqual(expect.any(Array));
-    expect(lines.filter((l) => l.msg.startsWith('ALERT redis unreachable'))).toHaveLength(1);
-    expect(lines.filter((l) => l.msg === 'redis reachable again')).toHaveLength(1);
-  });
-});
-
-describe('Redis metrics', () => {
-  it('shows command latency, errors and reachability in /metrics, also for a Redis that is down from the start', async () => {
-    const registry = new Registry();
-    const live = connectRedis(
-      { url: server.url, prefix: 'm1:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 },
-      { log: { info() {}, warn() {}, error() {} }, observer: createRedisMetrics(registry) },
-    );
-    connections.push(live);
-    expect(await live.waitReady(5_000)).toBe(true);
-    await createRedisLimitStore({ connection: live }).consume([numberCheck('m')], sec(0));
-    let text = await registry.metrics();
-    expect(text).toContain('dialback_redis_command_duration_seconds_count{operation="limits.consume",outcome="ok"} 1');
-    expect(text).toContain('dialback_redis_up 1');
-
-    const lines: Line[] = [];
-    const down = new Registry();
-    const dead = connectRedis(
-      { url: (await deadUrl()).replace('http:', 'redis:'), prefix: 'm2:', commandTimeoutMs: 500, connectTimeoutMs: 3_000 },
-      {
-        log: { info: () => {}, warn: (msg) => void lines.push({ level: 'warn', msg }), error: (msg) => void lines.push({ level: 'error', msg }) },
-        observer: createRedisMetrics(down),
-      },
-    );
-    connections.push(dead);
-    expect(await dead.waitReady(300)).toBe(false);
-    const store = createRedisLimitStore({ connection: dead });
-    for (let i = 0; i < 5; i++) await expect(store.peek(numberCheck('m'), sec(0))).rejects.toMatchObject({ code: 'store_unavailable', reason: 'disconnected' });
-    text = await down.metrics();
-    expect(text).toContain('dialback_redis_errors_total{operation="limits.peek",outcome="offline"} 5');
-    expect(text).toContain('dialback_redis_up 0');
-    // Retrying all along, yet one line.
-    expect(lines.filter((l) => l.msg.startsWith('ALERT redis unreachable'))).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-// The relay's limiter (protect/limits.ts), unchanged, over the Redis limit store behind the refusal
+// The relay's limiter (limits/limiter.ts), unchanged, over the Redis limit store behind the refusal
 // cache, as a relay with REDIS_URL would build it: two limiters (two relays) share one Redis, and
 // while Redis is down neither admits a request (the error is typed, so the relay answers 503).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

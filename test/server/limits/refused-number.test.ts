@@ -1,4 +1,4 @@
-// A number refused by its own counts (protect/limiter.ts): a visitor's next call to it, from any
+// A number refused by its own counts (limits/limiter.ts): a visitor's next call to it, from any
 // address, is refused from memory for a moment (no surge check, no in-flight slot, no look at the
 // limit tables), with a strike against who asked; never past the number's own wait; forgotten when
 // an admission for the number is refunded; and a booking is not held by it.

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 // No re-dials: a missed call's last step is then "missed". (With re-dials, the widget is told of the
-// re-dial to come instead: test/server/callback/held-redial.test.ts.)
+// re-dial to come instead: test/server/lifecycle/held-redial.test.ts.)
 async function start(timing: Partial<CallTiming>, env: Record<string, string> = {}, simulator: SimulatorOptions = {}) {
   system = await startSystem({ ALLOWED_ORIGINS: `${ORIGIN},${OTHER}`, OUTCOME_POLL_MS: '250', REDIAL_ATTEMPTS: '0', ...env }, { simulator: { ...simulator, timing } });
   return system;

@@ -67,6 +67,21 @@ describe.each(factories)('report values erased: %s', (_name, make) => {
       [day, ERASED_VALUE, '/', 4],
       [day, 'newsletter', '/', 1],
     ]);
+    // The report's own read of each day, grouped where the store keeps it, says the same.
+    const grouped = async (date: string, by: 'source' | 'page') => {
+      const fromMs = Date.parse(`${date}T00:00:00Z`);
+      const { top, total } = await report.dayTop({ day: date, fromMs, toMs: fromMs + 86_400_000, by, talkSeconds: 10 }, 10);
+      return { top: top.map((g) => [g.key, g.opened, g.requested]).sort(), opened: total.opened };
+    };
+    expect(await grouped(day, 'source')).toEqual({
+      top: [
+        [ERASED_VALUE, 4, 0],
+        ['google', 0, 2],
+        ['newsletter', 1, 0],
+      ],
+      opened: 5,
+    });
+    expect(await grouped(old, 'page')).toEqual({ top: [[ERASED_VALUE, 1, 0]], opened: 1 });
     // Erasing again finds nothing, and the opens go on being counted.
     expect(await report.eraseValues(mentions)).toEqual({ leads: 0, opens: 0 });
     await report.countOpen(day, groupValues({ source: 'newsletter', page: '/' }), 'add');

@@ -1,4 +1,4 @@
-// Count rules in a memory limit record (layout in memory-layout.ts): the exact sliding log and the
+// Count rules in a memory limit record (layout in layout.ts): the exact sliding log and the
 // two-window weighted counter — how each is evaluated, recorded and refunded.
 import type { CountRule, Refusal } from '../limit-store.ts';
 import { isLogRule, type Entry, type Layout } from './layout.ts';

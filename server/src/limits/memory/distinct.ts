@@ -1,4 +1,4 @@
-// The distinct-members rule in a memory limit record (layout in memory-layout.ts): a window
+// The distinct-members rule in a memory limit record (layout in layout.ts): a window
 // anchored at its first member, then up to N members stored as 32 bits of their keyed hash.
 import type { DistinctRule, Refusal } from '../limit-store.ts';
 import type { Entry, Layout } from './layout.ts';

@@ -1,12 +1,7 @@
-// A hash table of fixed-width records in typed arrays, keyed by 64-bit fingerprints. It exists for
-// the memory bound: a JavaScript Map costs well over 100 bytes per entry (string key, entry, value
-// object), while a record here costs 8 bytes of fingerprint plus 4 bytes per field, at most twice
-// over for table headroom. One million keys of the default layouts stay under 64 MB.
-//
-// Open addressing with linear probing; a slot is empty when its fingerprint is 0/0. Records are
-// never deleted one by one: expired ones are reused in place, and dropped whenever the table is
-// rebuilt (when it grows, or when it is full and swept). At `maxKeys` live records it refuses new
-// keys, and the caller fails closed.
+// A hash table of fixed-width records in typed arrays, keyed by 64-bit fingerprints, for the memory
+// bound: a Map costs well over 100 bytes per entry, a record here 8 bytes plus 4 per field, so a
+// million keys of the default layouts stay under 64 MB. At `maxKeys` live records it refuses new keys
+// and the caller fails closed. How it probes and reuses slots: limits/README.md.
 const MAX_LOAD = 0.75;
 const INITIAL_CAPACITY = 1024;
 

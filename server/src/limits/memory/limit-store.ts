@@ -1,6 +1,6 @@
 // LimitStore in process memory, bounded (see fingerprint-table.ts): one table of fixed-width
-// records per check table, laid out by memory-layout.ts; count rules live in memory-counts.ts,
-// distinct sets in memory-distinct.ts, in-flight slots in memory-in-flight.ts.
+// records per check table, laid out by layout.ts; count rules live in counts.ts,
+// distinct sets in distinct.ts, in-flight slots in in-flight.ts.
 import { FingerprintTable, fingerprint } from './fingerprint-table.ts';
 import type { CountRule, LimitCheck, LimitDecision, LimitStore, Receipt, Refusal } from '../limit-store.ts';
 import { layoutFor, newestActivity, signatureOf, type Entry, type Layout } from './layout.ts';

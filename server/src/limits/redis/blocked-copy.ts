@@ -1,23 +1,7 @@
-// This relay's copy of the subjects Redis holds blocked (blocked-scripts.ts): the look before a
-// request's body (Limiter.blockedClient) is answered from it, with no round trip, as long as it is
-// fresh. Under a flood from ever-new addresses that look was a Redis call for every request, all
-// to learn that a client never seen is not blocked.
-//
-// How it stays in step: every `pollMs` the relay asks for the changes since the seq it has (one
-// read-only script; when nothing changed, one number comes back), and every `fullEvery` polls for
-// the whole set, so a change lost to a failover (a replica promoted without it) is undone within
-// seconds. The changes this relay's own writes make come back in their replies and count at once
-// (`took`). A copy whose last answered poll was sent more than `maxAgeMs` ago is not used (Redis
-// slow or unreachable): the look then asks Redis as before, and fails closed as before.
-//
-// A flood that gets more than `maxSubjects` subjects blocked at once (a botnet whose every address
-// collects its strikes) is more than a copy should hold: the copy then steps aside (it answers
-// nothing, and its polls read only the set's size) until the set is under that again.
-//
-// What it costs: a block made on another relay counts here up to one poll later (~100 ms), and a
-// strike this relay still holds (strike-buffer.ts) counts once it is written. Neither lets a call
-// through that the limits refuse: the look only spares a blocked client's body being read; every
-// call is still counted and judged by the consume script in Redis.
+// This relay's copy of the subjects Redis holds blocked (blocks.lua): the look before a request's body
+// (Limiter.blockedClient) is answered from it with no round trip while it is fresh, and asks Redis as
+// before when it is not. Under a flood from ever-new addresses that look was a Redis call for every
+// request. How it stays in step, when it steps aside, and what it costs: limits/README.md.
 import { realTimers, type Timers } from '../../lib/timers.ts';
 
 export interface BlockedCopyOptions {

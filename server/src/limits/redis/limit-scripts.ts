@@ -1,271 +1,32 @@
-// The Lua behind the Redis limit store. Each call of the limiter is one script, so every check and
-// every update of one request happen atomically, whichever relay runs it. The peek and consume
-// scripts, which take several operations at once, are in limit-batch-scripts.ts.
-//
-// One key per (table, subject), a short string that mirrors the memory store's record
-// (protect/memory-limit-store.ts), with the same rules and the same arithmetic:
-//
-//   "<log>|<counters>|<distinct>"
-//   log       newest L accepted times (epoch seconds), comma-separated; L = the largest count
-//             limit of at most 8 (exact sliding windows, cooldowns)
-//   counters  "<windowSec>:<windowIndex>:<prev>:<curr>" per window of a count limit above 8
-//             (two-window weighted counter: site caps, daily client caps)
-//   distinct  "<windowStart>:<member>,<member>…": members are 8 hex digits of the member's keyed
-//             hash, the window is anchored at the first member
-//
-// e.g. a number after two calls: "1700006521,1700006401||"; a site: "|3600:472224:37:12,86400:19676:401:96|".
-// Rules travel with every call as "<ttl>;c,<limit>,<window>;d,<limit>,<window>,<member>": the store
-// keeps no rule state of its own, so relays with different settings (a rolling deploy) never
-// corrupt a record, they only judge it by their own rules.
-import { lua } from '../../storage/redis/connection.ts';
-import { SYNC_BLOCKS } from './blocked-scripts.ts';
+// The Lua behind the Redis limit store, one `.lua` file per script beside this one (each opens with
+// its KEYS, ARGV and what it returns). Every call of the limiter is one script, so every check and
+// every update of one request happen atomically, whichever relay runs it; the arithmetic of a
+// record (record.lua) and the blocked subjects' bookkeeping (blocks.lua) are written once and
+// included. Every key is under the deployment's "limits" hash tag: one Cluster slot.
+import { luaFile } from '../../storage/redis/lua-file.ts';
+import type { HeldStrikes } from './strike-buffer.ts';
 
-export const PRELUDE = `
-local LOG_MAX = 8
-local COUNT_MAX = 65535
+const script = (name: string) => luaFile(new URL(`./${name}.lua`, import.meta.url));
 
--- A batch repeats a few specs (every client's strikes have the same rules): each is parsed once.
-local parsed = {}
--- A trailing "b" marks a table that blocks a client before its body is read (blocked-scripts.ts).
-local function parse_rules(spec)
-  local hit = parsed[spec]
-  if hit then return hit[1], hit[2], hit[3] end
-  local rules = {}
-  local ttl
-  local blocking = false
-  for item in string.gmatch(spec, '[^;]+') do
-    if not ttl then
-      ttl = tonumber(item)
-    elseif item == 'b' then
-      blocking = true
-    else
-      local kind, limit, window, member = string.match(item, '^(%a),(%d+),(%d+),?(%x*)$')
-      rules[#rules + 1] = { kind = kind, limit = tonumber(limit), window = tonumber(window), member = member }
-    end
-  end
-  parsed[spec] = { ttl, rules, blocking }
-  return ttl, rules, blocking
-end
+export const PEEK_EACH = script('peek-each');
+export const CONSUME_EACH = script('consume-each');
+export const STRIKE_EACH = script('strike-each');
+export const REFUND = script('refund');
+export const ACQUIRE = script('acquire');
+export const RELEASE = script('release');
+export const BLOCKS_SINCE = script('blocks-since');
 
-local function decode(raw)
-  local rec = { log = {}, ctr = {}, dstart = 0, members = {} }
-  if not raw then return rec end
-  local l, c, d = string.match(raw, '^([^|]*)|([^|]*)|(.*)$')
-  if not l then return rec end
-  for t in string.gmatch(l, '%d+') do rec.log[#rec.log + 1] = tonumber(t) end
-  for w, i, p, q in string.gmatch(c, '(%d+):(%d+):(%d+):(%d+)') do
-    rec.ctr[tonumber(w)] = { tonumber(i), tonumber(p), tonumber(q) }
-  end
-  local s, ms = string.match(d, '^(%d+)(.*)$')
-  if s then
-    rec.dstart = tonumber(s)
-    for m in string.gmatch(ms, '%x+') do rec.members[#rec.members + 1] = m end
-  end
-  return rec
-end
-
-local function encode(rec)
-  local ls = {}
-  for i, t in ipairs(rec.log) do ls[i] = string.format('%d', t) end
-  local ws = {}
-  for w in pairs(rec.ctr) do ws[#ws + 1] = w end
-  table.sort(ws)
-  local cs = {}
-  for _, w in ipairs(ws) do
-    local s = rec.ctr[w]
-    cs[#cs + 1] = string.format('%d:%d:%d:%d', w, s[1], s[2], s[3])
-  end
-  local d = ''
-  if rec.dstart > 0 then d = string.format('%d', rec.dstart) .. ':' .. table.concat(rec.members, ',') end
-  return table.concat(ls, ',') .. '|' .. table.concat(cs, ',') .. '|' .. d
-end
-
-local function read_counter(s, idx)
-  if not s then return 0, 0 end
-  if s[1] == idx then return s[2], s[3] end
-  if s[1] == idx - 1 then return s[3], 0 end
-  return 0, 0
-end
-
--- When the weighted estimate will have dropped enough for one more request.
-local function counter_retry(prev, curr, limit, w, idx, now)
-  local room = limit - 1
-  local at
-  if curr > room then
-    at = (idx + 1) * w + math.ceil(w * (1 - room / curr))
-  else
-    at = idx * w + math.ceil(w * (1 - (room - curr) / prev))
-  end
-  return math.max(1, at - now)
-end
-
-local function has_member(rec, member)
-  for _, m in ipairs(rec.members) do
-    if m == member then return true end
-  end
-  return false
-end
-
--- Appends check, rule, retryAfter for every rule that refuses at now.
-local function evaluate(rec, rules, now, out, check)
-  for ri, r in ipairs(rules) do
-    local retry
-    if r.kind == 'c' and r.limit <= LOG_MAX then
-      local inw = {}
-      for _, t in ipairs(rec.log) do
-        if now - t < r.window then inw[#inw + 1] = t end
-      end
-      if #inw >= r.limit then
-        table.sort(inw)
-        retry = math.max(1, inw[#inw - r.limit + 1] + r.window - now)
-      end
-    elseif r.kind == 'c' then
-      local idx = math.floor(now / r.window)
-      local frac = (now - idx * r.window) / r.window
-      local prev, curr = read_counter(rec.ctr[r.window], idx)
-      if prev * (1 - frac) + curr > r.limit - 1 then
-        retry = counter_retry(prev, curr, r.limit, r.window, idx, now)
-      end
-    elseif rec.dstart > 0 and now - rec.dstart < r.window then
-      if #rec.members >= r.limit and not has_member(rec, r.member) then
-        retry = math.max(1, rec.dstart + r.window - now)
-      end
-    end
-    if retry then
-      out[#out + 1] = check
-      out[#out + 1] = ri
-      out[#out + 1] = retry
-    end
-  end
-end
-
--- Records one accepted request; returns 1 when a distinct member was added.
-local function apply(rec, rules, now)
-  local width = 0
-  for _, r in ipairs(rules) do
-    if r.kind == 'c' and r.limit <= LOG_MAX and r.limit > width then width = r.limit end
-  end
-  if width > 0 then
-    local log = rec.log
-    log[#log + 1] = now
-    table.sort(log, function(a, b) return a > b end)
-    for i = #log, width + 1, -1 do table.remove(log, i) end
-  end
-  local seen = {}
-  for _, r in ipairs(rules) do
-    if r.kind == 'c' and r.limit > LOG_MAX and not seen[r.window] then
-      seen[r.window] = true
-      local idx = math.floor(now / r.window)
-      local prev, curr = read_counter(rec.ctr[r.window], idx)
-      rec.ctr[r.window] = { idx, math.min(prev, COUNT_MAX), math.min(curr + 1, COUNT_MAX) }
-    end
-  end
-  local added = 0
-  for _, r in ipairs(rules) do
-    if r.kind == 'd' then
-      if rec.dstart == 0 or now - rec.dstart >= r.window then
-        rec.dstart = now
-        rec.members = {}
-      end
-      if not has_member(rec, r.member) and #rec.members < r.limit then
-        rec.members[#rec.members + 1] = r.member
-        added = 1
-      end
-    end
-  end
-  return added
-end
-`;
-
-/**
- * KEYS: the records a receipt touched, then the three keys of the blocked subjects
- * (blocked-scripts.ts). ARGV: one entry each, "<key index>,l,<at>" (a log time),
- * "<key index>,c,<windowSec>,<windowIndex>" (a counter place), "<key index>,d,<member>"; and for a
- * record of a blocking table "<key index>,b,<at>,<spec>": its rules, to judge it again at the
- * consume's second. A record that has expired meanwhile has nothing left to give back. The TTL is
- * kept. Returns the changes made to the blocked subjects.
- */
-export const REFUND = lua(`#!lua
-${PRELUDE}
-${SYNC_BLOCKS}
-local bk = { KEYS[#KEYS - 2], KEYS[#KEYS - 1], KEYS[#KEYS] }
-local recs, blocking, latest = {}, {}, 0
-for _, e in ipairs(ARGV) do
-  local bi, bat, bspec = string.match(e, '^(%d+),b,(%d+),(.*)$')
-  if bi then
-    local _, rules = parse_rules(bspec)
-    blocking[tonumber(bi)] = { rules, tonumber(bat) }
-    latest = math.max(latest, tonumber(bat))
-  else
-    local ki, kind, a, b = string.match(e, '^(%d+),(%a),(%x+),?(%d*)$')
-    ki = tonumber(ki)
-    if recs[ki] == nil then
-      local raw = redis.call('GET', KEYS[ki])
-      recs[ki] = raw and decode(raw) or false
-    end
-    local rec = recs[ki]
-    if rec and kind == 'l' then
-      local at = tonumber(a)
-      for i, t in ipairs(rec.log) do
-        if t == at then
-          table.remove(rec.log, i)
-          break
-        end
-      end
-    elseif rec and kind == 'c' then
-      local s, idx = rec.ctr[tonumber(a)], tonumber(b)
-      if s and s[1] == idx then
-        s[3] = math.max(0, s[3] - 1)
-      elseif s and s[1] == idx + 1 then
-        s[2] = math.max(0, s[2] - 1)
-      end
-    elseif rec then
-      local kept = {}
-      for _, m in ipairs(rec.members) do
-        if m ~= a then kept[#kept + 1] = m end
-      end
-      rec.members = kept
-    end
-  end
-end
-local changes = {}
-for ki, rec in pairs(recs) do
-  if rec then
-    redis.call('SET', KEYS[ki], encode(rec), 'KEEPTTL')
-    if blocking[ki] then sync_blocks(bk, KEYS[ki], rec, blocking[ki][1], blocking[ki][2], changes) end
-  end
-end
-prune_blocks(bk, latest, changes)
-return changes
-`);
-
-/**
- * KEYS[1]: "<count>:<expiresAtMs>". ARGV: max, ttlMs, nowMs. Returns 1 when a slot was taken.
- * The key expires with its last slot (PX), so a lost release frees itself.
- */
-export const ACQUIRE = lua(`#!lua
-local max, ttl, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local count, expires = 0, 0
-local raw = redis.call('GET', KEYS[1])
-if raw then
-  local c, e = string.match(raw, '^(%d+):(%d+)$')
-  count, expires = tonumber(c) or 0, tonumber(e) or 0
-end
-if expires > now and count >= max then return 0 end
-if expires > now then count = count + 1 else count = 1 end
-redis.call('SET', KEYS[1], string.format('%d:%d', count, now + ttl), 'PX', ttl)
-return 1
-`);
-
-/** KEYS[1]: as ACQUIRE. Frees one slot; the last one deletes the key. */
-export const RELEASE = lua(`#!lua
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 0 end
-local c, e = string.match(raw, '^(%d+):(%d+)$')
-if (tonumber(c) or 0) <= 1 then
-  redis.call('DEL', KEYS[1])
-else
-  redis.call('SET', KEYS[1], string.format('%d:%s', tonumber(c) - 1, e), 'KEEPTTL')
-end
-return 1
-`);
+/** STRIKE_EACH's arguments: the specs once, then each record's spec index and strikes. */
+export function strikeArgs(records: HeldStrikes[]): string[] {
+  const specs = new Map<string, number>();
+  const tail: string[] = [];
+  for (const r of records) {
+    let index = specs.get(r.spec);
+    if (index === undefined) {
+      index = specs.size + 1;
+      specs.set(r.spec, index);
+    }
+    tail.push(String(index), r.pending);
+  }
+  return [String(specs.size), ...specs.keys(), ...tail];
+}

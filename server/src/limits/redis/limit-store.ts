@@ -1,57 +1,23 @@
-// LimitStore in Redis (REDIS_URL): the same semantics as the memory store
-// (protect/memory-limit-store.ts), shared by every relay. Each operation is one Lua script
-// (limit-scripts.ts), so a consume over five tables is all-or-nothing even with many relays; peeks
-// and consumes made in the same tick share one script (limit-batch-scripts.ts), each still on its own,
-// and so do the peeks made while one batch of them is on its way (storage/redis/same-tick.ts).
-// Refused requests' strikes are held up to 100 ms and written together (strike-buffer.ts); this
-// relay's peeks count the ones it holds. The scripts that write a client's, a network's or a
-// strike record also keep the set of blocked subjects (blocked-scripts.ts), of which the relay
-// keeps a copy (blocked-copy.ts) to answer `blockedNow`, the look before a request's body.
-//
-// Keys, under the connection's keyspace for the group "limits" (one hash tag, so one Cluster slot):
-//   <prefix>{<prefix>limits}:<table>:<16 hex>     the record of one subject (see limit-scripts.ts)
-//   <prefix>{<prefix>limits}:in_flight:<16 hex>   "<count>:<expiresAtMs>", a number's calls being placed
-//   <prefix>{<prefix>limits}:blocks, :blocks:seq, :blocks:log   the blocked subjects (blocked-scripts.ts)
-// e.g. dialback:{dialback:limits}:number:9f86d081884c7d65 (the first 16 hex digits of the keyed hash).
-//
-// Why one hash tag for all limit keys of a deployment, rather than one per site: one request checks
-// its number, its client, the client's numbers, the number's prefix and its site in one script, and
-// the number, client and prefix limits are not per site: a number on cooldown is on cooldown
-// whichever of the relay's sites asked (as in the memory store). Keys per site would let an
-// attacker multiply a victim's calls by the number of sites. The cost is that one deployment's
-// limits live in one Cluster slot, i.e. on one shard: at one small script per callback (and a peek
-// per request, absorbed by the blocked-client cache under a flood) that is far below one shard's capacity.
-// Different deployments (prefixes) land in different slots.
-//
-// Every record expires after its longest window (counters: two windows) of inactivity; in-flight
-// slots after their TTL. Times come from the caller (`nowMs`), so relays need synchronised clocks
-// (NTP), and tests can drive the clock; expiry is only garbage collection, never the logic.
-//
-// When Redis cannot answer, every method rejects with StoreUnavailableError: the relay answers 503
-// and places no call without its limits. When Redis is out of memory (maxmemory, noeviction), a
-// consume is refused with 'limiter_full', as the memory store does at LIMITER_MAX_KEYS.
+// LimitStore in Redis (REDIS_URL): the memory store's semantics (limits/memory/limit-store.ts),
+// shared by every relay. Each operation is one Lua script (limit-scripts.ts), so a consume over five
+// tables is all-or-nothing even with many relays; the peeks and consumes of one tick share a script,
+// strikes are held up to 100 ms and written together (strike-buffer.ts), and the look before a
+// request's body is answered from this relay's copy of the blocked subjects (blocked-copy.ts).
+// Keys, and why every limit key shares one hash tag: limits/README.md.
 import { ErrorReply } from 'redis';
-import { BLOCKING_TABLES, type LimitCheck, type LimitDecision, type LimitStore, type Receipt, type Refusal } from '../limit-store.ts';
+import type { LimitCheck, LimitDecision, LimitStore, Receipt, Refusal } from '../limit-store.ts';
 import { StoreUnavailableError } from '../../storage/errors.ts';
 import type { RedisConnection } from '../../storage/redis/connection.ts';
 import { gatherSameTick } from '../../storage/redis/same-tick.ts';
-import { ACQUIRE, REFUND, RELEASE } from './limit-scripts.ts';
-import { CONSUME_EACH, PEEK_EACH, STRIKE_EACH, strikeArgs } from './limit-batch-scripts.ts';
-import { BLOCKS_SINCE } from './blocked-scripts.ts';
+import { ACQUIRE, BLOCKS_SINCE, CONSUME_EACH, PEEK_EACH, REFUND, RELEASE, STRIKE_EACH, strikeArgs } from './limit-scripts.ts';
 import { createBlockedCopy, type BlockedCopy, type BlockedCopyOptions } from './blocked-copy.ts';
 import { createStrikeBuffer } from './strike-buffer.ts';
-import { LOG_MAX, memberOf, signatureOf, specOf } from './rule-specs.ts';
+import { signatureOf, specOf } from './rule-specs.ts';
+import { entriesOf, refundArgs } from './receipt.ts';
 import type { Timers } from '../../lib/timers.ts';
 
 /** The memory store's answer when it cannot take a new key. */
 const FULL: Refusal = { reason: 'limiter_full', retryAfter: 60 };
-
-type Entry =
-  | { key: string; kind: 'l'; at: number }
-  | { key: string; kind: 'c'; windowSec: number; windowIndex: number }
-  | { key: string; kind: 'd'; member: string }
-  // A record of a blocking table: its rules, for the refund to judge its blocks again.
-  | { key: string; kind: 'b'; spec: string };
 
 export interface RedisLimitStoreOptions {
   connection: RedisConnection;
@@ -101,7 +67,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
   const inFlightKey = (key: string) => `${space}in_flight:${key.slice(0, 16)}`;
   /** The rules each table was first consumed with, in this process: two rule sets for one table is a bug. */
   const signatures = new Map<string, string>();
-  /** The blocked subjects' set, change counter and change log (blocked-scripts.ts), last in every write script's keys. */
+  /** The blocked subjects' set, change counter and change log (blocks.lua), last in every write script's keys. */
   const blocks = [`${space}blocks`, `${space}blocks:seq`, `${space}blocks:log`];
   const copy = options.blockedCopy
     ? createBlockedCopy({
@@ -122,7 +88,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
     ...(options.timers && { timers: options.timers }),
   });
 
-  // Peeks and consumes made in the same tick go as one script (limit-batch-scripts.ts): a request's
+  // Peeks and consumes made in the same tick go as one script (peek-each.lua, consume-each.lua): a request's
   // look at its client, networks and strikes, or its strikes recorded, is one command, not four or
   // two.
   type Op = { keys: string[]; now: number; specs: string[] };
@@ -203,22 +169,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
         }
         return { ok: false, refusals };
       }
-      const entries: Entry[] = [];
-      checks.forEach((check, i) => {
-        const key = recordKey(check);
-        const counts = check.counts ?? [];
-        if (counts.some((r) => r.limit <= LOG_MAX)) entries.push({ key, kind: 'l', at: now });
-        const windows = new Set<number>();
-        for (const r of counts) {
-          if (r.limit > LOG_MAX && !windows.has(r.windowSec)) {
-            windows.add(r.windowSec);
-            entries.push({ key, kind: 'c', windowSec: r.windowSec, windowIndex: Math.floor(now / r.windowSec) });
-          }
-        }
-        if (check.distinct && Number(reply[i + 1]) === 1) entries.push({ key, kind: 'd', member: memberOf(check.distinct.member) });
-        if (BLOCKING_TABLES.has(check.table)) entries.push({ key, kind: 'b', spec: specOf(check) });
-      });
-      return { ok: true, receipt: { at: now, entries } };
+      return { ok: true, receipt: { at: now, entries: entriesOf(checks, keys, reply, now) } };
     },
 
     async peek(check, nowMs) {
@@ -279,22 +230,8 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): RedisLim
     copy,
 
     async refund(receipt: Receipt) {
-      const entries = receipt.entries as Entry[];
-      if (entries.length === 0) return;
-      const keys: string[] = [];
-      const indexOf = new Map<string, number>();
-      const args = entries.map((e) => {
-        let ki = indexOf.get(e.key);
-        if (ki === undefined) {
-          keys.push(e.key);
-          ki = keys.length;
-          indexOf.set(e.key, ki);
-        }
-        if (e.kind === 'l') return `${ki},l,${e.at}`;
-        if (e.kind === 'c') return `${ki},c,${e.windowSec},${e.windowIndex}`;
-        if (e.kind === 'b') return `${ki},b,${receipt.at},${e.spec}`;
-        return `${ki},d,${e.member}`;
-      });
+      if (receipt.entries.length === 0) return;
+      const { keys, args } = refundArgs(receipt);
       took(await connection.evalScript('limits.refund', REFUND, [...keys, ...blocks], args));
     },
 

@@ -1,4 +1,4 @@
-// A check's rules as the Lua scripts read them (limit-scripts.ts), and as this process compares
+// A check's rules as the Lua scripts read them (record.lua), and as this process compares
 // them (one rule set per table). The limiter passes the same count arrays every time (limits/plan.ts
 // makes them once), so the text of a count-only check (every look, every strike) is made once per
 // rule set and kept beside its array, not made again for every call of a flood.
@@ -43,8 +43,8 @@ export function memberOf(hex: string): string {
 const countText = (counts: readonly CountRule[]) => kept(countSpecs, counts, () => counts.map((r) => `;c,${r.limit},${r.windowSec}`).join(''));
 
 /**
- * "<ttl>;c,<limit>,<window>…;d,<limit>,<window>,<member>" (limit-scripts.ts), and ";b" last for a
- * table that blocks a client before its body (its blocks are kept, blocked-scripts.ts).
+ * "<ttl>;c,<limit>,<window>…;d,<limit>,<window>,<member>" (record.lua), and ";b" last for a
+ * table that blocks a client before its body (its blocks are kept, blocks.lua).
  */
 export function specOf(check: LimitCheck): string {
   const { counts, distinct: d } = check;

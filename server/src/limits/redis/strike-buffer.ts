@@ -1,18 +1,8 @@
 // The refused requests' strikes, gathered in the relay's memory and written to Redis together (one
-// STRIKE_EACH script, limit-batch-scripts.ts) at most `flushMs` after the first of them, or at once
-// when `maxRecords` records hold some: under a flood from ever-new addresses that is a few scripts
-// a second instead of one per event-loop turn, and the strikes against one network are summed, so
-// Redis reads, counts and writes that record once per flush instead of once per strike.
-//
-// What it changes: a strike only brings a block closer. This relay's look at a client it holds
-// strikes against asks Redis with them added in (the peek script), so on one relay a client is
-// blocked exactly when it was; a network's held strikes count in the relay's copy of the blocked
-// subjects (blocked-copy.ts) only once written, unless they alone reach its limit, and another
-// relay sees any of them once written: such a block may come up to `flushMs` later. A consume of
-// a record with strikes held (a CAPTCHA's strike charged up front, all or nothing) has them
-// written first, so it judges them. Strikes held when the relay
-// stops are written by `close` (SIGTERM); those a crash or a failed write loses only delay a block,
-// and each is reported to its caller (dialback_limiter_strikes_lost_total).
+// strike-each.lua) at most `flushMs` after the first, or at once when `maxRecords` records hold some:
+// under a flood from ever-new addresses, a few scripts a second instead of one per turn, and one
+// network's strikes summed. A strike only brings a block closer; what holding it changes:
+// limits/README.md.
 import { realTimers, type Timers } from '../../lib/timers.ts';
 
 /** One record's strikes not yet written: its rules (a spec, limit-scripts.ts) and its "<now>:<n>" groups. */

@@ -1,25 +1,8 @@
-// LimitStore on the embedded SQLite file, with the memory store (protect/memory-limit-store.ts) as
-// its hot path. Every answer comes from memory, so `peek` (every request of a flood) never touches
-// the file. Every change is also written to SQLite as an event: which table and key an accepted
-// request counted against, and when. At startup nothing is read until a table is first used; then
-// its events are replayed into memory with the rules of that first use (so a changed limit applies
-// to the requests already counted), in the same time origin (kept in `meta`), which makes the
-// replayed state the state before the restart.
-//
-// When writes reach the file: every change is queued and the queue is committed in one transaction
-// (group commit). A consume that counts against any table not in `batchedTables` (an accepted
-// request: the call is placed right after) has the queue committed at the end of the event-loop
-// turn and resolves only once that commit is done, so what it counted is in the file before the
-// call is placed; the in-flight slot taken just before it goes in the same commit. Everything else
-// (the strikes of refused requests, which the limiter records in tables of their own, and freed
-// slots) does not wait, and is committed with the next accepted request's, or `batchDelayMs` (100 ms)
-// after it was queued: a flood of refusals costs a few commits a second, not one per turn, and a
-// crash loses at most that long of strikes (they only bring a block sooner). A refund commits
-// before it returns: it deletes the refunded request's events, so replayed, the state is as if the
-// request never came.
-// Events older than twice a table's longest window can no longer change an answer and are pruned
-// (for a table with a distinct-members rule, per key once the key's newest event is that old, since
-// its window is anchored at the key's first member).
+// LimitStore on the embedded SQLite file, with the memory store (limits/memory/limit-store.ts) as
+// its hot path: every answer comes from memory, every change is also written as an event and
+// replayed at startup. An accepted request's counts are in the file before its call is placed;
+// refusals' strikes are committed together, at most 100 ms later, so a flood costs a few commits a
+// second. When writes reach the file, and why: limits/README.md.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { LimitCheck, LimitStore, Receipt } from '../limit-store.ts';
 import { createMemoryLimitStore } from '../memory/limit-store.ts';

@@ -1,25 +1,8 @@
-// The relay's one connection to Redis (REDIS_URL), with the settings that make an outage cheap:
-//
-// - No offline queue: while the connection is down a command fails at once (StoreUnavailableError),
-//   so a callback is answered 503 immediately instead of waiting for a Redis that may never return,
-//   and nothing piles up in memory. The command queue is bounded too.
-// - A deadline on every command (REDIS_TIMEOUT_MS): a Redis that accepts the connection but does
-//   not answer (paused, swapping, a long script) costs one deadline, after which the connection is
-//   "suspect" and commands fail fast until a probe PING answers again.
-// - Reconnects forever, with capped exponential backoff and jitter (node-redis gives up on a socket
-//   timeout by default; we never do: the relay recovers by itself when Redis returns).
-// - One log line when Redis cannot take writes (level error, "ALERT …", health.ts: unreachable,
-//   read-only, out of memory, a cluster node, loading) and one when it is over, never one per
-//   command; an observer callback sees every command's latency and outcome and every change of
-//   reachability and writability (the relay turns them into /metrics).
-// - A write check every REDIS_CHECK_MS (a SET with a short expiry on one key of its own): `ready`
-//   (and so /readyz) is true only while Redis both answers and takes writes, so a primary demoted to
-//   replica or a full Redis takes the relay out of the balancer instead of answering 503 behind a 200.
-//
-// Keys: every key starts with REDIS_PREFIX, so several sites can share one Redis, and carries a
-// hash tag naming its group, `<prefix>{<prefix><group>}:…`, so a multi-key script stays inside one
-// Redis Cluster slot. The prefix is inside the tag too, so different deployments on one Cluster land
-// in different slots.
+// The relay's one connection to Redis (REDIS_URL), with the settings that make an outage cheap: no
+// offline queue (a command fails at once while Redis is down: 503, nothing piles up), a deadline on
+// every command, reconnects forever, one ALERT line per episode, and a write check behind `ready`.
+// Every key is `<prefix>{<prefix><group>}:…`, so a multi-key script stays in one Cluster slot.
+// Each setting and why: storage/README.md.
 import { ErrorReply } from 'redis';
 import { StoreUnavailableError } from '../errors.ts';
 import type { RedisSettings } from '../../config/redis.ts';
@@ -33,7 +16,7 @@ import { CHECK_KEY_TTL_MS, CHECK_VALUE, checkKeys } from './check-key.ts';
 export { lua, type LuaScript } from './commands.ts';
 export { KEY_GROUPS } from './check-key.ts';
 
-/** The logger calls this module makes (server/src/log.ts has them). */
+/** The logger calls this module makes (log/logger.ts has them). */
 export interface RedisLog {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;

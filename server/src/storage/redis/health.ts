@@ -1,12 +1,7 @@
-// Whether Redis can take a callback right now, and the one ALERT line per episode when it cannot.
-// Reachable is not enough: a replica answers every read and refuses every write (READONLY), a full
-// Redis under noeviction refuses writes (OOM), a cluster node answers MOVED for most keys to a
-// client not in cluster mode. In each of these every callback is refused 503, so /readyz must say
-// not ready too, and the operator must be told which it is: the log line carries a stable `alert`
-// field (redis_unreachable, redis_read_only, redis_out_of_memory, redis_moved, redis_cluster_down, redis_loading,
-// redis_not_replicated) for
-// alert rules, and a line with the same field and `resolved: true` when the episode is over (Redis
-// takes writes again).
+// Whether Redis can take a callback right now, and the one ALERT line per episode when it cannot:
+// reachable is not enough (a replica refuses writes, a full Redis under noeviction too, a cluster node
+// answers MOVED). Each case makes /readyz say not ready and logs a stable `alert` field, then a
+// `resolved: true` line when it is over. The cases: storage/README.md.
 import type { RedisLog } from './connection.ts';
 
 export type RedisProblem = 'unreachable' | 'read_only' | 'out_of_memory' | 'moved' | 'cluster_down' | 'loading' | 'not_replicated';

@@ -1,13 +1,8 @@
-// Command batching for the stores: calls made in the same tick (the peeks of one request, sent
-// side by side with Promise.all) are gathered and handed to `flush` together, once the tick's
-// synchronous code is done, so a store can answer them with one script instead of one command
-// each. Each caller still gets its own answer; when the flush fails, every caller of it does.
-//
-// `oneInFlight` (read-only calls): while a batch is on its way, new calls wait for its answer and
-// then go together, however many ticks they came in (a group commit). Under a flood that is one
-// script for all the requests of a round trip instead of one per tick, and the relay's and Redis's
-// work per command is shared by them all; a lone call is sent at once, as before. Only for calls
-// whose order against other commands does not matter: a held call is sent later, never earlier.
+// Command batching for the stores: calls made in the same tick are handed to `flush` together, so a
+// store answers them with one script instead of one command each; each caller still gets its own
+// answer. With `oneInFlight` (read-only calls), calls made while a batch is on its way wait and go
+// together (a group commit): one script per round trip under a flood. When that is safe:
+// storage/README.md.
 
 /** Most calls in one batch: a burst of thousands becomes a few scripts, none of them long. */
 const MAX_BATCH = 128;

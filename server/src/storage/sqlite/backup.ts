@@ -1,17 +1,7 @@
-// A backup of the embedded store while the relay runs, and its restore while no relay does.
-//
-// A plain copy of a WAL database can be torn (the file and its -wal read at different moments).
-// SQLite's online backup copies pages inside one read transaction when it copies them in one step,
-// so the copy is the database as of one commit, and WAL lets the relay keep writing meanwhile. The
-// copy is written beside its destination, checked (integrity_check), switched to a single file
-// (journal_mode DELETE) and only then renamed into place: a backup that exists is a whole one.
-//
-// A restore puts such a file in DATA_DIR as the store. It refuses a file that is not a Dialback
-// store, that fails its integrity check or that a newer relay wrote; and it refuses while any
-// process has DATA_DIR's store open (an exclusive lock cannot be had then). The store it replaces
-// is kept beside it (`dialback.sqlite.before-restore-<time>`), and the restored file is migrated to
-// this relay's schema. What the restored store holds is the moment of the backup: as after a kill -9
-// at that moment, held calls are placed at most once (a claim that was under way stays unknown).
+// A backup of the embedded store while the relay runs (SQLite's online backup: the database as of one
+// commit, checked and renamed into place, so a backup that exists is a whole one), and its restore
+// while no relay has the store open (the store it replaces is kept beside it). What a restore refuses
+// and what the restored store holds: storage/README.md.
 import { chmodSync, copyFileSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';

@@ -1,17 +1,8 @@
-// The embedded store's one SQLite file: DATA_DIR/dialback.sqlite, opened and migrated at startup.
-//
-// WAL: readers never wait for the writer, and a commit is one append to the -wal file.
-// synchronous=NORMAL (not FULL): in WAL mode a commit returns once its pages are written to the WAL
-// through the OS, so a killed process (kill -9, OOM, a crash) loses nothing committed; only a power
-// loss or kernel crash may drop the commits since the last checkpoint (the file stays consistent).
-// FULL would add an fsync to every commit (each event-loop turn that accepted a call or counted a
-// flood's strikes), milliseconds each on an ordinary disk, on the event loop. Protecting against
-// kill -9 is the requirement; a power loss also ends every call in progress. The fsyncs NORMAL does
-// make (at checkpoints) run in a worker thread (checkpointer.ts).
-// busy_timeout: a second process (a backup, the sqlite3 shell) holding a lock makes us wait up to
-// 5 s instead of failing at once. Foreign keys are on for the tables that declare them.
-// DATA_DIR is 0700 and the file, its -wal and -shm 0600 (private-files.ts): the file is made 0600
-// before SQLite opens it, and SQLite gives the -wal and -shm the database file's mode.
+// The embedded store's one SQLite file, DATA_DIR/dialback.sqlite, opened and migrated at startup:
+// WAL (readers never wait for the writer), synchronous=NORMAL (a kill -9 loses nothing committed; only
+// a power loss may drop the commits since the last checkpoint, and no fsync runs on the event loop),
+// busy_timeout for a second process, files readable by the relay's user only. Why NORMAL and not
+// FULL: storage/README.md.
 import { accessSync, constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';

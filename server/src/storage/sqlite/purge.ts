@@ -1,17 +1,8 @@
-// Privacy at rest (docs/data-at-rest.md). A full number is kept only while a call may still be
-// placed (a pending callback job) or a webhook still delivered (a pending outbox entry). Once the
-// job is over (completed, failed, cancelled) its e164 is emptied, and with it the visitor's address
-// and user agent (only placing the call needed them); once the event is delivered or
-// given up its body (which holds the number) is emptied. What stays — the keyed hash and the masked
-// form — is deleted with the rest of the record DATA_RETENTION_DAYS after the record was finished
-// (consent records: after they were made). Idempotency-Key records (no number: the replies carry
-// only the masked form) are expired by their own store.
-//
-// Deleted and overwritten content must not linger in the file: the database runs with
-// secure_delete=ON (deleted content is overwritten with zeros), and after a purge that changed
-// anything the WAL is checkpointed and truncated, so older page images holding a number are gone
-// from it: in the checkpointer's worker thread when there is one (the event loop does not wait for
-// the copy and its fsyncs), else on this connection.
+// Privacy at rest in the embedded store (docs/data-at-rest.md): a full number is kept only while a
+// call may still be placed or a webhook still delivered; the rest of a record is deleted
+// DATA_RETENTION_DAYS after it was finished. Deleted content is overwritten (secure_delete) and the WAL
+// truncated after a purge that changed anything, off the event loop when a checkpointer runs. The
+// details: storage/README.md.
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from './database.ts';
 

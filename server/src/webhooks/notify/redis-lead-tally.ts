@@ -3,21 +3,11 @@
 //   <prefix>{<prefix>notify}:leads   sorted set callbackId → when the visitor asked
 //   <prefix>{<prefix>notify}:lead    hash callbackId → JSON [utm source, standing]
 // One script writes a lead and forgets those past the week, a hundred at a time.
-import { lua, type RedisConnection } from '../../storage/redis/connection.ts';
+import type { RedisConnection } from '../../storage/redis/connection.ts';
+import { luaFile } from '../../storage/redis/lua-file.ts';
 import { sourceOf, sumRows, TALLY_KEEP_MS, type LeadTally, type TallyOutcome } from './lead-tally.ts';
 
-// KEYS: leads, lead. ARGV: id, createdAt, json, cutoff
-const RECORD = lua(`
-local leads, lead = KEYS[1], KEYS[2]
-redis.call('ZADD', leads, 'NX', tonumber(ARGV[2]), ARGV[1])
-redis.call('HSET', lead, ARGV[1], ARGV[3])
-local old = redis.call('ZRANGE', leads, '-inf', '(' .. ARGV[4], 'BYSCORE', 'LIMIT', 0, 100)
-if #old > 0 then
-  redis.call('ZREM', leads, unpack(old))
-  redis.call('HDEL', lead, unpack(old))
-end
-return 1
-`);
+const RECORD = luaFile(new URL('./redis-lead-tally/record.lua', import.meta.url));
 
 export function createRedisLeadTally(options: { connection: RedisConnection }): LeadTally {
   const { connection } = options;
