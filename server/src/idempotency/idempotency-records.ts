@@ -5,7 +5,8 @@
 // so a repeat after the move gets the first answer and never a second call. Each expires at its
 // own expiry on the other side.
 import type { DatabaseSync } from 'node:sqlite';
-import { lua, type RedisConnection } from '../storage/redis/connection.ts';
+import type { RedisConnection } from '../storage/redis/connection.ts';
+import { luaFile } from '../storage/redis/lua-file.ts';
 import { groupValues } from '../storage/redis/scan-values.ts';
 import { pages, type RecordSet } from '../storage/record-set.ts';
 
@@ -43,27 +44,7 @@ export function sqliteIdempotencyRecords(db: DatabaseSync): RecordSet<Idempotenc
 /** The index sets live a minute past their newest entry, as the store keeps them (redis-store.ts). */
 const INDEX_SLACK_MS = 60_000;
 
-// KEYS: entry, all, done. ARGV: id, fingerprint, created, expires, reply ('' while running), slack
-const PUT = lua(`
-local existed = redis.call('EXISTS', KEYS[1]) == 1
-redis.call('DEL', KEYS[1])
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('HSET', KEYS[1], 'f', ARGV[2], 'c', ARGV[3], 'e', ARGV[4])
-if ARGV[5] ~= '' then
-  redis.call('HSET', KEYS[1], 'r', ARGV[5])
-  redis.call('ZADD', KEYS[3], tonumber(ARGV[3]), ARGV[1])
-end
-redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[4]))
-redis.call('ZADD', KEYS[2], tonumber(ARGV[4]), ARGV[1])
-local keep = tonumber(ARGV[4]) + tonumber(ARGV[6])
-for _, index in ipairs({KEYS[2], KEYS[3]}) do
-  local at = redis.call('PEXPIRETIME', index)
-  -- -2: no such set (nothing answered yet); -1: made just now, without an expiry yet.
-  if at ~= -2 and at < keep then redis.call('PEXPIREAT', index, keep) end
-end
-if existed then return 'replaced' end
-return 'added'
-`);
+const PUT = luaFile(new URL('./idempotency-records/put.lua', import.meta.url));
 
 export function redisIdempotencyRecords(connection: RedisConnection): RecordSet<IdempotencyEntry> {
   const space = connection.keyspace('idem');

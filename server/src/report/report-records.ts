@@ -7,7 +7,9 @@
 // written as counts (a count the target holds for the same day and group is replaced) and kept as
 // long as the store keeps its days.
 import type { DatabaseSync } from 'node:sqlite';
-import { lua, type RedisConnection } from '../storage/redis/connection.ts';
+import type { RedisConnection } from '../storage/redis/connection.ts';
+import { luaFile } from '../storage/redis/lua-file.ts';
+import { dayKeys } from './redis-open-index.ts';
 import { groupKeys } from '../storage/redis/scan-values.ts';
 import { RECORD_BATCH, type RecordSet } from '../storage/record-set.ts';
 import { transaction } from '../storage/sqlite/database.ts';
@@ -108,13 +110,8 @@ export function sqliteReportRecords(db: DatabaseSync, store: ReportStore): { lea
   return { leads, opens };
 }
 
-// KEYS: the day's opens. ARGV: group, count, expireAt. 1 when the day counted the group already.
-const PUT_OPENS = lua(`
-local existed = redis.call('HEXISTS', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('PEXPIREAT', KEYS[1], tonumber(ARGV[3]))
-return existed
-`);
+const DAY_KEY = /^opens:\d{4}-\d{2}-\d{2}$/;
+const PUT_OPENS = luaFile(new URL('./report-records/put-opens.lua', import.meta.url));
 
 export function redisReportRecords(connection: RedisConnection, store: ReportStore): { leads: RecordSet<LeadFact>; opens: RecordSet<OpenCount> } {
   const space = connection.keyspace('report');
@@ -127,24 +124,20 @@ export function redisReportRecords(connection: RedisConnection, store: ReportSto
     async () => {
       let n = 0;
       for await (const keys of groupKeys(connection, space, `${space}opens:*`)) {
-        for (const key of keys) n += await connection.run('report.move.opens', (c) => c.hLen(key));
+        // A day's opens hash, not its index beside it (opens:<day>:total, opens:<day>:by:<dimension>).
+        for (const key of keys.filter((k) => DAY_KEY.test(k.slice(space.length)))) n += await connection.run('report.move.opens', (c) => c.hLen(key));
       }
       return n;
     },
     async (counts) => {
       const answers = await Promise.all(
         counts.map((o) =>
-          connection.evalScript(
-            'report.move.opens',
-            PUT_OPENS,
-            [`${space}opens:${o.day}`],
-            [
-              JSON.stringify(REPORT_DIMENSIONS.map((d) => o[d])),
-              o.count,
-              // As the store's own count leaves it: the retention and two days after the day.
-              Date.parse(`${o.day}T00:00:00Z`) + RETENTION_MS + 3 * DAY_MS,
-            ],
-          ),
+          connection.evalScript('report.move.opens', PUT_OPENS, dayKeys(space, o.day), [
+            JSON.stringify(REPORT_DIMENSIONS.map((d) => o[d])),
+            o.count,
+            // As the store's own count leaves it: the retention and two days after the day.
+            Date.parse(`${o.day}T00:00:00Z`) + RETENTION_MS + 3 * DAY_MS,
+          ]),
         ),
       );
       return answers.filter((a) => a === 1).length;

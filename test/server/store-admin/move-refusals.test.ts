@@ -8,12 +8,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../server/simulator/index.ts';
 import { openEmbeddedStore } from '../../../server/src/sqlite-stores.ts';
-import { connectRedis } from '../../../server/src/storage/redis/connection.ts';
+import { createRedisReportStore } from '../../../server/src/report/redis-report-store.ts';
+import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { tempDataDir } from '../../support/crash.ts';
 import { redisContents } from '../../support/redis-contents.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { relayEnv, startRelay } from '../../support/relay-processes.ts';
-import { HASH_SECRET, seedEmbedded, storeCommand } from '../../support/store-move.ts';
+import { HASH_SECRET, reportFigures, seedEmbedded, storeCommand } from '../../support/store-move.ts';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -48,6 +49,17 @@ function rows(dataDir: string): Record<string, number> {
   }
 }
 
+/** `look` with a connection of the test's own, closed after (a live one writes the write-check key as a relay does). */
+async function withConnection<T>(prefix: string, look: (connection: RedisConnection) => Promise<T>): Promise<T> {
+  const connection = connectRedis({ url: redis.url, prefix, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 }, { log: { info() {}, warn() {}, error() {} } });
+  try {
+    await connection.waitReady(5_000);
+    return await look(connection);
+  } finally {
+    await connection.close();
+  }
+}
+
 const openStore = (dataDir: string) =>
   openEmbeddedStore({ dataDir, hashSecret: HASH_SECRET, retentionDays: 30, limiterMaxKeys: 1000, idempotency: { ttlSec: 86_400, maxKeys: 1000 } });
 
@@ -57,13 +69,15 @@ describe('npm run store -- move: refusals and --merge', () => {
     await seedEmbedded(first, { calls: 3, facts: 20, dueAt: Date.now() + 3_600_000 });
     const env = freshEnv(first);
     expect((await storeCommand(['move', 'embedded', 'redis'], env)).code).toBe(0);
+    // The report read once there: each day read gets its index of opens beside its opens.
+    await withConnection(env.REDIS_PREFIX!, (connection) => reportFigures(createRedisReportStore({ connection })));
     const held = await contents(env.REDIS_PREFIX!);
 
     const second = tempDataDir();
     await seedEmbedded(second, { calls: 2, facts: 5, dueAt: Date.now() + 3_600_000 });
     const refused = await storeCommand(['move', 'embedded', 'redis'], { ...env, DATA_DIR: second });
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain('the target already holds data (calls: 4, outbox: 4, consent: 3');
+    expect(refused.err).toContain('the target already holds data (calls: 4, outbox: 4, consent: 3, never-call: 2, call-back-numbers: 1, report-leads: 20, report-opens: 10,');
     expect(refused.err).toContain('nothing was written');
     expect(refused.err).toContain('--merge');
     expect(refused.out).toBe('');
@@ -84,14 +98,19 @@ describe('npm run store -- move: refusals and --merge', () => {
     expect((await storeCommand(['move', 'embedded', 'redis'], env)).code).toBe(0);
     // Meanwhile the embedded store changed (say the relays ran on it again): a booking was
     // cancelled and a number listed; Redis holds a record of its own too.
+    // cancelled, a number listed and a day's open counted again; Redis holds a record of its own
+    // too, and its report was read (each day's index of opens made).
     const store = openStore(dataDir);
     expect(await store.jobs.cancel(seeded.callbackIds[0]!, null, Date.now())).toBe('cancelled');
     await store.neverCall.add('a'.repeat(64), Date.now());
+    const [open] = await store.report.opens('2000-01-01', '2100-01-01');
+    await store.report.countOpen(open!.day, open!, 'add');
+    const figures = await reportFigures(store.report);
     await store.close();
-    const connection = connectRedis({ url: redis.url, prefix: env.REDIS_PREFIX!, commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 }, { log: { info() {}, warn() {}, error() {} } });
-    await connection.waitReady(5_000);
-    await connection.client.hSet(`${connection.keyspace('nevercall')}numbers`, 'b'.repeat(64), String(Date.now()));
-    await connection.close();
+    await withConnection(env.REDIS_PREFIX!, async (connection) => {
+      await connection.client.hSet(`${connection.keyspace('nevercall')}numbers`, 'b'.repeat(64), String(Date.now()));
+      expect(await reportFigures(createRedisReportStore({ connection }))).not.toEqual(figures);
+    });
 
     const merged = await storeCommand(['move', 'embedded', 'redis', '--merge'], env);
     expect(merged.code, merged.err).toBe(0);
@@ -103,6 +122,9 @@ describe('npm run store -- move: refusals and --merge', () => {
     const cancelled = check.find((line) => line.startsWith(`${jobs}job:${seeded.callbackIds[0]} `))!;
     expect(JSON.parse(cancelled.slice(cancelled.indexOf(' ') + 1))).toMatchObject({ state: 'cancelled', stage: 'cancelled' });
     expect(check.find((line) => line.startsWith(`${jobs}pending `))).not.toContain(seeded.callbackIds[0]);
+    // The report answers the moved counts, its day's index of opens kept with them.
+    expect(summary['report-opens']).toMatchObject({ replaced: summary['report-opens']!.moved });
+    expect(await withConnection(env.REDIS_PREFIX!, (connection) => reportFigures(createRedisReportStore({ connection })))).toEqual(figures);
   }, 60_000);
 
   it('refuses while a relay runs on either store, and a HASH_SECRET the hashes were not made with', async () => {
