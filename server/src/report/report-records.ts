@@ -1,11 +1,8 @@
-// The lead report's facts and dialog-open counts read from either store whole, for `npm run store
-// -- move`. Facts are read and written through the report store's own steps (addLead, markPlaced,
-// finish), so whatever a store derives from them (Redis: the leads index, each group's newest
-// lead) is made as the relay makes it; a fact the target already holds keeps what it knows and
-// takes what the moved one adds (placed once placed, its first end kept). A fact is kept
-// REPORT_RETENTION_DAYS after its lead came, on either side. Opens are counts per day and group,
-// written as counts (a count the target holds for the same day and group is replaced) and kept as
-// long as the store keeps its days.
+// The lead report's facts and open counts read from either store whole, for `npm run store -- move`.
+// Facts are written through the report store's own steps (addLead, markPlaced, finish), so whatever a
+// store derives from them is made as the relay makes it; a fact the target holds keeps what it knows
+// and takes what the moved one adds. Open counts are written as counts (replacing the target's for
+// the same day and group) with the day's index of opens beside them (put-opens.lua).
 import type { DatabaseSync } from 'node:sqlite';
 import type { RedisConnection } from '../storage/redis/connection.ts';
 import { luaFile } from '../storage/redis/lua-file.ts';

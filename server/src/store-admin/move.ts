@@ -1,22 +1,7 @@
 // `npm run store -- move <from> <to>`: every kind of record (store-records.ts) read from one store
-// and written to the other, a batch at a time, each with its remaining time to live. The store
-// moved from is only read: it stays as it was, so going back is starting the relays on it again.
-//
-// - A target that holds any record of a carried kind is refused (nothing is written) unless
-//   `merge` is set. Merge semantics: the moved record wins. The store moved from is the one the
-//   relays used last, so its version of a record is the newer one (a call finished there must not
-//   be left pending on the other side, where it would ring again); a record only the target holds
-//   is kept. Two kinds merge by their own rules: a never-call listing keeps its first time, a
-//   report fact keeps what each side knows (placed once placed, its first end).
-// - Finished calls are written before pending ones, so a stale booking the target holds for a
-//   number is replaced by its finished self before a newer booking for that number comes.
-// - A booking refused (the target holds another pending booking for its number) is reported and
-//   the move fails (exit 1): it is still in the store moved from.
-// - The counts are verified: each kind in the target must hold what it held before plus what was
-//   added.
-// - HASH_SECRET is checked first: a held call's number must hash to the call's stored hash with the
-//   secret the relays will use, or every moved hash (the never-call list, limits, consent) would
-//   stop matching new requests.
+// and written to the other a batch at a time, each with its remaining time to live; the store moved
+// from is only read. Why a non-empty target is refused, why the moved record wins a merge, the
+// order calls are written in, and how counts and HASH_SECRET are checked: store-admin/README.md.
 import { numberHmac } from '../consent/consent-log.ts';
 import type { MovedJob } from '../lifecycle/job-records.ts';
 import { addWritten, noneWritten, type RecordSet, type RecordsWritten } from '../storage/record-set.ts';

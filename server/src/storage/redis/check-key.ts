@@ -1,12 +1,7 @@
-// The write-check key (connection.ts: every relay SETs it every REDIS_CHECK_MS with a 60 s expiry)
-// says two more things: that a relay of this REDIS_PREFIX is running (it was written again a
-// moment ago), and which Redis schema that relay writes (the key's value).
-//
-// REDIS_SCHEMA_VERSION names what the keys hold (docs/operations.md, "What each key holds"): a
-// release that changes what a key holds, or what a relay expects to find in one, raises it.
-// Relays of one schema version may share a Redis (a rolling restart); relays of two may not, so a
-// relay does not start beside a relay of another (schema-guard.ts). Relays from before the version
-// was recorded write "1".
+// The write-check key every relay SETs every REDIS_CHECK_MS (connection.ts) also says that a relay of
+// this REDIS_PREFIX runs (it was written again a moment ago) and which Redis schema it writes (its
+// value). Relays of one schema version may share a Redis, of two may not (schema-guard.ts; why:
+// storage/README.md, "The write check's key").
 import type { RedisSettings } from '../../config/redis.ts';
 import { createRedisClient, type Client } from './client.ts';
 import { withDeadline } from './commands.ts';
@@ -39,7 +34,7 @@ const POLL_MS = 100;
  * time), with a client of its own (a connection's own write check would hide the others'). A key
  * last written longer ago than that: nobody runs, answered at once.
  */
-export async function watchCheckKey(settings: RedisSettings, name: string): Promise<CheckKeyWriters> {
+export async function watchCheckKey(settings: RedisSettings, name: string, connectMs = 3 * settings.connectTimeoutMs): Promise<CheckKeyWriters> {
   const { client } = createRedisClient(settings, name);
   client.on('error', () => {});
   const key = checkKeys(settings)[0]!;
@@ -50,7 +45,7 @@ export async function watchCheckKey(settings: RedisSettings, name: string): Prom
   };
   try {
     // The client reconnects forever: a Redis that does not answer is an error, not a wait.
-    await withDeadline(client.connect(), 3 * settings.connectTimeoutMs);
+    await withDeadline(client.connect(), connectMs);
     let last = await look(client);
     const writers: CheckKeyWriters = { running: false, foreign: [] };
     if (last.ttl < 0 || CHECK_KEY_TTL_MS - last.ttl > windowMs) return writers;

@@ -1,14 +1,7 @@
-// A relay does not start beside a relay of another Redis schema version on the same REDIS_PREFIX
-// (check-key.ts). Decision: relays of two versions must not share a Redis, rather than promising
-// that they may: before this version Redis recorded no schema, so a relay cannot tell what an older
-// one writes or expects to read, and every store test runs one version at a time. An upgrade on
-// Redis is: stop every relay, then start the new ones (docs/operations.md, "Upgrading"). A rolling
-// restart of one version (the same schema) goes on as before.
-//
-// The relay watches the write-check key before it starts its own connection: a value other than
-// its own written while it watched is a relay of another version running. A Redis that cannot be
-// reached at start is not waited for (the relay starts, and says not ready until Redis is back):
-// the guard is skipped then, with a warning.
+// A relay does not start beside a relay of another Redis schema version on its REDIS_PREFIX: it
+// watches the write-check key (check-key.ts) before opening its own connection. A Redis that cannot
+// be reached at start is not waited for: the guard is skipped, with a warning. Why two versions
+// must not share a Redis: storage/README.md, "The write check's key".
 import type { RedisSettings } from '../../config/redis.ts';
 import { CHECK_VALUE, watchCheckKey } from './check-key.ts';
 
@@ -18,7 +11,8 @@ export class OtherVersionRunning extends Error {}
 export async function assertOneSchemaVersion(settings: RedisSettings): Promise<boolean> {
   let foreign: string[];
   try {
-    foreign = (await watchCheckKey(settings, 'dialback-relay-start')).foreign;
+    // One connection attempt's time: a relay never waits longer than that for Redis at start.
+    foreign = (await watchCheckKey(settings, 'dialback-relay-start', settings.connectTimeoutMs)).foreign;
   } catch {
     return false;
   }
