@@ -1,13 +1,22 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { classicScriptEntry } from './widget/build/classic-script.ts';
 import { catalogNames } from './widget/build/catalog-names.ts';
 import { compileHints } from './widget/build/compile-hints.ts';
+import { heavyTestFiles, quickTestFiles } from './test/tools/tiers.ts';
+
+const SERVER_TESTS = ['test/server', 'test/simulator'];
+
+/** A project of node tests; they start servers and processes, so hooks and tests get 30 s. */
+function nodeProject(name: string, include: string[]): TestProjectInlineConfiguration {
+  return { extends: true, test: { name, environment: 'node', include, testTimeout: 30_000, hookTimeout: 30_000 } };
+}
 
 // One config for two jobs:
 //  - `vite build` bundles the widget: a tiny script-tag entry (dist/widget/widget.js) and lazily
 //    imported chunks (dist/widget/chunks/*), served by the relay.
-//  - `vitest run` runs every test under test/: node tests, widget component tests in jsdom,
-//    and end-to-end tests in real Chromium.
+//  - `vitest run` runs every test under test/ in five projects: unit (in-process server and
+//    simulator tests), widget (components in jsdom), system (tests that start redis-servers,
+//    relays and other processes, or run long), build (dist/) and e2e (real browsers).
 export default defineConfig({
   plugins: [
     classicScriptEntry(),
@@ -48,25 +57,18 @@ export default defineConfig({
     },
   },
   test: {
+    // Most files wait (on relays, redis-servers, browsers, timers) rather than compute: two at a time
+    // on a 2-core machine, not Vitest's default of one fewer than the cores.
+    maxWorkers: 2,
     projects: [
-      {
-        extends: true,
-        test: {
-          name: 'node',
-          environment: 'node',
-          include: ['test/server/**/*.test.ts', 'test/simulator/**/*.test.ts', 'test/build/**/*.test.ts', 'test/e2e/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'widget',
-          environment: 'jsdom',
-          include: ['test/widget/**/*.test.{ts,tsx}'],
-        },
-      },
+      // The quick tier (`npm run test:quick`): in-process server and simulator tests, no other process.
+      nodeProject('unit', quickTestFiles(...SERVER_TESTS)),
+      { extends: true, test: { name: 'widget', environment: 'jsdom', include: ['test/widget/**/*.test.{ts,tsx}'] } },
+      // Server and simulator tests that start redis-servers, relays, nginx or other processes, or run long.
+      nodeProject('system', heavyTestFiles(...SERVER_TESTS)),
+      // The built widget (dist/, `npm run build` first) and real browsers.
+      nodeProject('build', ['test/build/**/*.test.ts']),
+      nodeProject('e2e', ['test/e2e/**/*.test.ts']),
     ],
   },
 });

@@ -26,6 +26,26 @@ export const Attribution = z
 export type Attribution = z.infer<typeof Attribution>;
 
 /**
+ * The visitor's consent to analytics and to ads as the widget knew it when it sent the request: the
+ * page's consent platform (`source`) or `dialback('consent', …)`, and whether the widget read the
+ * tracking cookies (rngst2, rngst, _ga) for it. Without analytics consent it reads none, so a lead
+ * without a client id says why. Fixed words only: nothing a visitor can write.
+ */
+export const consentStates = ['granted', 'denied', 'unknown'] as const;
+export const consentSources = ['tcf', 'consent-mode', 'cookiebot', 'onetrust', 'command', 'none'] as const;
+export const TrackingConsent = z
+  .object({
+    analytics: z.enum(consentStates),
+    ads: z.enum(consentStates),
+    source: z.enum(consentSources),
+    cookiesRead: z.boolean(),
+  })
+  .strict();
+export type TrackingConsent = z.infer<typeof TrackingConsent>;
+export type ConsentState = TrackingConsent['analytics'];
+export type ConsentSource = TrackingConsent['source'];
+
+/**
  * An absolute http(s) URL with a host, nothing else: the consent record must name a page a person
  * can open, not a relative path, a `javascript:` or `data:` URL.
  */
@@ -62,6 +82,8 @@ export const CallbackRequest = z
       .transform((value) => httpUrl(value) ?? value)
       .optional(),
     attribution: Attribution.optional(),
+    /** The visitor's consent to analytics and ads (above); a widget from before it sends none. */
+    trackingConsent: TrackingConsent.optional(),
     /**
      * The page the widget is on (location.href). The route keeps it only as an http(s) page of the
      * request's Origin and drops any other (visitor-text/page-url.ts): never a reason to refuse a call.

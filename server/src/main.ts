@@ -9,8 +9,8 @@ import { keptHashSecret } from './storage/hash-secret.ts';
 import { assertOneSchemaVersion } from './storage/redis/schema-guard.ts';
 import { tightenKeptFiles } from './storage/private-files.ts';
 import { DATABASE_FILE } from './storage/sqlite/database.ts';
-import { openEmbeddedStores, type RelayStores } from './relay-stores.ts';
-import { openRedisStores } from './redis-stores.ts';
+import { openEmbeddedStores, type RelayStores } from './app/relay-stores.ts';
+import { openRedisStores } from './app/redis-stores.ts';
 import { tracesWanted, tracing, useTracer } from './tracing/tracing.ts';
 import type { Simulator } from '../simulator/index.ts';
 

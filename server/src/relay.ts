@@ -1,9 +1,9 @@
 // createRelay builds the relay's http.Server without starting it (main.ts listens; tests listen on
-// 127.0.0.1:0): the app's parts (app-context.ts), the route table (routes/index.ts), the request
+// 127.0.0.1:0): the app's parts (app/app-context.ts), the route table (routes/index.ts), the request
 // pipeline (http/handle-request.ts) and the connection guard (http/connection-guard.ts).
 import { createServer, type Server } from 'node:http';
-import { createAppContext, type AppContext, type AppDeps } from './app-context.ts';
-import { createJobRunner, type JobRunner, type JobRunnerOptions } from './lifecycle/job-runner.ts';
+import { createAppContext, type AppContext, type AppDeps } from './app/app-context.ts';
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from './callback/steps/job-runner.ts';
 import { guardConnections } from './http/connection-guard.ts';
 import { drainConnections } from './http/drain-connections.ts';
 import { createRequestHandler } from './http/handle-request.ts';
@@ -22,7 +22,7 @@ export interface RelayDeps extends AppDeps {
 export interface Relay {
   server: Server;
   app: AppContext;
-  /** Places held calls (scheduled, queued, re-dials) and follows placed ones: lifecycle/job-runner.ts. */
+  /** Places held calls (scheduled, queued, re-dials) and follows placed ones: callback/steps/job-runner.ts. */
   runner: JobRunner;
   /** Starts the background work: the lead webhook's delivery, the notifications (and the held calls' runner). main.ts calls it once listening. */
   start(): void;

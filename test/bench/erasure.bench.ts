@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../server/src/config/index.ts';
 import { createLogger } from '../../server/src/log/index.ts';
 import { createRelay } from '../../server/src/relay.ts';
-import { openEmbeddedStores } from '../../server/src/relay-stores.ts';
+import { openEmbeddedStores } from '../../server/src/app/relay-stores.ts';
 import { transaction } from '../../server/src/storage/sqlite/database.ts';
 import { DATABASE_FILE, openDatabase } from '../../server/src/storage/sqlite/database.ts';
 import { startSimulator } from '../../server/simulator/index.ts';

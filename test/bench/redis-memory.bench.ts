@@ -9,13 +9,13 @@
 //     memory store, sequential, median and p99
 // Not part of `npm test`. BENCH_REDIS_KEYS overrides the key count (e.g. 100000 for a quick look;
 // the figure is still given per 1,000,000).
-import { NO_PROGRESS } from '../../server/src/lifecycle/job-store.ts';
+import { NO_PROGRESS } from '../../server/src/callback/job-store.ts';
 import { createHash } from 'node:crypto';
 import { createMemoryLimitStore } from '../../server/src/limits/memory/limit-store.ts';
 import type { CountRule, LimitCheck, LimitStore } from '../../server/src/limits/limit-store.ts';
 import { connectRedis } from '../../server/src/storage/redis/connection.ts';
 import { createRedisLimitStore } from '../../server/src/limits/redis/limit-store.ts';
-import { createRedisCallbackJobStore } from '../../server/src/lifecycle/redis-job-store.ts';
+import { createRedisCallbackJobStore } from '../../server/src/callback/stores/redis-job-store.ts';
 import { createRedisIdempotencyStore } from '../../server/src/idempotency/redis-store.ts';
 import { startRedisServer } from '../support/redis-server.ts';
 

@@ -5,7 +5,7 @@ import { createRelay } from '../../server/src/relay.ts';
 import { createMemoryLimitStore } from '../../server/src/limits/memory/limit-store.ts';
 import type { LimitCheck } from '../../server/src/limits/limit-store.ts';
 import { listen, type Listening } from '../support/listen.ts';
-import { openEmbeddedStores, type RelayStores } from '../../server/src/relay-stores.ts';
+import { openEmbeddedStores, type RelayStores } from '../../server/src/app/relay-stores.ts';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { loadConfig, secretsOf, type Config } from '../../server/src/config/index.ts';
 import { createLogger } from '../../server/src/log/index.ts';
 import { createRelay } from '../../server/src/relay.ts';
-import { openEmbeddedStores } from '../../server/src/relay-stores.ts';
+import { openEmbeddedStores } from '../../server/src/app/relay-stores.ts';
 import { connectRedis } from '../../server/src/storage/redis/connection.ts';
 import { openDatabase } from '../../server/src/storage/sqlite/database.ts';
 import { listen } from '../support/listen.ts';

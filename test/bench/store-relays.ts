@@ -5,7 +5,7 @@
 // command), so a row shows what a request costs in Redis round trips as well as in req/s.
 import type { Config } from '../../server/src/config/index.ts';
 import type { Logger } from '../../server/src/log/index.ts';
-import { openRedisStores } from '../../server/src/redis-stores.ts';
+import { openRedisStores } from '../../server/src/app/redis-stores.ts';
 import { createRelay } from '../../server/src/relay.ts';
 import { connectRedis } from '../../server/src/storage/redis/connection.ts';
 import { listen, type Listening } from '../support/listen.ts';

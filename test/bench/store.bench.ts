@@ -3,7 +3,7 @@
 // consume (committed before it returns), the refused flood from ever-new clients (peek ×2,
 // acquire, refused consume, release, a strike written at the end of the turn), and the callback
 // jobs' add, claim and file size per 1,000 jobs. `npm run bench store` runs it alone.
-import { NO_PROGRESS } from '../../server/src/lifecycle/job-store.ts';
+import { NO_PROGRESS } from '../../server/src/callback/job-store.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { createMemoryLimitStore } from '../../server/src/limits/memory/limit-sto
 import { DATABASE_FILE, openDatabase } from '../../server/src/storage/sqlite/database.ts';
 import { createSqliteLimitStore } from '../../server/src/limits/sqlite/limit-store.ts';
 import { startCheckpointer } from '../../server/src/storage/sqlite/checkpointer.ts';
-import { createSqliteCallbackJobStore } from '../../server/src/lifecycle/sqlite-job-store.ts';
+import { createSqliteCallbackJobStore } from '../../server/src/callback/stores/sqlite-job-store.ts';
 import { createSqliteWebhookOutbox } from '../../server/src/webhooks/sqlite-outbox.ts';
 import { buildLeadEvent } from '../../server/src/webhooks/events.ts';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { loadConfig, secretsOf } from '../../server/src/config/index.ts';
 import { createLogger } from '../../server/src/log/index.ts';
 import { createRelay } from '../../server/src/relay.ts';
-import { openEmbeddedStores, type RelayStores } from '../../server/src/relay-stores.ts';
+import { openEmbeddedStores, type RelayStores } from '../../server/src/app/relay-stores.ts';
 import { startOpenTelemetry } from '../../server/src/tracing/otel.ts';
 import { tracing, useTracer } from '../../server/src/tracing/tracing.ts';
 import { listen } from '../support/listen.ts';

@@ -16,7 +16,7 @@ test('hostile values an older relay stored: each shown on one clean line, one ro
   const values = Object.values(HOSTILE_TEXT);
   for (const [i, v] of values.entries()) {
     const job = heldJobFor(`+38050125${String(1000 + i)}`, 'scheduled', clock.ms + 86_400_000);
-    job.request = { ...job.request, attribution: { utmSource: v, utmMedium: v, utmCampaign: v }, pageUrl: HOSTILE_PAGE_URLS[i % HOSTILE_PAGE_URLS.length]! };
+    job.request = { ...job.request, attribution: { utmSource: v, utmMedium: v, utmCampaign: v, clientId: v }, pageUrl: HOSTILE_PAGE_URLS[i % HOSTILE_PAGE_URLS.length]! };
     expect((await app.lifecycle.start(job)).ok).toBe(true);
     const group = { source: v, medium: v, campaign: v, department: v, page: v };
     await app.stores.report.addLead({ callbackId: `old-${i}`, at: clock.ms, requestedAs: 'now', ...group });
@@ -33,8 +33,8 @@ test('hostile values an older relay stored: each shown on one clean line, one ro
     for (const cell of cells) expect(FORBIDDEN.test(cell), JSON.stringify(cell).slice(0, 120)).toBe(false);
     // The whole page as read (innerText has the layout's own line breaks and tabs): no bidi control or separator anywhere.
     expect(await page.locator('body').innerText()).not.toMatch(/[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
-    // Each waiting lead is one row of six cells, its page shown as a path of the site or a dash, never a link.
-    for (const row of await waiting.all()) expect(await row.locator('td').count()).toBe(6);
+    // Each waiting lead is one row of seven cells, its page shown as a path of the site or a dash, never a link.
+    for (const row of await waiting.all()) expect(await row.locator('td').count()).toBe(7);
     expect(await page.locator('#leads a, #period-leads-table a, #groups a').count()).toBe(0);
     expect(await page.locator('script:not([src])').count()).toBe(0);
     expect(await problems()).toEqual([]);

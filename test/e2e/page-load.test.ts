@@ -60,6 +60,28 @@ test('page load requests only widget.js from the relay; intent fetches the UI fr
   }
 });
 
+test("data-invite without pages:N: idle fetches the invitation's triggers alone and touches no storage; its memory, the consent code, the bubble and the language's catalog come when one fires", async () => {
+  const page = await stage.browser.newPage();
+  try {
+    const chunks: string[] = [];
+    page.on('request', (r) => /\/chunks\//.test(r.url()) && chunks.push(new URL(r.url()).pathname.replace(/^\/chunks\/([a-z]+(?:-[a-z]{2}(?=-))?)[.-].*$/, '$1')));
+    await page.goto(stage.host.page('/invite-idle', { relayUrl: stage.system.relayUrl, data: { invite: 'exit' } }));
+    await widget(page).launcher.waitFor();
+    await expect.poll(() => chunks).toEqual(['invite']);
+    await page.waitForLoadState('networkidle');
+    expect(chunks).toEqual(['invite']);
+    expect(await page.evaluate(() => [...Object.keys(sessionStorage), ...Object.keys(localStorage)])).toEqual([]);
+
+    // The pointer leaves through the top: the rest arrives, and the bubble shows.
+    await page.evaluate(() => document.documentElement.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, clientY: -1, relatedTarget: null })));
+    await page.getByRole('button', { name: 'Questions? We can call you back right now.' }).waitFor();
+    expect(chunks.sort()).toEqual(['consent', 'en', 'invite', 'show']);
+    expect(await page.evaluate(() => sessionStorage.getItem('dialback:invited'))).toBe('1');
+  } finally {
+    await page.close();
+  }
+});
+
 test('focus (keyboard intent) also prefetches, and the widget works from a page on another port', async () => {
   const page = await stage.browser.newPage();
   try {

@@ -7,7 +7,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { RunnerTimers } from '../../server/src/lifecycle/job-runner.ts';
+import type { RunnerTimers } from '../../server/src/callback/steps/job-runner.ts';
 import { listen, type Listening } from './listen.ts';
 import { ORIGIN } from './post-callback.ts';
 import { afterEach } from 'vitest';

@@ -1,8 +1,8 @@
 // A held job as the request path stores it (held-job.ts), for tests and benchmarks: no test
 // runner here, so a benchmark can make them too.
 import { createHmac } from 'node:crypto';
-import { NO_PROGRESS, type JobProgress, type NewCallbackJob } from '../../server/src/lifecycle/job-store.ts';
-import type { RequestedAs, WaitingStage } from '../../server/src/lifecycle/stages.ts';
+import { NO_PROGRESS, type JobProgress, type NewCallbackJob } from '../../server/src/callback/job-store.ts';
+import type { RequestedAs, WaitingStage } from '../../server/src/callback/stages.ts';
 import { ORIGIN } from './post-callback.ts';
 
 export const HASH_SECRET = 'held-calls-test-hash-secret-0123456789';

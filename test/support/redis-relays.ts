@@ -4,9 +4,9 @@ import { afterEach, expect } from 'vitest';
 import type { Config } from '../../server/src/config/index.ts';
 import type { RedisSettings } from '../../server/src/config/redis.ts';
 import type { Logger } from '../../server/src/log/index.ts';
-import { openRedisStores } from '../../server/src/redis-stores.ts';
+import { openRedisStores } from '../../server/src/app/redis-stores.ts';
 import { createRelay, type Relay } from '../../server/src/relay.ts';
-import type { RelayStores } from '../../server/src/relay-stores.ts';
+import type { RelayStores } from '../../server/src/app/relay-stores.ts';
 import type { RedisConnection } from '../../server/src/storage/redis/connection.ts';
 import { listen, type Listening } from './listen.ts';
 

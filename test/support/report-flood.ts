@@ -56,6 +56,7 @@ export function* floodDays(spec: FloodSpec): Generator<FloodDay> {
         callbackId: `flood-lead-${day}-${i}`,
         at: start + i * 60_000,
         requestedAs: i % 7 === 6 ? 'owner' : 'now',
+        consent: '',
         source: REAL_SOURCES[i % REAL_SOURCES.length]![0],
         medium: 'cpc',
         campaign: 'spring',

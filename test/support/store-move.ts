@@ -4,7 +4,7 @@
 // owner's call-back, a year of report facts and dialog opens, the digest's leads and answered
 // Idempotency-Keys. Also the command itself as an operator runs it, and the lead report's figures.
 import { spawn } from 'node:child_process';
-import { openEmbeddedStore } from '../../server/src/sqlite-stores.ts';
+import { openEmbeddedStore } from '../../server/src/app/sqlite-stores.ts';
 import { leadReport } from '../../server/src/report/lead-report.ts';
 import { readPeriod } from '../../server/src/report/report-query.ts';
 import { REPORT_DIMENSIONS, type ReportStore } from '../../server/src/report/report-store.ts';

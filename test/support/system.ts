@@ -9,7 +9,7 @@ import { startSimulator, type SimulatorOptions } from '../../server/simulator/in
 import { listen } from './listen.ts';
 import { answerOf, type Answer } from './post-callback.ts';
 import type { Timers } from '../../server/src/lib/timers.ts';
-import { memoryStores, openEmbeddedStores } from '../../server/src/relay-stores.ts';
+import { memoryStores, openEmbeddedStores } from '../../server/src/app/relay-stores.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

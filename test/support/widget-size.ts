@@ -60,15 +60,18 @@ export interface WidgetSizes {
   /** The Preact UI chunk (mount-*.js, Preact inside it) with any chunk it imports statically. */
   ui: { files: string[]; gzip: number };
   catalogs: BuiltFile[];
-  /** Chunks fetched only when needed: consent, Turnstile, call progress, the call (the request with the attribution reader, and its progress), opening hours, the picker, the choice of department, the messenger links, the invitation and its bubble (not its words). */
+  /** Chunks fetched only when needed: the consent checkbox, Turnstile, country names, the call (the request and its progress), opening hours, the picker, the choice of department, the messenger links, the open beacon with the attribution reader, the tracking-consent code, the invitation and its bubble. */
   optional: BuiltFile[];
   /** The picker (schedule-*.js) with the chunks it imports statically that the UI has not loaded already (opening hours). */
   schedule: { files: string[]; gzip: number };
-  /** The invitation: its first chunk (at idle, with data-invite), the bubble (when it is first shown) and the largest of its language chunks. */
-  invite: { idle: number; bubble: number; texts: number; total: number };
   /**
-   * Everything one visitor can ever load: every file but the other languages' catalogs and invitation
-   * words, in the bytes the relay sends (brotli; gzip only to a browser that does not take brotli).
+   * The invitation: its first chunk (at idle, with data-invite), the bubble with the caps' memory
+   * (when a trigger first fires, or at once for pages:N) and the tracking-consent code that memory
+   * asks; its words come with the visitor's language catalog, which the dialog then finds loaded.
+   */
+  invite: { idle: number; bubble: number; consent: number; total: number };
+  /**
+   * Everything one visitor can ever load: every file but the other languages' catalogs, in the bytes the relay sends (brotli; gzip only to a browser that does not take brotli).
    */
   perVisitor: number;
   /** The same files, every one gzip-compressed (a browser without brotli, or a CDN that only gzips). */
@@ -84,23 +87,21 @@ export function widgetSizes(): WidgetSizes {
   if (!entry || !mount) throw new Error('dist/widget is incomplete: run `npm run build`');
   const uiFiles = [mount.file, ...staticImports(mount.file)];
   const catalogs = files.filter((f) => /^chunks\/[a-z]{2}-/.test(f.file));
-  const inviteTexts = files.filter((f) => /^chunks\/invite-[a-z]{2}-/.test(f.file));
-  const gzipOf = (prefix: string) => files.find((f) => f.file.startsWith(prefix) && !inviteTexts.includes(f))?.gzip ?? 0;
+  const gzipOf = (prefix: string) => files.find((f) => f.file.startsWith(prefix))?.gzip ?? 0;
   const largest = (list: BuiltFile[], size = (f: BuiltFile) => f.gzip) => Math.max(0, ...list.map(size));
-  const invite = { idle: gzipOf('chunks/invite-'), bubble: gzipOf('chunks/show-'), texts: largest(inviteTexts) };
+  const invite = { idle: gzipOf('chunks/invite-'), bubble: gzipOf('chunks/show-'), consent: gzipOf('chunks/consent-') };
   const picker = files.find((f) => f.file.startsWith('chunks/schedule-'));
   const scheduleFiles = picker ? [picker.file, ...staticImports(picker.file)].filter((f) => !uiFiles.includes(f)) : [];
   const all = files.reduce((sum, f) => sum + f.gzip, 0);
-  // One language: the largest catalog and the largest invitation words count, the others not.
-  const perVisitor = (size: (f: BuiltFile) => number) =>
-    files.filter((f) => !catalogs.includes(f) && !inviteTexts.includes(f)).reduce((sum, f) => sum + size(f), 0) + largest(catalogs, size) + largest(inviteTexts, size);
+  // One language: the largest catalog counts, the others not.
+  const perVisitor = (size: (f: BuiltFile) => number) => files.filter((f) => !catalogs.includes(f)).reduce((sum, f) => sum + size(f), 0) + largest(catalogs, size);
   return {
     entry,
     ui: { files: uiFiles, gzip: files.filter((f) => uiFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
     catalogs,
-    optional: files.filter((f) => f !== entry && !uiFiles.includes(f.file) && !catalogs.includes(f) && !inviteTexts.includes(f)),
+    optional: files.filter((f) => f !== entry && !uiFiles.includes(f.file) && !catalogs.includes(f)),
     schedule: { files: scheduleFiles, gzip: files.filter((f) => scheduleFiles.includes(f.file)).reduce((sum, f) => sum + f.gzip, 0) },
-    invite: { ...invite, total: invite.idle + invite.bubble + invite.texts },
+    invite: { ...invite, total: invite.idle + invite.bubble + invite.consent },
     perVisitor: perVisitor((f) => f.sent),
     perVisitorGzip: perVisitor((f) => f.gzip),
     all,

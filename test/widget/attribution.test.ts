@@ -1,6 +1,6 @@
 // Attribution from the tracking cookies, with values as the call-tracking script and Google
-// Analytics really write them (docs/embedding.md, Attribution).
-import { afterEach, describe, expect, test } from 'vitest';
+// Analytics really write them (docs/embedding.md, Attribution), read only with analytics consent.
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { gaClientId, readAttribution } from '../../widget/src/attribution.ts';
 
 const page = 'https://shop.example/landing';
@@ -26,7 +26,7 @@ describe('rngst2 → utm values', () => {
       utmz: { utm_source: '(direct)', utm_medium: '(none)', utm_campaign: '(direct)', utm_content: '(not set)', utm_term: '(none)' },
       sl: 'a9068767-0d4c-4c2e-9a57-5d3c2f0b8e11',
     });
-    expect(readAttribution('', page)).toEqual({
+    expect(readAttribution(true, page)).toEqual({
       utmSource: '(direct)',
       utmMedium: '(none)',
       utmCampaign: '(direct)',
@@ -37,12 +37,12 @@ describe('rngst2 → utm values', () => {
 
   test('an ad click with spaces and non-Latin text survives the encoding', () => {
     trackingCookie('rngst2', { utmz: { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'весна 2025', utm_term: 'call back' }, sl: 'x' });
-    expect(readAttribution('', page)).toEqual({ utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'весна 2025', utmTerm: 'call back' });
+    expect(readAttribution(true, page)).toEqual({ utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'весна 2025', utmTerm: 'call back' });
   });
 
   test('values the relay would refuse (empty, over 200 characters, not strings) are left out', () => {
     trackingCookie('rngst2', { utmz: { utm_source: '   ', utm_medium: 'x'.repeat(201), utm_campaign: 42, utm_content: null, utm_term: 'ok' } });
-    expect(readAttribution('', page)).toEqual({ utmTerm: 'ok' });
+    expect(readAttribution(true, page)).toEqual({ utmTerm: 'ok' });
   });
 
   test.each([
@@ -54,30 +54,30 @@ describe('rngst2 → utm values', () => {
     ['JSON null', 'null'],
   ])('a malformed rngst2 (%s) never throws and yields no utm', (_label, value) => {
     rawCookie('rngst2', value);
-    expect(() => readAttribution('', page)).not.toThrow();
-    expect(readAttribution('', page)).toEqual({});
+    expect(() => readAttribution(true, page)).not.toThrow();
+    expect(readAttribution(true, page)).toEqual({});
   });
 });
 
 describe('client id', () => {
   test('_ga → the last two parts', () => {
     rawCookie('_ga', 'GA1.1.1907690628.1747750782');
-    expect(readAttribution('', page)).toEqual({ clientId: '1907690628.1747750782' });
+    expect(readAttribution(true, page)).toEqual({ clientId: '1907690628.1747750782' });
   });
 
   test('GA4 _ga_<id> session cookies are not client ids', () => {
     rawCookie('_ga_ABC123XYZ', 'GS2.1.s1747750782$o1$g1$t1747750800$j60$l0$h0');
     rawCookie('_ga_Q1W2E3', 'GS1.1.1747750782.1.1.1747750800.0.0.0');
-    expect(readAttribution('', page)).toEqual({});
+    expect(readAttribution(true, page)).toEqual({});
     rawCookie('_ga', 'GA1.2.576047607.1537442595');
-    expect(readAttribution('', page)).toEqual({ clientId: '576047607.1537442595' });
+    expect(readAttribution(true, page)).toEqual({ clientId: '576047607.1537442595' });
   });
 
   test('rngst {clientId} is the fallback when there is no _ga', () => {
     trackingCookie('rngst', { clientId: '0c3b2f9e-5b1a-4f6c-8d2e-7a9b0c1d2e3f' });
-    expect(readAttribution('', page)).toEqual({ clientId: '0c3b2f9e-5b1a-4f6c-8d2e-7a9b0c1d2e3f' });
+    expect(readAttribution(true, page)).toEqual({ clientId: '0c3b2f9e-5b1a-4f6c-8d2e-7a9b0c1d2e3f' });
     rawCookie('_ga', 'GA1.1.1907690628.1747750782');
-    expect(readAttribution('', page).clientId).toBe('1907690628.1747750782');
+    expect(readAttribution(true, page).clientId).toBe('1907690628.1747750782');
   });
 
   test.each(['GA1.1.abc.def', 'GA1.1.123', '1907690628.1747750782', 'GS2.1.123.456', '', 'GA1.1.1907690628.1747750782.extra'])('gaClientId(%j) is undefined', (value) => {
@@ -86,18 +86,18 @@ describe('client id', () => {
 
   test('a malformed rngst never throws', () => {
     rawCookie('rngst', '%7B%22clientId');
-    expect(readAttribution('', page)).toEqual({});
+    expect(readAttribution(true, page)).toEqual({});
   });
 });
 
 describe('utm in the page URL as the fallback', () => {
   test('used when rngst2 holds no utm values, from the current URL first, then the URL at load', () => {
-    expect(readAttribution('', 'https://shop.example/?utm_source=newsletter&utm_medium=email&utm_campaign=may')).toEqual({
+    expect(readAttribution(true, 'https://shop.example/?utm_source=newsletter&utm_medium=email&utm_campaign=may')).toEqual({
       utmSource: 'newsletter',
       utmMedium: 'email',
       utmCampaign: 'may',
     });
-    expect(readAttribution('', 'https://shop.example/checkout', 'https://shop.example/?utm_source=fb&utm_term=(not%20set)')).toEqual({
+    expect(readAttribution(true, 'https://shop.example/checkout', 'https://shop.example/?utm_source=fb&utm_term=(not%20set)')).toEqual({
       utmSource: 'fb',
       utmTerm: '(not set)',
     });
@@ -105,29 +105,31 @@ describe('utm in the page URL as the fallback', () => {
 
   test('the cookie wins over the URL; never a mix of both', () => {
     trackingCookie('rngst2', { utmz: { utm_source: 'google' } });
-    expect(readAttribution('', 'https://shop.example/?utm_source=fb&utm_medium=social')).toEqual({ utmSource: 'google' });
+    expect(readAttribution(true, 'https://shop.example/?utm_source=fb&utm_medium=social')).toEqual({ utmSource: 'google' });
   });
 
   test('a page address that is not a URL is ignored', () => {
-    expect(readAttribution('', 'not a url')).toEqual({});
+    expect(readAttribution(true, 'not a url')).toEqual({});
   });
 });
 
-describe('attribution captured at load', () => {
-  const rngst2 = (source: string) => `rngst2=${encodeURIComponent(JSON.stringify({ utmz: { utm_source: source, utm_medium: 'cpc' }, sl: 'x' }))}`;
-
-  test('cookies deleted after the script loaded still count, from the load-time snapshot', () => {
-    const atLoad = `${rngst2('google')}; _ga=GA1.1.1907690628.1747750782; other=1`;
-    expect(document.cookie).toBe('');
-    expect(readAttribution(atLoad, page)).toEqual({ utmSource: 'google', utmMedium: 'cpc', clientId: '1907690628.1747750782' });
-  });
-
-  test('a cookie rebuilt since load wins over the snapshot', () => {
-    trackingCookie('rngst2', { utmz: { utm_source: 'facebook', utm_medium: 'social' } });
-    expect(readAttribution(`${rngst2('google')}`, page)).toEqual({ utmSource: 'facebook', utmMedium: 'social' });
-  });
-
-  test('a malformed snapshot never throws', () => {
-    expect(readAttribution('rngst2=%E0%A4%A; _ga=; =; ;;', page)).toEqual({});
+describe('without analytics consent', () => {
+  test('no cookie is read at all; utm values in the page address still count', () => {
+    trackingCookie('rngst2', { utmz: { utm_source: 'google', utm_medium: 'cpc' }, sl: 'x' });
+    rawCookie('_ga', 'GA1.1.1907690628.1747750782');
+    const cookie = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie')!;
+    const reads = vi.spyOn(cookie, 'get');
+    Object.defineProperty(Document.prototype, 'cookie', cookie);
+    try {
+      expect(readAttribution(false, 'https://shop.example/?utm_source=newsletter&utm_medium=email')).toEqual({ utmSource: 'newsletter', utmMedium: 'email' });
+      expect(readAttribution(false, page)).toEqual({});
+      expect(reads).not.toHaveBeenCalled();
+      // With consent the same reader reads them (through the same getter).
+      expect(readAttribution(true, page)).toEqual({ utmSource: 'google', utmMedium: 'cpc', clientId: '1907690628.1747750782' });
+      expect(reads).toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+      Object.defineProperty(Document.prototype, 'cookie', cookie);
+    }
   });
 });

@@ -1,12 +1,9 @@
 // The invitation's logic in jsdom, on a clock the test moves: which data-invite entries are
-// triggers, what each trigger listens to, the caps and their memory in the site's storage, and what
-// the relay's status makes of it.
+// triggers, what each trigger listens to, and what the relay's status makes of it. The caps and
+// their memory: invite-memory.test.ts.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { availabilityOf } from '../../widget/src/invite/availability.ts';
-import { createMemory } from '../../widget/src/invite/memory.ts';
 import { armTriggers, parseTriggers, type TriggerName } from '../../widget/src/invite/triggers.ts';
-
-const day = 86_400_000;
 
 describe('parseTriggers', () => {
   test('reads a comma and/or space separated list', () => {
@@ -166,90 +163,6 @@ describe('armTriggers', () => {
       win.document.dispatchEvent(new win.Event('visibilitychange'));
       expect(fired).toEqual([]);
     });
-  });
-});
-
-describe('memory and caps', () => {
-  let clock: number;
-  const now = () => clock;
-
-  beforeEach(() => {
-    clock = Date.UTC(2026, 10, 25, 12);
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-
-  test('counts the pages of this session in sessionStorage', () => {
-    expect(createMemory(window, now).countPage()).toBe(1);
-    expect(createMemory(window, now).countPage()).toBe(2);
-    expect(sessionStorage.getItem('dialback:pages')).toBe('2');
-  });
-
-  test('once per session, then not again within data-invite-days days', () => {
-    let memory = createMemory(window, now);
-    expect(memory.allowed(1)).toBe(true);
-    memory.shown();
-    expect(memory.allowed(1)).toBe(false);
-    expect(sessionStorage.getItem('dialback:invited')).toBe('1');
-    expect(localStorage.getItem('dialback:invited')).toBe(String(clock));
-    // Another page of the same session.
-    expect(createMemory(window, now).allowed(0)).toBe(false);
-    // A new session (another visit): the days count.
-    sessionStorage.clear();
-    memory = createMemory(window, now);
-    clock += day - 1;
-    expect(memory.allowed(1)).toBe(false);
-    clock += 1;
-    expect(memory.allowed(1)).toBe(true);
-    expect(memory.allowed(3)).toBe(false);
-    // 0 days: only the session cap.
-    expect(memory.allowed(0)).toBe(true);
-  });
-
-  test('not for 30 days after the visitor asked for a call', () => {
-    const memory = createMemory(window, now);
-    memory.asked();
-    expect(localStorage.getItem('dialback:asked')).toBe(String(clock));
-    clock += 30 * day - 1;
-    expect(memory.allowed(0)).toBe(false);
-    clock += 1;
-    expect(memory.allowed(0)).toBe(true);
-  });
-
-  test('uses no cookies', () => {
-    const memory = createMemory(window, now);
-    memory.countPage();
-    memory.shown();
-    memory.asked();
-    expect(document.cookie).toBe('');
-  });
-
-  test('storage that throws: no exception, and the caps hold for the page', () => {
-    const throwing = {
-      getItem: () => {
-        throw new DOMException('denied', 'SecurityError');
-      },
-      setItem: () => {
-        throw new DOMException('full', 'QuotaExceededError');
-      },
-    };
-    const win = Object.create(window, { localStorage: { value: throwing }, sessionStorage: { get: () => throwing.getItem() } }) as Window;
-    const memory = createMemory(win, now);
-    expect(memory.countPage()).toBe(1);
-    expect(memory.countPage()).toBe(2);
-    expect(memory.allowed(1)).toBe(true);
-    memory.shown();
-    expect(memory.allowed(1)).toBe(false);
-    expect(memory.allowed(0)).toBe(false);
-  });
-
-  test('values that are not numbers (another script, an old version) count as nothing', () => {
-    localStorage.setItem('dialback:invited', 'yesterday');
-    localStorage.setItem('dialback:asked', '');
-    sessionStorage.setItem('dialback:pages', 'many');
-    const memory = createMemory(window, now);
-    expect(memory.allowed(1)).toBe(true);
-    expect(memory.countPage()).toBe(1);
   });
 });
 

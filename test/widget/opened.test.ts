@@ -26,6 +26,17 @@ test("without the cookie, the landing page's utm values; unknown fields are left
   expect(JSON.parse(JSON.stringify(openBeacon(ctx, '/pricing')))).toEqual({ utmSource: 'newsletter', utmCampaign: 'nov', page: '/pricing' });
 });
 
+test("without analytics consent the tracking cookie is not read: the landing page's utm values count", () => {
+  document.cookie = `rngst2=${encodeURIComponent(JSON.stringify({ utmz: { utm_source: 'google', utm_medium: 'cpc' } }))}; path=/`;
+  const { ctx } = testContext(testConfig());
+  ctx.pageAtLoad = 'https://shop.example/landing?utm_source=newsletter';
+  ctx.told.push({ analytics: false, ads: false });
+  expect(JSON.parse(JSON.stringify(openBeacon(ctx, '/pricing')))).toEqual({ utmSource: 'newsletter', page: '/pricing' });
+  // Granted on the same page: read from then on.
+  ctx.told.push({ analytics: true, ads: false });
+  expect(openBeacon(ctx, '/pricing')).toMatchObject({ utmSource: 'google', utmMedium: 'cpc' });
+});
+
 test('sent to the relay once the status is answered, or has failed', async () => {
   const sendBeacon = vi.fn(() => true);
   vi.stubGlobal('navigator', { ...navigator, sendBeacon });

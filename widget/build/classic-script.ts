@@ -22,18 +22,19 @@ const preloadHelperId = '\0vite/preload-helper.js';
 const helper = '(load) => load()';
 
 /**
- * `h(()=>import(`./<chunk>.js`).then(…),[])` (or Vite's marker in place of `[]`) → `import(`./<chunk>.js`).then(…)` for every call of the helper `h`;
- * null when a call does not have that exact shape (the build then keeps the helper).
+ * `h(()=>import(`./<chunk>.js`).then(…),[])` (or Vite's marker in place of `[]`) → `import(`./<chunk>.js`).then(…)` for every call of the helper `h`,
+ * minified or not (`h(() => import("./<chunk>.js"), __VITE_PRELOAD__)`); null when a call does not have that exact shape (the build then keeps the helper).
  */
 function unwrapPreloads(code: string, helperName: string): string | null {
   // Only calls that wrap an import(): a minified scope may reuse the helper's name for a local.
-  const open = `${helperName}(()=>import(`;
+  const opens = new RegExp(`${helperName.replace(/\$/g, '\\$')}\\(\\(\\)\\s*=>\\s*import\\(`, 'g');
   let out = '';
   let from = 0;
-  for (let at = code.indexOf(open); at >= 0; at = code.indexOf(open, from)) {
+  for (let match = opens.exec(code); match; match = opens.exec(code)) {
+    const at = match.index;
     if (/[\w$.]/.test(code[at - 1] ?? '')) return null; // part of a longer name
     let depth = 0;
-    let i = at + open.length - 'import('.length;
+    let i = at + match[0].length - 'import('.length;
     for (; i < code.length; i++) {
       const ch = code[i]!;
       if (ch === '`' || ch === '"' || ch === "'")
@@ -47,10 +48,11 @@ function unwrapPreloads(code: string, helperName: string): string | null {
     }
     // The second argument is still Vite's marker here (Vite writes the list after this hook); with
     // modulePreload off and no CSS in the chunks the list it would write is empty.
-    const rest = [',[])', ',__VITE_PRELOAD__)'].find((tail) => code.startsWith(tail, i));
+    const rest = /^,\s*(?:\[\]|__VITE_PRELOAD__)\)/.exec(code.slice(i))?.[0];
     if (!rest) return null;
-    out += code.slice(from, at) + code.slice(at + open.length - 'import('.length, i);
+    out += code.slice(from, at) + code.slice(at + match[0].length - 'import('.length, i);
     from = i + rest.length;
+    opens.lastIndex = from;
   }
   return out + code.slice(from);
 }
@@ -68,17 +70,15 @@ export function classicScriptEntry(): Plugin {
     },
     renderChunk(code, chunk) {
       const importsHelper = /import\s*\{\s*\w+ as __vitePreload\s*\}\s*from\s*["'][^"']*\.js["'];?/;
-      let next: string;
-      if (isClassic(chunk)) {
-        // Here the calls can be unwrapped before minifying, in their one known shape: modulePreload
-        // is off, so their marker would become an empty list. Once minified, the helper's short name
-        // is also taken by the entry's locals, and could no longer be told from them.
-        next = code
-          .replace(/export\s*\{\s*__vitePreload as \w+\s*\};?/, '')
-          .replace(/__vitePreload\(\(\) => import\(\s*(?:\/\*[^*]*\*\/\s*)?("[^"]+"|`[^`]+`)\s*\), __VITE_PRELOAD__\)/g, 'import($1)')
-          .replace(importsHelper, '');
-        if (next.includes('__vitePreload(') && !/const __vitePreload\b/.test(next)) next = `const __vitePreload = ${helper};\n${next}`;
-      } else next = code.replace(importsHelper, code.includes('__vitePreload(') ? `const __vitePreload = ${helper};` : '');
+      // Here, before minifying, the calls can be unwrapped in every chunk: modulePreload is off, so
+      // their marker would become an empty list. Once minified, the helper's short name is also
+      // taken by the chunk's locals, and could no longer be told from them (each lazy chunk kept an
+      // unused copy of it). A comment before a specifier goes with the call.
+      let next = code.replace(/__vitePreload\(\(\) => import\(\s*\/\*[^*]*\*\/\s*/g, '__vitePreload(() => import(');
+      next = unwrapPreloads(next, '__vitePreload') ?? next;
+      if (isClassic(chunk)) next = next.replace(/export\s*\{\s*__vitePreload as \w+\s*\};?/, '');
+      next = next.replace(importsHelper, '');
+      if (next.includes('__vitePreload(') && !/const __vitePreload\b/.test(next)) next = `const __vitePreload = ${helper};\n${next}`;
       return next === code ? null : { code: next, map: null };
     },
     generateBundle(_options, bundle) {

@@ -4,7 +4,8 @@
 //   rngst  = encodeURIComponent(JSON) of {clientId}                    → client id when there is no _ga
 // utm_* in the page URL (now, or when the script loaded) fill in when rngst2 says nothing. Placeholders such as (direct), (none) and
 // (not set) are real values and pass unchanged. The cookies belong to someone else's script and may
-// be missing, blocked or truncated: nothing here may throw.
+// be missing, blocked or truncated: nothing here may throw. They are read as they are when asked
+// (never at page load), and only as the visitor's consent allows (the caller decides: consent/).
 import type { Attribution } from '../../server/src/contract.ts';
 
 const utmFields = ['Source', 'Medium', 'Campaign', 'Content', 'Term'] as const;
@@ -15,16 +16,14 @@ function clean(value: unknown): string | undefined {
   return trimmed && trimmed.length <= 200 ? trimmed : undefined;
 }
 
-type CookieReader = (name: string) => string | undefined;
-
 /**
- * A cookie's value in a `document.cookie` string, decoded as js-cookie reads it (RFC 6265 quotes
- * dropped, %XX sequences decoded, a malformed one leaving the value unread). Written here rather than
- * imported: we only ever read two cookies, and js-cookie's writer API (set, remove, attributes) is one
- * object the bundler cannot trim, about 560 B gzip on every visitor's download.
+ * A cookie's value as it is now, decoded as js-cookie reads it (RFC 6265 quotes dropped, %XX sequences
+ * decoded, a malformed one leaving the value unread). Written here rather than imported: we only
+ * ever read three cookies, and js-cookie's writer API (set, remove, attributes) is one object the
+ * bundler cannot trim, 490 B on every visitor's download that the widget's budget has no room for.
  */
-function cookieIn(cookies: string, name: string): string | undefined {
-  for (const pair of cookies ? cookies.split('; ') : []) {
+function cookie(name: string): string | undefined {
+  for (const pair of document.cookie.split('; ')) {
     const at = pair.indexOf('=');
     if (at > 0 && pair.slice(0, at) === name) {
       const value = pair.slice(at + 1);
@@ -38,20 +37,12 @@ function cookieIn(cookies: string, name: string): string | undefined {
   return undefined;
 }
 
-/**
- * Reads a cookie as it is now, else as it was when the script loaded (`snapshot`: document.cookie
- * then). Now wins: the tracking script may have rebuilt its cookie since; the snapshot keeps
- * attribution that was deleted after load.
- */
-function cookieReader(snapshot: string): CookieReader {
-  return (name) => cookieIn(document.cookie, name) ?? cookieIn(snapshot, name);
-}
-
-function jsonCookie(read: CookieReader, name: string): Record<string, unknown> | undefined {
+/** A cookie's JSON value as an object; undefined when missing, truncated or not JSON. */
+function jsonCookie(name: string): Record<string, unknown> | undefined {
   try {
-    return Object(JSON.parse(read(name)!)) as Record<string, unknown>;
+    return Object(JSON.parse(cookie(name)!)) as Record<string, unknown>;
   } catch {
-    return undefined; // missing, truncated or not JSON
+    return undefined;
   }
 }
 
@@ -78,20 +69,20 @@ function urlParams(url: string): URLSearchParams | undefined {
 }
 
 /**
- * Reads every source. `cookiesAtLoad`: document.cookie when the script loaded (see cookieReader).
- * `pageUrls`: the page's address now and when the script loaded; the first with utm_* parameters is
- * the fallback when the rngst2 cookie holds none.
+ * Reads every source the visitor's consent allows. `cookies`: whether the tracking cookies may be
+ * read (consent/); without, only the page addresses count (nothing is read from the device).
+ * `pageUrls`: the page's address now and when the script loaded; the first with utm_* parameters
+ * is the fallback when the rngst2 cookie holds none.
  */
-export function readAttribution(cookiesAtLoad: string, ...pageUrls: string[]): Attribution {
-  const read = cookieReader(cookiesAtLoad);
-  const utmz = Object(jsonCookie(read, 'rngst2')?.utmz) as Record<string, unknown>;
+export function readAttribution(cookies: boolean, ...pageUrls: string[]): Attribution {
+  const utmz = Object(cookies && jsonCookie('rngst2')?.utmz) as Record<string, unknown>;
   let result = utmFrom((key) => utmz[key]);
   for (const url of pageUrls) {
     if (Object.keys(result).length) break;
     const params = urlParams(url);
     result = utmFrom((key) => params?.get(key));
   }
-  const clientId = clean(gaClientId(read('_ga'))) ?? clean(jsonCookie(read, 'rngst')?.clientId);
+  const clientId = cookies ? (clean(gaClientId(cookie('_ga'))) ?? clean(jsonCookie('rngst')?.clientId)) : undefined;
   if (clientId) result.clientId = clientId;
   return result;
 }

@@ -4,6 +4,7 @@
 import { createDialback, type DialbackFunction } from './commands.ts';
 import { readConfig } from './config.ts';
 import type { InviteContext, WidgetUi } from './context.ts';
+import type { Messages } from './ui/i18n/types.ts';
 import type { ShowInvite } from './invite/index.ts';
 import { adoptStyles, mountWidget, type MountedWidget } from './element.ts';
 import { createEventHub } from './events.ts';
@@ -36,13 +37,11 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
       }
 
   const config = readConfig(script, doc, win.navigator.languages);
-  // Attribution as it stood at load: the page address (its utm_* parameters may be gone after an SPA
-  // navigation) and the raw cookie string (a consent tool may delete cookies later). Both are parsed
-  // only in the lazy chunk, which keeps the entry small. (document.cookie throws only
-  // in an opaque-origin sandbox, where the relay would refuse the page's "null" origin anyway; the
-  // loader catches it and the widget stays out of such a frame.)
+  // The page address as it stood at load: its utm_* parameters may be gone after an SPA navigation.
+  // No cookie is read here: the lazy chunks read them only as the visitor's consent allows (consent/).
   const pageAtLoad = win.location.href;
-  const cookiesAtLoad = doc.cookie;
+  // Every dialback('consent', …), in order: the lazily loaded consent code reads them.
+  const told: unknown[] = [];
   const hub = createEventHub(win);
   let ui: Promise<WidgetUi> | undefined;
   let isOpen = false;
@@ -52,10 +51,11 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   // The visitor's language catalog is fetched beside the UI chunk, not after it (the build names the
   // catalogs after the UI chunk, whose hash it writes in place of __UI_HASH__; the UI chunk then finds
   // the catalog in the browser's module map). Only in the build: the sources have no such file.
+  // (The sources name the catalog itself: tests run them unbuilt.)
+  const catalog = (): Promise<{ messages: Messages }> =>
+    import.meta.env.PROD ? import(/* @vite-ignore */ `./chunks/${config.lang}-__UI_HASH__.js`) : import(`./ui/i18n/${config.lang}.ts`);
   const loadUi = (): Promise<WidgetUi> =>
-    (ui ??= Promise.all([mounted, import('./ui/mount.tsx'), import.meta.env.PROD && import(/* @vite-ignore */ `./chunks/${config.lang}-__UI_HASH__.js`)]).then(
-      ([context, module]) => module.start(context),
-    ));
+    (ui ??= Promise.all([mounted, import('./ui/mount.tsx'), import.meta.env.PROD && catalog()]).then(([context, module]) => module.start(context)));
   // A failed download (flaky network) may succeed next time: forget it.
   const retryable = (p: Promise<WidgetUi>) =>
     p.catch((error) => {
@@ -86,7 +86,8 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
           config,
           script,
           pageAtLoad,
-          cookiesAtLoad,
+          told,
+          catalog,
           emit: hub.emit,
           report,
           adoptStyles: (css) => adoptStyles(m.shadow, css),
@@ -115,7 +116,7 @@ export function boot(win: Window & { dialback?: DialbackFunction }, doc: Documen
   const loadInvite = () => (invite ??= Promise.all([mounted, import('./invite/index.ts')]).then(([context, module]) => module.start(context), report));
   if (script?.getAttribute('data-invite')) (win.requestIdleCallback || setTimeout)(loadInvite);
 
-  const dialback = createDialback({ open: () => open(null), close, invite: () => loadInvite().then((show) => show?.()), on: hub.on });
+  const dialback = createDialback({ open: () => open(null), close, invite: () => loadInvite().then((show) => show?.()), consent: (c) => told.push(c), on: hub.on });
   win.dialback = dialback;
 
   // Any element with data-dialback-open, including ones the page adds later. Capture phase, so a

@@ -10,6 +10,8 @@ export interface CommandActions {
   close(): void;
   /** Shows the invitation now, if its caps allow (loads its chunk when the tag has no data-invite). */
   invite(): void;
+  /** `dialback('consent', { analytics, ads })`: recorded only; the lazily loaded consent code reads it (consent/). */
+  consent(told: unknown): void;
   on(event: string, handler: Handler): void;
 }
 
@@ -23,7 +25,7 @@ export interface DialbackFunction {
 
 export function createDialback(actions: CommandActions): DialbackFunction {
   const dialback: DialbackFunction = (command, event, handler) => {
-    if (command === 'open' || command === 'close' || command === 'invite') actions[command]();
+    if (command === 'open' || command === 'close' || command === 'invite' || command === 'consent') actions[command](event);
     else if (command === 'on' && typeof event === 'string' && typeof handler === 'function') actions.on(event, handler as Handler);
     else if (command !== 'config') report('unknown command: ' + String(command)); // config: read once, at start (boot.ts)
   };

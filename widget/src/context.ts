@@ -12,8 +12,13 @@ export interface WidgetContext {
   container: HTMLElement;
   /** The page's address when the script ran (utm_* fallback; an SPA may have navigated since). */
   pageAtLoad: string;
-  /** `document.cookie` when the script ran: attribution survives cookies removed later. */
-  cookiesAtLoad: string;
+  /** Every `dialback('consent', …)` so far, in order, as the page gave it (read by consent/). */
+  told: unknown[];
+  /**
+   * The visitor's language catalog (the same module the UI chunk loads): the invitation's words are
+   * in it. Typed here by the words the invitation reads, so this file needs nothing of ui/.
+   */
+  catalog(): Promise<{ messages: { invite: readonly [now: string, later: string]; close: string } }>;
   emit(name: EventName, detail?: EventDetail): void;
   report(error: unknown): void;
   /** Adds a stylesheet to the shadow root (adopted where supported). */

@@ -7,6 +7,7 @@ import { useRef, useState } from 'preact/hooks';
 import { postJson } from './api.ts';
 import type { Formats } from './format.ts';
 import { pagePath } from './format.ts';
+import { clientIdWords } from './leads/client-id-words.ts';
 import { stageWords } from './leads/stage-words.ts';
 import { ListTable } from './TableWrap.tsx';
 import type { OwnerLead } from './types.ts';
@@ -35,6 +36,9 @@ export function PendingLeads({ formats }: { formats: Formats }) {
       <td class={lead.state === 'failed' ? 'bad' : ''}>{waiting}</td>
       <td>
         {lead.utmSource || '—'} / {lead.utmMedium || '—'}
+      </td>
+      <td class="client-id" data-consent={lead.consent}>
+        {clientIdWords(lead)}
       </td>
       <td class="page">{pagePath(lead.pageUrl)}</td>
       <td>{action}</td>
@@ -65,7 +69,7 @@ export function PendingLeads({ formats }: { formats: Formats }) {
       <ListTable
         id="leads"
         label="Leads waiting now"
-        columns={['When', 'Number', 'Waiting because', 'Source / medium', 'Page', { hidden: 'Action' }]}
+        columns={['When', 'Number', 'Waiting because', 'Source / medium', 'Client id', 'Page', { hidden: 'Action' }]}
         rows={data ? rows : null}
         empty="No lead is waiting."
       />

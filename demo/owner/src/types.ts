@@ -15,6 +15,12 @@ export interface OwnerAgents {
   fetchedAt: string;
 }
 
+/** The days a report and its leads are asked for (`from`, `to`: YYYY-MM-DD, both included). */
+export interface Period {
+  from: string;
+  to: string;
+}
+
 /** The page's fixed facts: the project's time zone and its today (by the relay's clock). */
 export interface OwnerViewFacts {
   timeZone: string;

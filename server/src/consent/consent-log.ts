@@ -5,7 +5,8 @@
 // JSON lines to CONSENT_LOG_PATH when set, so records survive restarts; kept in memory (bounded)
 // otherwise. The SQLite and Redis logs keep the same record.
 import { appendFile } from 'node:fs/promises';
-import { createHash, createHmac, type KeyObject } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
+import { numberHmac } from '../phone/number-hash.ts';
 import { appendingTo } from './file-gate.ts';
 
 export interface ConsentRecord {
@@ -20,9 +21,6 @@ export interface ConsentRecord {
   privacyUrl: string | null;
   numberHmac: string;
 }
-
-/** The keyed hash a stored record keeps of a number (HMAC-SHA256 with HASH_SECRET, hex): consent records and held calls. */
-export const numberHmac = (hashSecret: string | KeyObject, e164: string): string => createHmac('sha256', hashSecret).update(e164).digest('hex');
 
 export interface ConsentInput {
   at: Date;

@@ -8,11 +8,11 @@
 // A record is never taken back: a request the service then refuses, or a booking that finds the
 // number already booked, keeps its record. It proves what the visitor agreed to and when, not that
 // a call was made.
-import type { AppContext } from '../app-context.ts';
 import type { CallbackRequest } from '../contract.ts';
 import { RelayError } from '../errors.ts';
 import type { Admission } from '../limits/admission.ts';
 import type { Logger } from '../log/index.ts';
+import type { ConsentLog } from './consent-log.ts';
 
 /** Seconds a visitor is asked to wait: a store that refused a write is usually back within seconds. */
 const RETRY_AFTER_SECONDS = 10;
@@ -30,7 +30,14 @@ export interface ConsentOf {
  * `admission` and throws RelayError temporarily_unavailable; without, it is only logged. `log`: the
  * callback's logger, which masks the number.
  */
-export async function keepConsentRecord(app: Pick<AppContext, 'consent' | 'config' | 'now'>, of: ConsentOf, admission: Admission, log: Logger): Promise<void> {
+/** What keeping a record needs: the log, REQUIRE_CONSENT, the clock. */
+export interface ConsentKeeping {
+  consent: ConsentLog;
+  config: { consent: { required: boolean } };
+  now: () => Date;
+}
+
+export async function keepConsentRecord(app: ConsentKeeping, of: ConsentOf, admission: Admission, log: Logger): Promise<void> {
   const { request } = of;
   let failure: unknown;
   try {

@@ -69,12 +69,14 @@ export function loadStaticSet(dir: string): StaticSet {
   for (const full of entries) {
     const raw = readFileSync(full);
     const type = contentTypes[extname(full)] ?? 'application/octet-stream';
-    const compressible = /javascript|css|html|svg|json/.test(type) && raw.length > 256;
+    const compressible = /javascript|css|html|svg|json/.test(type);
     const tag = createHash('sha256').update(raw).digest('base64url').slice(0, 22);
+    // Each coding only where it is smaller than the file itself (a widget chunk of 250 B still gains a third).
+    const coded = (coding: 'gzip' | 'br', body: Buffer): Representation | null => (body.length < raw.length ? { body, coding, etag: `"${tag}-${coding}"` } : null);
     files.set(relative(dir, full).split(sep).join('/'), {
       raw: { body: raw, coding: null, etag: `"${tag}"` },
-      gzip: compressible ? { body: gzipSync(raw, { level: 9 }), coding: 'gzip', etag: `"${tag}-gzip"` } : null,
-      br: compressible ? { body: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), coding: 'br', etag: `"${tag}-br"` } : null,
+      gzip: compressible ? coded('gzip', gzipSync(raw, { level: 9 })) : null,
+      br: compressible ? coded('br', brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })) : null,
       type,
     });
   }

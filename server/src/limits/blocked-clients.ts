@@ -1,5 +1,5 @@
-// The blocked-client cache, a decorator of the relay's Limiter for floods (relay-stores.ts and
-// redis-stores.ts wrap the limiter with it). Only refusals are held, never "allowed", for at
+// The blocked-client cache, a decorator of the relay's Limiter for floods (app/relay-stores.ts and
+// app/redis-stores.ts wrap the limiter with it). Only refusals are held, never "allowed", for at
 // most `maxHoldMs` and never past their wait (held-refusals.ts), at most `maxEntries` keys.
 import { networksOf } from './networks.ts';
 import { clientKey } from './client-key.ts';

@@ -2,7 +2,7 @@
 // the number's callback jobs and outbox entries, found and erased by its keyed hash. Its consent
 // records are the memory consent log's (consent-log.ts), which number-data.ts reads and forgets
 // with the rest of what this relay holds in memory.
-import type { MemoryCallbackJobStore } from '../lifecycle/memory-job-store.ts';
+import type { MemoryCallbackJobStore } from '../callback/stores/memory-job-store.ts';
 import type { MemoryWebhookOutbox } from '../webhooks/memory-outbox.ts';
 import type { NumberRecords } from './number-records.ts';
 

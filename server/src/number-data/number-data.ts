@@ -1,20 +1,42 @@
 // A visitor's data on request (GET and DELETE /owner/api/numbers/<E.164>, and `npm run data`):
-// everything the relay keeps about one number, found by its keyed hash in every store (and by its
+// everything the relay keeps about one number (its calls with their tracking consent, consent
+// records, events, limits, the never-call list), found by its keyed hash in every store (and by its
 // written forms in the report's visitor values), and its erasure, the copies in this relay's memory
 // included. What stays after an erasure, and why: number-data/README.md.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { AppContext } from '../app-context.ts';
-import type { ConsentRecord } from '../consent/consent-log.ts';
-import { numberHmac } from '../consent/consent-log.ts';
+import type { ConsentLog, ConsentRecord } from '../consent/consent-log.ts';
+import { numberHmac } from '../phone/number-hash.ts';
 import { eraseFromConsentFile, findInConsentFile } from '../consent/erase-from-file.ts';
 import { RelayError } from '../errors.ts';
 import type { Refusal } from '../limits/limit-store.ts';
-import type { RelayStores } from '../relay-stores.ts';
-import type { KeptRecords } from './number-records.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import type { MemoryCopies } from '../lib/memory-copies.ts';
+import type { Limiter } from '../limits/index.ts';
+import type { Logger } from '../log/index.ts';
+import type { CallBackNumbers } from '../owner/callback-numbers.ts';
+import type { NeverCallList } from '../phone/never-call-list.ts';
+import type { ReportStore } from '../report/report-store.ts';
+import type { ErasureNotices } from '../shared-state/erasure-notices.ts';
+import type { Config } from '../config/index.ts';
+import type { KeptRecords, NumberRecords } from './number-records.ts';
 import { mentionsOf } from './number-mentions.ts';
+import type { TrackingConsent } from '../contract.ts';
+import { storedConsent } from '../tracking-consent/snapshot.ts';
 
-type ValueMatches = Awaited<ReturnType<RelayStores['report']['findValues']>>;
-type ValuesErased = Awaited<ReturnType<RelayStores['report']['eraseValues']>>;
+type ValueMatches = Awaited<ReturnType<ReportStore['findValues']>>;
+type ValuesErased = Awaited<ReturnType<ReportStore['eraseValues']>>;
+
+/** What finding and erasing a number uses: every store that may hold it, and what this relay holds in memory. */
+export interface NumberDataDeps {
+  config: Pick<Config, 'hash' | 'consent'>;
+  log: Logger;
+  limiter: Pick<Limiter, 'numberHolds'>;
+  consent: Pick<ConsentLog, 'recent'>;
+  copies: Pick<MemoryCopies, 'forget'>;
+  /** Several relays: how the others hear of an erasure; null with one relay. */
+  erasureNotices: Pick<ErasureNotices, 'announce'> | null;
+  stores: { numberRecords: NumberRecords; callBackNumbers: CallBackNumbers; neverCall: NeverCallList; report: ReportStore; idempotency: IdempotencyStore };
+}
 
 /** Report entries listed by GET at most, of each kind: a flood may have written the number into millions of open groups. */
 const REPORT_LISTED = 100;
@@ -42,6 +64,8 @@ export interface NumberData {
     /** Whether the job still holds the full number (while a call may be placed). */
     numberKept: boolean;
     attribution: Record<string, string | undefined>;
+    /** The visitor's tracking consent as the widget told it with the request; null when not told. */
+    trackingConsent: TrackingConsent | null;
     pageUrl: string | null;
     origin: string;
     locale: string | null;
@@ -71,7 +95,7 @@ function reportOf(found: ValueMatches): NumberData['report'] {
 }
 
 /** Every consent record of the number: the store's, the file's, and this relay's copy in memory (the memory store's own), once each. */
-async function consentOf(app: AppContext, hash: string, kept: KeptRecords): Promise<ConsentRecord[]> {
+async function consentOf(app: NumberDataDeps, hash: string, kept: KeptRecords): Promise<ConsentRecord[]> {
   const path = app.config.consent.logPath;
   const all = [...kept.consent, ...(path ? await findInConsentFile(path, hash) : []), ...app.consent.recent().filter((r) => r.numberHmac === hash)];
   return [...new Map(all.map((r) => [r.callbackId, r])).values()];
@@ -79,7 +103,7 @@ async function consentOf(app: AppContext, hash: string, kept: KeptRecords): Prom
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function numberData(app: AppContext, e164: string): Promise<NumberData> {
+export async function numberData(app: NumberDataDeps, e164: string): Promise<NumberData> {
   const hash = numberHmac(app.config.hash.secret, e164);
   const { stores } = app;
   const [kept, callBack, refusals, listedAt] = await Promise.all([
@@ -104,6 +128,7 @@ export async function numberData(app: AppContext, e164: string): Promise<NumberD
       maskedNumber: j.maskedNumber,
       numberKept: j.request.e164 !== null,
       attribution: j.request.attribution,
+      trackingConsent: storedConsent(j.request.trackingConsent),
       pageUrl: j.request.pageUrl,
       origin: j.request.origin,
       locale: j.request.locale,
@@ -147,7 +172,7 @@ export interface Erasure {
   kept: { neverCall: boolean };
 }
 
-export async function eraseNumberData(app: AppContext, e164: string): Promise<Erasure> {
+export async function eraseNumberData(app: NumberDataDeps, e164: string): Promise<Erasure> {
   const hash = numberHmac(app.config.hash.secret, e164);
   const { stores } = app;
   const path = app.config.consent.logPath;

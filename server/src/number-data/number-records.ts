@@ -3,7 +3,7 @@
 // Each store kind has its own adapter (sqlite-, redis-, memory-number-records.ts); number-data.ts
 // puts them together with the rest of what the relay keeps (limits, call-back numbers, never-call).
 import type { ConsentRecord } from '../consent/consent-log.ts';
-import type { CallbackJob } from '../lifecycle/job-store.ts';
+import type { CallbackJob } from '../callback/job-store.ts';
 import type { OutboxEntry } from '../webhooks/outbox.ts';
 
 export interface KeptRecords {

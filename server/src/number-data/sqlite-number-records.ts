@@ -6,8 +6,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { ConsentRecord } from '../consent/consent-log.ts';
 import { toRecord } from '../consent/sqlite-consent-log.ts';
-import type { CallbackJob } from '../lifecycle/job-store.ts';
-import { toJob } from '../lifecycle/sqlite-job-store.ts';
+import type { CallbackJob } from '../callback/job-store.ts';
+import { toJob } from '../callback/stores/sqlite-job-store.ts';
 import { transaction } from '../storage/sqlite/database.ts';
 import type { OutboxEntry } from '../webhooks/outbox.ts';
 import { toEntry } from '../webhooks/sqlite-outbox.ts';

@@ -1,6 +1,6 @@
 // The numbers of leads the owner may still call back. A finished job loses its number at once
 // (privacy at rest), so a lead that ended missed or failed keeps it here, beside the job, for
-// CALL_BACK_DAYS: the owner view's "call back now" (owner/call-back.ts) reads it, and nothing else.
+// CALL_BACK_DAYS: the owner view's "call back now" (callback/use-cases/call-back.ts) reads it, and nothing else.
 // Erasing a number (number-data/number-data.ts) removes it; an entry past its time is never answered and
 // is deleted as new ones come.
 export const CALL_BACK_DAYS = 7;

@@ -10,7 +10,7 @@ import type { CallRecord } from '../calltracking/call-fields.ts';
 import { localDay, startOfLocalDay, startOfNextLocalDay } from '../schedule/zoned.ts';
 import type { Logger } from '../log/index.ts';
 import { maskForOwner } from './owner-mask.ts';
-import { sameNumber, type AcceptedCalls } from '../outcome/accepted-calls.ts';
+import { sameNumber, type AcceptedCalls } from '../callback/progress/accepted-calls.ts';
 import type { ErasedNumber } from '../lib/memory-copies.ts';
 
 /** Sources named in the answer at most; the others' calls are summed as "(other)". */

@@ -3,18 +3,19 @@
 // owner should call back by hand. Masked numbers and attribution only: the full number goes to the
 // owner's CRM through the signed lead webhook, never to a browser. Visitor values are one clean line
 // and the page an http(s) page of the lead's origin (visitor-text/), whatever an older relay stored.
-import type { AppContext } from '../app-context.ts';
-import type { CallbackJob } from '../lifecycle/job-store.ts';
-import { canMove } from '../lifecycle/stages.ts';
+import type { ConsentSource } from '../contract.ts';
+import type { CallbackJob, CallbackJobStore } from '../callback/job-store.ts';
+import { isCancellable } from '../callback/stages.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
 import { pageOfOrigin } from '../visitor-text/page-url.ts';
+import { consentMark, storedConsent, type ConsentMark } from '../tracking-consent/snapshot.ts';
 
 const SHOWN = 200;
 const FAILED_FOR_MS = 7 * 86_400_000;
 
 export interface OwnerLead {
   callbackId: string;
-  /** What the lead is waiting for, or how it ended (lifecycle/stages.ts). */
+  /** What the lead is waiting for, or how it ended (callback/stages.ts). */
   stage: CallbackJob['stage'];
   /** How it came in: a call now, a booking, or a call held while the service was unreachable. */
   requestedAs: CallbackJob['requestedAs'];
@@ -29,6 +30,10 @@ export interface OwnerLead {
   utmMedium: string | null;
   utmCampaign: string | null;
   clientId: string | null;
+  /** Whether the widget read the tracking cookies, and if not why: a missing client id explained (tracking-consent/). */
+  consent: ConsentMark;
+  /** Where the visitor's consent came from (a consent platform, dialback('consent'), none); null when not told. */
+  consentSource: ConsentSource | null;
   pageUrl: string | null;
   origin: string;
   attempts: number;
@@ -43,11 +48,12 @@ const shown = (value: string | undefined) => (value === undefined ? null : oneLi
 
 function ownerLead(job: CallbackJob): OwnerLead {
   const a = job.request.attribution;
+  const consent = storedConsent(job.request.trackingConsent);
   return {
     callbackId: job.callbackId,
     stage: job.stage,
     requestedAs: job.requestedAs,
-    cancellable: job.state === 'pending' && canMove(job.stage, 'cancelled'),
+    cancellable: isCancellable(job.stage),
     state: job.state,
     at: iso(job.state === 'pending' ? job.dueAt : job.updatedAt),
     requestedAt: iso(job.createdAt),
@@ -56,6 +62,8 @@ function ownerLead(job: CallbackJob): OwnerLead {
     utmMedium: shown(a.utmMedium),
     utmCampaign: shown(a.utmCampaign),
     clientId: shown(a.clientId),
+    consent: consentMark(consent),
+    consentSource: consent?.source ?? null,
     pageUrl: pageOfOrigin(job.request.pageUrl, job.request.origin).url,
     origin: job.request.origin,
     attempts: job.attempts,
@@ -64,7 +72,10 @@ function ownerLead(job: CallbackJob): OwnerLead {
   };
 }
 
-export async function ownerLeads(app: AppContext): Promise<{ pending: OwnerLead[]; failed: OwnerLead[] }> {
+export async function ownerLeads(app: {
+  stores: { jobs: Pick<CallbackJobStore, 'listPending' | 'listFailed'> };
+  now: () => Date;
+}): Promise<{ pending: OwnerLead[]; failed: OwnerLead[] }> {
   const now = app.now().getTime();
   const [pending, failed] = await Promise.all([app.stores.jobs.listPending(SHOWN), app.stores.jobs.listFailed(now - FAILED_FOR_MS, SHOWN)]);
   return { pending: pending.map(ownerLead), failed: failed.map(ownerLead) };

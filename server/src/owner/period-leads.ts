@@ -1,12 +1,14 @@
 // The owner view's leads of a period (`/owner/api/leads?from=…&to=…`): every lead the report
 // knows of in those project-local days, newest first, with its state. The report's fact gives how
-// it came and ended; the job, while it is kept, its stage and masked number. Masked numbers only;
+// it came and ended; the job, while it is kept, its stage, masked number, client id and the visitor's
+// tracking consent that explains a missing one (tracking-consent/). Masked numbers only;
 // visitor values one clean line (visitor-text/), whatever an older relay stored.
-import type { AppContext } from '../app-context.ts';
-import type { CallbackJob } from '../lifecycle/job-store.ts';
-import { canMove } from '../lifecycle/stages.ts';
+import type { ConsentSource } from '../contract.ts';
+import type { CallbackJob, CallbackJobStore } from '../callback/job-store.ts';
+import { isCancellable, mayCallBack, stateOf, type JobState } from '../callback/stages.ts';
 import type { Period } from '../report/report-query.ts';
-import type { LeadFact } from '../report/report-store.ts';
+import type { LeadFact, ReportStore } from '../report/report-store.ts';
+import { consentMark, storedConsent, type ConsentMark } from '../tracking-consent/snapshot.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
 
 const SHOWN = 1000;
@@ -17,11 +19,17 @@ export interface PeriodLead {
   requestedAt: string;
   /** The job's stage while the job is kept; else how the lead ended ('placed' when the service took it and nothing more is known). */
   stage: string;
-  state: 'pending' | 'completed' | 'failed' | 'cancelled';
+  state: JobState;
   number: string | null;
   utmSource: string | null;
   utmMedium: string | null;
   utmCampaign: string | null;
+  /** The client id, while the job is kept (the report's fact keeps none). */
+  clientId: string | null;
+  /** Whether the widget read the tracking cookies, and if not why, while the job is kept ('' after, or from a widget before it). */
+  consent: ConsentMark;
+  /** Where the visitor's consent came from, while the job is kept; null when not known. */
+  consentSource: ConsentSource | null;
   department: string | null;
   page: string | null;
   placed: boolean;
@@ -37,8 +45,9 @@ const orNull = (v: string) => oneLine(v, 200) || null;
 
 function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
   const stage = job?.stage ?? f.outcome ?? (f.placed ? 'placed' : 'requested');
-  const state = job?.state ?? (f.outcome === 'failed' || f.outcome === 'cancelled' ? f.outcome : f.outcome ? 'completed' : 'pending');
+  const state = job?.state ?? (f.outcome === null ? 'pending' : stateOf(f.outcome));
   const ended = f.outcome ?? job?.stage;
+  const consent = storedConsent(job?.request.trackingConsent);
   return {
     callbackId: f.callbackId,
     requestedAs: f.requestedAs,
@@ -49,18 +58,24 @@ function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
     utmSource: orNull(f.source),
     utmMedium: orNull(f.medium),
     utmCampaign: orNull(f.campaign),
+    clientId: job?.request.attribution.clientId ? orNull(job.request.attribution.clientId) : null,
+    consent: consentMark(consent),
+    consentSource: consent?.source ?? null,
     department: orNull(f.department),
     page: orNull(f.page),
     placed: f.placed,
     outcome: f.outcome,
     talkSeconds: f.talkSeconds,
     answerSeconds: f.answerSeconds,
-    cancellable: job !== undefined && job.state === 'pending' && canMove(job.stage, 'cancelled'),
-    canCallBack: (ended === 'missed' || ended === 'failed') && job !== undefined,
+    cancellable: job !== undefined && isCancellable(job.stage),
+    canCallBack: ended !== undefined && mayCallBack(ended) && job !== undefined,
   };
 }
 
-export async function periodLeads(app: AppContext, period: Period): Promise<{ leads: PeriodLead[]; truncated: boolean }> {
+export async function periodLeads(
+  app: { stores: { report: Pick<ReportStore, 'newestLeads'>; jobs: Pick<CallbackJobStore, 'get'> } },
+  period: Period,
+): Promise<{ leads: PeriodLead[]; truncated: boolean }> {
   // The store reads the newest SHOWN (and one more, to tell there are more), never the whole period.
   const facts = await app.stores.report.newestLeads(period.fromMs, period.toMs, SHOWN + 1);
   const shown = facts.slice(0, SHOWN);

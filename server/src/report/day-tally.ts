@@ -2,10 +2,12 @@
 // memory store (SQLite and Redis do the same in SQL and Lua, next to their data). A lead counts by
 // the rules in lead-report.ts; the owner's own call-backs count from `placed` on.
 import type { DayQuery, DayTop, LeadFact, OpenCount } from './report-store.ts';
+import { WITHOUT_CONSENT } from '../tracking-consent/snapshot.ts';
 import { byLeadsThenOpens, emptySum, firstOf, type KeyTally, type Sum } from './tally.ts';
 
 function addLead(sum: Sum, f: LeadFact, talkSeconds: number): void {
   if (f.requestedAs !== 'owner') sum.requested++;
+  if (f.requestedAs !== 'owner' && (WITHOUT_CONSENT as readonly string[]).includes(f.consent)) sum.noConsent++;
   if (f.placed) sum.placed++;
   if (f.outcome === 'answered') {
     sum.answered++;

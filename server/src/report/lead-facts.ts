@@ -1,19 +1,23 @@
 // How the lead report learns of leads: from the lifecycle's events (every held, booked and followed
 // call), and from the request path for a call placed at once that is not followed (no job: see
-// callback/place-now.ts). Each event writes one small fact; a fact told twice (at least once) is
+// callback/use-cases/place-now.ts). Each event writes one small fact; a fact told twice (at least once) is
 // written once.
-import type { CallbackJob } from '../lifecycle/job-store.ts';
-import type { LifecycleEvent, LifecycleListener } from '../lifecycle/lifecycle.ts';
+import type { CallbackJob, NewCallbackJob } from '../callback/job-store.ts';
+import type { LifecycleEvent, LifecycleListener } from '../callback/lifecycle.ts';
+import { isPlacement, reportEnd } from '../callback/stages.ts';
 import type { Logger } from '../log/index.ts';
+import { consentMark, storedConsent } from '../tracking-consent/snapshot.ts';
 import { groupValues, pagePath, type LeadSource, type NewLeadFact, type ReportStore } from './report-store.ts';
 
-/** The fact a new lead starts as: its attribution, page and department, no number. */
+/** The fact a new lead starts as: its attribution, page, department and consent mark, no number. */
 export function newLeadFact(job: Pick<CallbackJob, 'callbackId' | 'request'> & { requestedAs: LeadSource }, at: number, department?: string | null): NewLeadFact {
   const a = job.request.attribution;
   return {
     callbackId: job.callbackId,
     at,
     requestedAs: job.requestedAs,
+    // An owner's call-back carries its lead's request: its attribution, and the consent that explains it.
+    consent: consentMark(storedConsent(job.request.trackingConsent)),
     ...groupValues({ source: a.utmSource, medium: a.utmMedium, campaign: a.utmCampaign, department: department ?? null, page: pagePath(job.request.pageUrl) }),
   };
 }
@@ -27,11 +31,28 @@ function answerSeconds(job: CallbackJob, talkStartedAt: number): number {
 async function record(report: ReportStore, event: LifecycleEvent): Promise<void> {
   const { job, to, step } = event;
   if (event.from === null) await report.addLead(newLeadFact(job, job.createdAt, job.request.department));
-  if (to === 'following') await report.markPlaced(job.callbackId);
-  if (to === 'answered' || to === 'missed' || to === 'ended' || to === 'failed' || to === 'cancelled') {
+  if (isPlacement(to)) await report.markPlaced(job.callbackId);
+  const end = reportEnd(to);
+  if (end !== null) {
     const call = 'call' in step && step.call ? { answerSeconds: answerSeconds(job, step.call.talkStartedAt), talkSeconds: step.call.talkSeconds } : null;
-    await report.finish(job.callbackId, to, call);
+    await report.finish(job.callbackId, end, call);
   }
+}
+
+/**
+ * The facts of a call placed at once that no job follows (callback/deps.ts `placedNow`): the service
+ * took it, or refused it. Never throws: a lost count is no reason to fail the visitor's answer.
+ */
+export function recordPlacedNow(report: ReportStore, log: Logger): (lead: NewCallbackJob, what: 'placed' | 'failed') => Promise<void> {
+  return async (lead, what) => {
+    try {
+      await report.addLead(newLeadFact(lead, lead.dueAt, lead.request.department));
+      if (what === 'placed') await report.markPlaced(lead.callbackId);
+      else await report.finish(lead.callbackId, 'failed', null);
+    } catch (err) {
+      log.warn('lead report: fact not recorded', { err, callbackId: lead.callbackId });
+    }
+  };
 }
 
 /** The lifecycle listener that keeps the report's facts. A store failure costs a count, never a step. */

@@ -1,7 +1,8 @@
 // The lead report: for each group of a period's leads (by utm source, medium, campaign, department or
-// page) the funnel from dialog opens to conversations, and the same per day; the counts' definitions
-// are in docs/operations.md ("The lead report"). Bounded whatever visitors sent: a day at a time, its
-// first REPORT_GROUPS groups, the rest one exact "(other)". How: report/README.md.
+// page) the funnel from dialog opens to conversations (and the leads without the visitor's analytics
+// consent), and the same per day; the counts' definitions are in docs/operations.md ("The lead
+// report"). Bounded whatever visitors sent: a day at a time, its first REPORT_GROUPS groups, the rest
+// one exact "(other)". How: report/README.md.
 import { endOfDay, type Period } from './report-query.ts';
 import type { DayQuery, ReportDimension, ReportStore } from './report-store.ts';
 import { createCandidates } from './candidates.ts';

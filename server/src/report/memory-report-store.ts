@@ -37,7 +37,7 @@ export function createMemoryReportStore(options: { now?: () => number } = {}): R
   return {
     async addLead(fact) {
       if (facts.has(fact.callbackId)) return;
-      const kept: LeadFact = { ...fact, placed: false, outcome: null, answerSeconds: null, talkSeconds: null };
+      const kept: LeadFact = { ...fact, consent: fact.consent ?? '', placed: false, outcome: null, answerSeconds: null, talkSeconds: null };
       facts.set(fact.callbackId, kept);
       byTime.splice(firstAt(fact.at + 1), 0, kept);
       const key = groupKey(fact);

@@ -16,8 +16,8 @@ const DAY = luaFile(new URL('./redis-report-day/day.lua', import.meta.url));
 const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
 
 function tallyOf(raw: Tally): Tally {
-  const { opened, requested, placed, answered, talked, missed, failed } = raw;
-  return { opened, requested, placed, answered, talked, missed, failed, answers: list<[number, number]>(raw.answers) };
+  const { opened, requested, placed, answered, talked, missed, failed, noConsent } = raw;
+  return { opened, requested, placed, answered, talked, missed, failed, noConsent: noConsent ?? 0, answers: list<[number, number]>(raw.answers) };
 }
 
 const keyTallyOf = (raw: KeyTally): KeyTally => ({ key: String(raw.key), ...tallyOf(raw) });

@@ -8,6 +8,7 @@
 // The report reads a day at a time, grouped in Redis by one script (redis-report-day.ts).
 import type { RedisConnection } from '../storage/redis/connection.ts';
 import { luaFile } from '../storage/redis/lua-file.ts';
+import { markOf } from '../tracking-consent/snapshot.ts';
 import { redisReportValues } from './redis-report-values.ts';
 import { redisReportDay } from './redis-report-day.ts';
 import { dayKeys } from './redis-open-index.ts';
@@ -38,6 +39,7 @@ export function toFact(id: string, h: Record<string, string>): LeadFact {
     callbackId: id,
     at: Number(h.at),
     requestedAs: h.requestedAs as LeadSource,
+    consent: markOf(h.consent),
     source: h.source ?? '',
     medium: h.medium ?? '',
     campaign: h.campaign ?? '',
@@ -72,7 +74,7 @@ export function createRedisReportStore(options: { connection: RedisConnection; n
         // The first write of `at` decides: a lead told twice (at least once) is one lead.
         if (!(await c.hSetNX(leadKey(f.callbackId), 'at', String(f.at)))) return;
         const { callbackId: _id, at: _at, ...values } = f;
-        await c.hSet(leadKey(f.callbackId), values);
+        await c.hSet(leadKey(f.callbackId), { ...values, consent: f.consent ?? '' });
         await c.pExpire(leadKey(f.callbackId), RETENTION_MS);
         await c.zAdd(`${space}leads`, { score: f.at, value: f.callbackId });
         // The index expires with its newest lead: every key the relay writes to Redis expires.

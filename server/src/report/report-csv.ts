@@ -7,7 +7,7 @@
 import { oneLine } from '../visitor-text/one-line.ts';
 import type { LeadReport } from './lead-report.ts';
 
-const COLUMNS = ['opened', 'requested', 'placed', 'answered', 'talked', 'missed', 'failed', 'medianAnswerSeconds'] as const;
+const COLUMNS = ['opened', 'requested', 'placed', 'answered', 'talked', 'missed', 'failed', 'noConsent', 'medianAnswerSeconds'] as const;
 
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';

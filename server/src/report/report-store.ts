@@ -3,7 +3,8 @@
 // nothing personal. So each lead leaves one fact (when it came, how, its attribution, whether the
 // service took its call, how it ended, when talk began and how long it lasted) under its callback
 // id, and each dialog open a per-day counter of its group. No number, no address, no cookie.
-import type { RequestedAs } from '../lifecycle/stages.ts';
+import type { FinalStage, RequestedAs } from '../callback/stages.ts';
+import type { ConsentMark } from '../tracking-consent/snapshot.ts';
 import { groupPath, groupText, visibleText } from './group-values.ts';
 import type { ValueMatches, ValuesErased, ValueTest } from './erase-values.ts';
 import type { KeyTally, Tally } from './tally.ts';
@@ -25,13 +26,15 @@ export const REPORT_DIMENSIONS = ['source', 'medium', 'campaign', 'department', 
 export type ReportDimension = (typeof REPORT_DIMENSIONS)[number];
 
 /** How a lead ended, as far as the report tells it; null while it is still going on. */
-export type LeadEnd = 'answered' | 'missed' | 'ended' | 'failed' | 'cancelled';
+export type LeadEnd = FinalStage;
 
 export interface LeadFact extends ReportGroupValues {
   callbackId: string;
   /** When it was requested, ms. */
   at: number;
   requestedAs: LeadSource;
+  /** Whether the widget read the tracking cookies, and if not why (tracking-consent/snapshot.ts); '' when not told. */
+  consent: ConsentMark;
   /** The service took its call (at least once). */
   placed: boolean;
   outcome: LeadEnd | null;
@@ -45,6 +48,8 @@ export interface NewLeadFact extends ReportGroupValues {
   callbackId: string;
   at: number;
   requestedAs: LeadSource;
+  /** Absent: '' (not told). */
+  consent?: ConsentMark;
 }
 
 export interface OpenCount extends ReportGroupValues {

@@ -17,6 +17,8 @@ const LEAD_SUMS = [
   "COALESCE(SUM(outcome = 'answered' AND COALESCE(talk_seconds, 0) >= $talk), 0) AS talked",
   "COALESCE(SUM(outcome = 'missed'), 0) AS missed",
   "COALESCE(SUM(outcome = 'failed'), 0) AS failed",
+  // The marks of WITHOUT_CONSENT (tracking-consent/snapshot.ts).
+  "COALESCE(SUM(requested_as <> 'owner' AND consent IN ('denied', 'unknown')), 0) AS noConsent",
 ].join(', ');
 const OF_DAY = 'at_ms >= $from AND at_ms < $to';
 const ANSWERED = "outcome = 'answered' AND answer_seconds IS NOT NULL";
@@ -114,7 +116,7 @@ export function sqliteReportDays(db: DatabaseSync) {
 }
 
 function countsOnly(r: LeadCounts): LeadCounts {
-  return { requested: r.requested, placed: r.placed, answered: r.answered, talked: r.talked, missed: r.missed, failed: r.failed };
+  return { requested: r.requested, placed: r.placed, answered: r.answered, talked: r.talked, missed: r.missed, failed: r.failed, noConsent: r.noConsent };
 }
 
 function sumLeads(list: readonly LeadCounts[]): LeadCounts {

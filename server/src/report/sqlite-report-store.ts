@@ -3,6 +3,7 @@
 // reads a day at a time, grouped in SQL (sqlite-report-days.ts).
 import type { DatabaseSync } from 'node:sqlite';
 import { transaction } from '../storage/sqlite/database.ts';
+import { markOf } from '../tracking-consent/snapshot.ts';
 import { sqliteReportValues } from './sqlite-report-values.ts';
 import {
   LEAD_GROUP_DAYS,
@@ -21,6 +22,7 @@ export interface FactRow {
   callback_id: string;
   at_ms: number;
   requested_as: LeadSource;
+  consent: string;
   source: string;
   medium: string;
   campaign: string;
@@ -36,6 +38,7 @@ export const toFact = (r: FactRow): LeadFact => ({
   callbackId: r.callback_id,
   at: r.at_ms,
   requestedAs: r.requested_as,
+  consent: markOf(r.consent),
   source: r.source,
   medium: r.medium,
   campaign: r.campaign,
@@ -52,7 +55,7 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
   const now = options.now ?? Date.now;
   const sql = {
     add: db.prepare(
-      'INSERT INTO lead_facts (callback_id, at_ms, requested_as, source, medium, campaign, department, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (callback_id) DO NOTHING',
+      'INSERT INTO lead_facts (callback_id, at_ms, requested_as, consent, source, medium, campaign, department, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (callback_id) DO NOTHING',
     ),
     prune: db.prepare('DELETE FROM lead_facts WHERE at_ms < ?'),
     pruneOpens: db.prepare('DELETE FROM dialog_opens WHERE day < ?'),
@@ -71,7 +74,7 @@ export function createSqliteReportStore(options: { db: DatabaseSync; now?: () =>
   const values = sqliteReportValues(db);
   return {
     async addLead(f) {
-      sql.add.run(f.callbackId, f.at, f.requestedAs, f.source, f.medium, f.campaign, f.department, f.page);
+      sql.add.run(f.callbackId, f.at, f.requestedAs, f.consent ?? '', f.source, f.medium, f.campaign, f.department, f.page);
       const at = now();
       if (at - lastPrune > 3_600_000) {
         lastPrune = at;

@@ -9,9 +9,11 @@ export interface Counts {
   talked: number;
   missed: number;
   failed: number;
+  /** Leads asked for without the visitor's analytics consent (declined, or not answered yet): the widget read no tracking cookie. */
+  noConsent: number;
 }
 
-export const COUNT_NAMES = ['opened', 'requested', 'placed', 'answered', 'talked', 'missed', 'failed'] as const satisfies readonly (keyof Counts)[];
+export const COUNT_NAMES = ['opened', 'requested', 'placed', 'answered', 'talked', 'missed', 'failed', 'noConsent'] as const satisfies readonly (keyof Counts)[];
 
 /** Answered leads' seconds from the request to the start of talk: [seconds, how many]. */
 export type Answers = Array<[seconds: number, count: number]>;
@@ -25,7 +27,7 @@ export interface KeyTally extends Tally {
   key: string;
 }
 
-export const noCounts = (): Counts => ({ opened: 0, requested: 0, placed: 0, answered: 0, talked: 0, missed: 0, failed: 0 });
+export const noCounts = (): Counts => ({ opened: 0, requested: 0, placed: 0, answered: 0, talked: 0, missed: 0, failed: 0, noConsent: 0 });
 
 export const countsOf = (t: Counts): Counts => ({
   opened: t.opened,
@@ -35,6 +37,7 @@ export const countsOf = (t: Counts): Counts => ({
   talked: t.talked,
   missed: t.missed,
   failed: t.failed,
+  noConsent: t.noConsent,
 });
 
 /** A tally being summed: counts, and the histogram as a map. */

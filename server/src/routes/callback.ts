@@ -1,20 +1,20 @@
 // POST /api/callback: the one endpoint that spends money. This file maps HTTP to the callback
-// use-case (callback/request-callback.ts) and back: the Idempotency-Key header, the early refusal
+// use-case (callback/use-cases/request-callback.ts) and back: the Idempotency-Key header, the early refusal
 // answered without reading the body, the body (JSON, at most 20 KB, the contract's schema), and the
 // answer with the request's log fields. The origin was checked by the relay (origin: 'required').
 import type { IncomingMessage } from 'node:http';
-import { createCallbacks } from '../callback/request-callback.ts';
-import { createAnswers, type CallbackOutcome } from '../callback/outcome.ts';
+import { createCallbacks } from '../callback/use-cases/request-callback.ts';
+import { createAnswers, type CallbackOutcome } from '../callback/use-cases/outcome.ts';
 import { CallbackRequest } from '../contract.ts';
 import { RelayError } from '../errors.ts';
 import { readJsonBody } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import { readIdempotencyKey } from '../idempotency/request-key.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { RouteModule } from './index.ts';
 import { type SpanAttributes, tracing } from '../tracing/tracing.ts';
-import { USER_AGENT_MAX } from '../lifecycle/callback-params.ts';
+import { USER_AGENT_MAX } from '../callback/steps/callback-params.ts';
 import { oneLine } from '../visitor-text/one-line.ts';
 import { pageOfOrigin } from '../visitor-text/page-url.ts';
 

@@ -2,7 +2,7 @@
 // app and the files the relay serves, the routes it adds (none when its feature is off). Each route
 // declares its path, its methods, its origin rule and, when token-protected, who may see it
 // (http/router.ts); the relay applies those before any handler runs.
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { Route } from '../http/router.ts';
 import type { StaticSet } from '../http/static-files.ts';
 import { assetRoutes } from './assets.ts';

@@ -4,7 +4,7 @@
 // peer and no X-Forwarded-For/Forwarded: a proxy on the same host relays the public with a loopback
 // address, and adds those headers). Anyone else gets the very 404 of an unknown path.
 import type { IncomingMessage } from 'node:http';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { Handler, RequestContext } from '../http/router.ts';
 import { secretMatcher } from '../lib/secret-match.ts';
 import type { RouteModule } from './index.ts';

@@ -7,11 +7,11 @@
 //   POST /owner/api/leads/<id>/never-call  200 { status: 'listed', listedAt }
 //   GET /owner/api/numbers/<E.164>          200 everything kept about the number (number-data/)
 //   DELETE /owner/api/numbers/<E.164>       200 what was erased, and what is kept
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import { json } from '../http/reply.ts';
 import type { Route } from '../http/router.ts';
 import { readIdempotencyKey, requestFingerprint } from '../idempotency/request-key.ts';
-import { callBack, neverCall } from '../owner/call-back.ts';
+import { callBack, neverCall } from '../callback/use-cases/call-back.ts';
 import { eraseNumberData, numberData, readNumber } from '../number-data/number-data.ts';
 
 /** The scope of the owner's Idempotency-Keys: apart from every site's. */

@@ -3,7 +3,7 @@
 //   GET /owner/api/report.csv?… the same groups as CSV, streamed
 //   GET /owner/api/leads[?from=…&to=…] the held and failed leads, and with a period its leads
 import { Readable } from 'node:stream';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import { json } from '../http/reply.ts';
 import type { Route } from '../http/router.ts';
 import { ownerLeads } from '../owner/owner-leads.ts';

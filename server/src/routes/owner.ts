@@ -12,7 +12,7 @@ import { createOwnerCalls } from '../owner/owner-calls.ts';
 import type { RouteModule } from './index.ts';
 import { ownerReportRoutes } from './owner-report.ts';
 import { ownerActionRoutes } from './owner-actions.ts';
-import { cancelCallback } from '../callback/cancel-callback.ts';
+import { cancelCallback } from '../callback/use-cases/cancel-callback.ts';
 import { loadStaticSet, type StaticSet } from '../http/static-files.ts';
 import { localDay } from '../schedule/zoned.ts';
 

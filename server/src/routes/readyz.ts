@@ -2,7 +2,7 @@
 // down), 503 otherwise, so a balancer sends traffic elsewhere. Liveness is /healthz. The answer
 // says ready or not, never why: the reason (the service's failure, draining) is for the operator,
 // so it goes to the log once each time it changes, and the state to /metrics.
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import type { RouteModule } from './index.ts';

@@ -3,7 +3,7 @@
 // than ROUTE_STATUS_WAIT_MS, since the service skips to its next step after ~3 s. The URL is the only
 // secret: why the route answers as it does, routes/README.md.
 import type { IncomingMessage } from 'node:http';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { AgentSnapshot } from '../calltracking/agent-status.ts';
 import { RelayError } from '../errors.ts';
 import { readBodyText } from '../http/body.ts';

@@ -3,7 +3,7 @@
 // DEPARTMENTS_FILE, the same for each department (its own agents and hours), the top level being
 // the first department's.
 import type { DepartmentStatus, StatusResponse } from '../contract.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import { json, serialized, type Reply } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import type { RouteModule } from './index.ts';

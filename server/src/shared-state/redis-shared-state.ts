@@ -62,6 +62,9 @@ export function createRedisSharedState(options: { connection: RedisConnection; r
           }
           return null;
         },
+        async forget() {
+          await connection.run(`shared.${name}.forget`, (c) => c.del(valueKey));
+        },
       };
     },
 

@@ -10,6 +10,8 @@ export interface SharedPoll<T> {
    * and nothing fresh is stored yet (the caller waits a little or uses what it had).
    */
   get(fetch: () => Promise<T>): Promise<{ value: T; fetchedAt: number } | null>;
+  /** Drops the stored value (it may hold an erased number): the next get polls again. Throws when the shared store cannot. */
+  forget(): Promise<void>;
 }
 
 export interface SharedState {

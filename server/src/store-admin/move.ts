@@ -2,8 +2,8 @@
 // and written to the other a batch at a time, each with its remaining time to live; the store moved
 // from is only read. Why a non-empty target is refused, why the moved record wins a merge, the
 // order calls are written in, and how counts and HASH_SECRET are checked: store-admin/README.md.
-import { numberHmac } from '../consent/consent-log.ts';
-import type { MovedJob } from '../lifecycle/job-records.ts';
+import { numberHmac } from '../phone/number-hash.ts';
+import type { MovedJob } from '../callback/stores/job-records.ts';
 import { addWritten, noneWritten, type RecordSet, type RecordsWritten } from '../storage/record-set.ts';
 import { RECORD_KINDS, type RecordKind, type StoreRecords } from './store-records.ts';
 

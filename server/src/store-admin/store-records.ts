@@ -6,8 +6,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { redisConsentRecords, sqliteConsentRecords } from '../consent/consent-records.ts';
 import { redisIdempotencyRecords, sqliteIdempotencyRecords } from '../idempotency/idempotency-records.ts';
-import { redisJobRecords } from '../lifecycle/redis-job-records.ts';
-import { sqliteJobRecords } from '../lifecycle/sqlite-job-records.ts';
+import { redisJobRecords } from '../callback/stores/redis-job-records.ts';
+import { sqliteJobRecords } from '../callback/stores/sqlite-job-records.ts';
 import { redisCallBackNumberRecords, sqliteCallBackNumberRecords } from '../owner/callback-number-records.ts';
 import { redisNeverCallRecords, sqliteNeverCallRecords } from '../phone/never-call-records.ts';
 import { createRedisNeverCallList } from '../phone/redis-never-call-list.ts';

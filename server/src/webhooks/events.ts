@@ -1,9 +1,11 @@
-// The lead webhook's events: what the owner's CRM learns about each callback, in the Standard Webhooks
-// payload shape ({type, timestamp, data}), visitor values cleaned whatever an older relay stored. An
-// event's id is stable (a hash of the callback, the type and the occurrence), so an event built twice
-// after a crash is kept once by the outbox and seen once by the receiver. Details: webhooks/README.md.
+// The lead webhook's events: what the owner's CRM learns about each callback (with the visitor's
+// tracking consent that explains its attribution), in the Standard Webhooks payload shape ({type,
+// timestamp, data}), visitor values cleaned whatever an older relay stored. An event's id is stable (a
+// hash of the callback, the type and the occurrence), so an event built twice after a crash is kept
+// once by the outbox and seen once by the receiver. Details: webhooks/README.md.
 import { createHash } from 'node:crypto';
-import type { Attribution } from '../contract.ts';
+import type { Attribution, TrackingConsent } from '../contract.ts';
+import { storedConsent } from '../tracking-consent/snapshot.ts';
 import { oneLine, oneLineEach } from '../visitor-text/one-line.ts';
 import { pageOfOrigin } from '../visitor-text/page-url.ts';
 
@@ -22,6 +24,8 @@ export interface LeadEventInput {
   /** Keyed hash of the number: kept after the full number is purged. */
   numberHash: string;
   attribution: Attribution;
+  /** The visitor's consent to analytics and ads as the widget told it; absent from a widget before it. */
+  trackingConsent?: TrackingConsent | undefined;
   pageUrl: string | null;
   origin: string;
   locale: string | null;
@@ -60,6 +64,7 @@ export function buildLeadEvent(input: LeadEventInput): LeadEvent {
       phone: input.e164,
       phoneMasked: input.maskedNumber,
       attribution: oneLineEach(input.attribution, 200),
+      consent: storedConsent(input.trackingConsent),
       pageUrl: pageOfOrigin(input.pageUrl, input.origin).url,
       origin: input.origin,
       locale: input.locale === null ? null : oneLine(input.locale, 35) || null,

@@ -15,69 +15,19 @@
 // A pending entry has no TTL; a delivered or given-up one loses its body (it holds the full number)
 // and expires DATA_RETENTION_DAYS after it finished.
 import { WEBHOOK_CHANNEL, type OutboxChannel, type OutboxEntry, type OutboxState, type WebhookOutbox } from './outbox.ts';
-import { lua, type RedisConnection } from '../storage/redis/connection.ts';
+import type { LuaScript, RedisConnection } from '../storage/redis/connection.ts';
+import { luaFile } from '../storage/redis/lua-file.ts';
+import { hashesWhere } from '../storage/redis/scan.ts';
+import type { RecordsByNumber } from '../storage/records-by-number.ts';
 
 const DAY_MS = 86_400_000;
 const CLAIM_SCAN = 1000;
 
-const COMMON = `
-local space = ARGV[1]
-local due = KEYS[1]
-local function evKey(id) return space .. 'ev:' .. id end
-local function held(k, owner) return redis.call('HGET', k, 'state') == 'pending' and redis.call('HGET', k, 'owner') == owner end
-`;
-
-// ARGV: space, id, now, fields…
-const ENQUEUE = lua(`${COMMON}
-local k = evKey(ARGV[2])
-if redis.call('EXISTS', k) == 1 then return 0 end
-local fields = {}
-for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
-redis.call('HSET', k, unpack(fields))
-redis.call('ZADD', due, tonumber(ARGV[3]), ARGV[2])
-return 1
-`);
-
-// ARGV: space, owner, now, leaseMs, limit, scan
-const CLAIM = lua(`${COMMON}
-local owner, now, leaseMs, limit, scan = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local candidates = {}
-for _, id in ipairs(redis.call('ZRANGE', due, '-inf', now, 'BYSCORE', 'LIMIT', 0, scan)) do
-  local state, nextAt = unpack(redis.call('HMGET', evKey(id), 'state', 'next'))
-  if state == 'pending' then candidates[#candidates + 1] = { id, tonumber(nextAt) } else redis.call('ZREM', due, id) end
-end
-table.sort(candidates, function(a, b) if a[2] == b[2] then return a[1] < b[1] end return a[2] < b[2] end)
-local out = {}
-for i = 1, math.min(limit, #candidates) do
-  local id = candidates[i][1]
-  local k = evKey(id)
-  redis.call('HSET', k, 'owner', owner, 'lease', now + leaseMs)
-  redis.call('HINCRBY', k, 'attempts', 1)
-  redis.call('ZADD', due, now + leaseMs, id)
-  out[#out + 1] = id
-end
-return out
-`);
-
-// ARGV: space, id, owner, action ('delivered' | 'retry' | 'gave_up'), now, nextAttemptAt, error, retentionMs
-const SETTLE = lua(`${COMMON}
-local id, owner, action, now = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
-local k = evKey(id)
-if not held(k, owner) then return 0 end
-due = space .. (redis.call('HGET', k, 'dueset') or 'due')
-redis.call('HSET', k, 'owner', '', 'lease', '')
-if action == 'retry' then
-  redis.call('HSET', k, 'next', ARGV[6], 'error', ARGV[7])
-  redis.call('ZADD', due, tonumber(ARGV[6]), id)
-  return 1
-end
-redis.call('HSET', k, 'state', action, 'finished', now)
-if action == 'gave_up' then redis.call('HSET', k, 'error', ARGV[7]) end
-redis.call('HDEL', k, 'body')
-redis.call('ZREM', due, id)
-redis.call('PEXPIRE', k, tonumber(ARGV[8]))
-return 1
-`);
+// One .lua file each in redis-outbox/; the claim is the job store's leased claim (storage/redis/leased-claim.lua).
+const outboxScript = (name: string) => luaFile(new URL(`./redis-outbox/${name}.lua`, import.meta.url));
+const ENQUEUE = outboxScript('enqueue');
+const CLAIM = outboxScript('claim');
+const SETTLE = outboxScript('settle');
 
 export function toEntry(h: Record<string, string>): OutboxEntry {
   return {
@@ -96,13 +46,13 @@ export function toEntry(h: Record<string, string>): OutboxEntry {
   };
 }
 
-export function createRedisWebhookOutbox(options: { connection: RedisConnection; retentionDays: number }): WebhookOutbox {
+export function createRedisWebhookOutbox(options: { connection: RedisConnection; retentionDays: number }): WebhookOutbox & RecordsByNumber<OutboxEntry> {
   const { connection } = options;
   const space = connection.keyspace('outbox');
   const retentionMs = options.retentionDays * DAY_MS;
   // The webhook keeps the due set it had before channels existed.
   const dueSet = (channel: OutboxChannel) => (channel === WEBHOOK_CHANNEL ? 'due' : `due:${channel}`);
-  const run = (operation: string, script: ReturnType<typeof lua>, args: (string | number)[], channel: OutboxChannel = WEBHOOK_CHANNEL) =>
+  const run = (operation: string, script: LuaScript, args: (string | number)[], channel: OutboxChannel = WEBHOOK_CHANNEL) =>
     connection.evalScript(operation, script, [`${space}${dueSet(channel)}`], [space, ...args]);
 
   async function read(ids: readonly string[]): Promise<OutboxEntry[]> {
@@ -152,6 +102,25 @@ export function createRedisWebhookOutbox(options: { connection: RedisConnection;
     async get(eventId) {
       const [entry] = await read([eventId]);
       return entry;
+    },
+    // A scan, for a visitor's data on request: no index leads from a number to its entries.
+    async ofNumber(numberHash) {
+      const found = await connection.run('outbox.of-number', (c) => hashesWhere(c, connection.topology, space, 'ev:*', 'numberHash', numberHash));
+      return found.map((h) => toEntry(h.fields)).sort((a, b) => a.createdAt - b.createdAt);
+    },
+    async eraseNumber(numberHash) {
+      return connection.run('outbox.erase-number', async (c) => {
+        const found = await hashesWhere(c, connection.topology, space, 'ev:*', 'numberHash', numberHash);
+        if (found.length === 0) return 0;
+        const multi = c.multi();
+        for (const { key, fields } of found) {
+          multi.del(key);
+          // Each entry waits in its channel's due set, which it names (the webhook's is "due").
+          multi.zRem(`${space}${fields.dueset || 'due'}`, fields.id!);
+        }
+        await multi.exec();
+        return found.length;
+      });
     },
     async nextDueAt(channel = WEBHOOK_CHANNEL) {
       const first = await connection.run('outbox.next', (c) => c.zRangeWithScores(`${space}${dueSet(channel)}`, 0, 0));

@@ -8,7 +8,7 @@
 import { createClient } from 'redis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../../server/src/config/index.ts';
-import { numberHmac } from '../../../server/src/consent/consent-log.ts';
+import { numberHmac } from '../../../server/src/phone/number-hash.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import { connectRedis } from '../../../server/src/storage/redis/connection.ts';
 import type { RedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';

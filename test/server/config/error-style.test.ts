@@ -34,6 +34,7 @@ const shown: Array<[string, string, string]> = [
   ['held', 'QUEUE_MAX_WAIT_SECONDS', '-1'],
   ['held', 'REDIAL_ATTEMPTS', '6'],
   ['held', 'SCHEDULE_MAX_DAYS', '61'],
+  ['held', 'HELD_LEASE_SECONDS', '9'],
   ['consent', 'REQUIRE_CONSENT', 'sure'],
   ['route', 'ROUTE_REPLY', 'xml'],
   ['outcome', 'OUTCOME_POLL_MS', '10'],

@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { createConsentLog, numberHmac } from '../../../server/src/consent/consent-log.ts';
+import { createConsentLog } from '../../../server/src/consent/consent-log.ts';
+import { numberHmac } from '../../../server/src/phone/number-hash.ts';
 import { eraseFromConsentFile, findInConsentFile } from '../../../server/src/consent/erase-from-file.ts';
 
 const SECRET = 'consent-file-erasure-secret-0123456789';

@@ -5,10 +5,10 @@
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CallbackJobStore } from '../../../server/src/lifecycle/job-store.ts';
-import { createMemoryCallbackJobStore } from '../../../server/src/lifecycle/memory-job-store.ts';
-import { createRedisCallbackJobStore } from '../../../server/src/lifecycle/redis-job-store.ts';
-import { createSqliteCallbackJobStore } from '../../../server/src/lifecycle/sqlite-job-store.ts';
+import type { CallbackJobStore } from '../../../server/src/callback/job-store.ts';
+import { createMemoryCallbackJobStore } from '../../../server/src/callback/stores/memory-job-store.ts';
+import { createRedisCallbackJobStore } from '../../../server/src/callback/stores/redis-job-store.ts';
+import { createSqliteCallbackJobStore } from '../../../server/src/callback/stores/sqlite-job-store.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
 import { migrations } from '../../../server/src/storage/sqlite/schema.ts';
 import { tempDataDir } from '../../support/crash.ts';

@@ -1,9 +1,9 @@
 // The progress of a held call read from its job alone (another relay placed it, or this one
 // restarted): the job's stage and progress say what became of it.
 import { describe, expect, it } from 'vitest';
-import { progressOfJob } from '../../../server/src/lifecycle/held-progress.ts';
-import { NO_PROGRESS, type CallbackJob } from '../../../server/src/lifecycle/job-store.ts';
-import { stateOf } from '../../../server/src/lifecycle/stages.ts';
+import { progressOfJob } from '../../../server/src/callback/progress/held-progress.ts';
+import { NO_PROGRESS, type CallbackJob } from '../../../server/src/callback/job-store.ts';
+import { stateOf } from '../../../server/src/callback/stages.ts';
 
 const T0 = Date.parse('2026-11-23T08:00:00Z');
 const job = (over: Partial<CallbackJob>): CallbackJob => {

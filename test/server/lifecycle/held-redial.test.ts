@@ -3,7 +3,7 @@
 // REDIAL_DELAY_SECONDS, at most REDIAL_ATTEMPTS times, never outside office hours; the owner hears
 // of every placement and every miss, each with its own stable occurrence.
 import { describe, expect, it } from 'vitest';
-import { followPlacedCall } from '../../../server/src/lifecycle/follow-outcome.ts';
+import { followPlacedCall } from '../../../server/src/callback/steps/follow-outcome.ts';
 import type { System } from '../../support/system.ts';
 import { callsSettled, callsTo, heldJobFor, heldRelayPerTest, ORIGIN, until } from '../../support/held-calls.ts';
 import { postCallback } from '../../support/post-callback.ts';

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/src/config/index.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import { createRelay, type Relay } from '../../../server/src/relay.ts';
-import { openEmbeddedStores, type RelayStores } from '../../../server/src/relay-stores.ts';
+import { openEmbeddedStores, type RelayStores } from '../../../server/src/app/relay-stores.ts';
 import { startSimulator } from '../../../server/simulator/index.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 import { killWhenReady } from '../../support/crash.ts';

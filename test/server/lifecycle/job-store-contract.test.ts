@@ -3,11 +3,11 @@
 // from the stage it expects), then the SQLite store across a reopen and a SIGKILL in the middle of
 // placing a call.
 import { describe, expect, it } from 'vitest';
-import { NO_PROGRESS, type CallbackJobStore, type JobProgress } from '../../../server/src/lifecycle/job-store.ts';
-import { createMemoryCallbackJobStore } from '../../../server/src/lifecycle/memory-job-store.ts';
+import { NO_PROGRESS, type CallbackJobStore, type JobProgress } from '../../../server/src/callback/job-store.ts';
+import { createMemoryCallbackJobStore } from '../../../server/src/callback/stores/memory-job-store.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
-import { createSqliteCallbackJobStore } from '../../../server/src/lifecycle/sqlite-job-store.ts';
-import { createRedisCallbackJobStore } from '../../../server/src/lifecycle/redis-job-store.ts';
+import { createSqliteCallbackJobStore } from '../../../server/src/callback/stores/sqlite-job-store.ts';
+import { createRedisCallbackJobStore } from '../../../server/src/callback/stores/redis-job-store.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
 import { crashJobs, jobFor, T0 } from '../../support/store-scenarios.ts';
 import { runAndKill, tempDataDir } from '../../support/crash.ts';

@@ -4,11 +4,11 @@
 // written by that relay's own code) are opened by today's stores, and each job is compared field by
 // field with what that relay read back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallbackJob, CallbackJobStore } from '../../../server/src/lifecycle/job-store.ts';
-import { migrateLegacyJobs } from '../../../server/src/lifecycle/redis-job-migration.ts';
-import { createRedisCallbackJobStore } from '../../../server/src/lifecycle/redis-job-store.ts';
-import { createSqliteCallbackJobStore } from '../../../server/src/lifecycle/sqlite-job-store.ts';
-import type { RequestedAs, Stage } from '../../../server/src/lifecycle/stages.ts';
+import type { CallbackJob, CallbackJobStore } from '../../../server/src/callback/job-store.ts';
+import { migrateLegacyJobs } from '../../../server/src/callback/stores/redis-job-migration.ts';
+import { createRedisCallbackJobStore } from '../../../server/src/callback/stores/redis-job-store.ts';
+import { createSqliteCallbackJobStore } from '../../../server/src/callback/stores/sqlite-job-store.ts';
+import type { RequestedAs, Stage } from '../../../server/src/callback/stages.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
 import { schemaVersion } from '../../../server/src/storage/sqlite/migrations.ts';
 import { migrations } from '../../../server/src/storage/sqlite/schema.ts';

@@ -10,7 +10,7 @@ import { Registry } from 'prom-client';
 import { createRedisLimitStore, type RedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';
 import { createBlockedCopy } from '../../../server/src/limits/redis/blocked-copy.ts';
 import { reportBlockedCopy } from '../../../server/src/limits/redis/blocked-copy-metrics.ts';
-import { openRedisStores } from '../../../server/src/redis-stores.ts';
+import { openRedisStores } from '../../../server/src/app/redis-stores.ts';
 import { createLimiter } from '../../../server/src/limits/index.ts';
 import { loadConfig } from '../../../server/src/config/index.ts';
 import { HELD_ENV } from '../../support/held-calls.ts';

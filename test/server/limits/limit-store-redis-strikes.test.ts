@@ -9,7 +9,7 @@ import type { LimitCheck } from '../../../server/src/limits/limit-store.ts';
 import { createRedisLimitStore } from '../../../server/src/limits/redis/limit-store.ts';
 import { loadConfig } from '../../../server/src/config/index.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
-import { openRedisStores } from '../../../server/src/redis-stores.ts';
+import { openRedisStores } from '../../../server/src/app/redis-stores.ts';
 import { HELD_ENV } from '../../support/held-calls.ts';
 import { NO_SERVICE_ENV } from '../../support/notify-receivers.ts';
 import { StoreUnavailableError } from '../../../server/src/storage/errors.ts';

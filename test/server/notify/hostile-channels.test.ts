@@ -118,7 +118,7 @@ async function checkCsv(rig: NotifyRig) {
     const rows = readCsv(text);
     expect(rows.length).toBeGreaterThan(2);
     for (const row of rows) {
-      expect(row, `${by}: ${JSON.stringify(row)}`).toHaveLength(9);
+      expect(row, `${by}: ${JSON.stringify(row)}`).toHaveLength(10);
       for (const cell of row) {
         expectOneCleanLine(cell, `csv ${by}`);
         expect(cell, `csv ${by}`).not.toMatch(FORMULA_START);

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/src/config/index.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import { createRelay } from '../../../server/src/relay.ts';
-import { openEmbeddedStores } from '../../../server/src/relay-stores.ts';
+import { openEmbeddedStores } from '../../../server/src/app/relay-stores.ts';
 import { CHILD_PHONE, HELD_ENV, testClock, until } from '../../support/held-calls.ts';
 import { BOT_TOKEN, NO_SERVICE_ENV, notifyEnv, SMTP_PASSWORD, startFakeTelegram, startSmtp, type FakeTelegram } from '../../support/notify-receivers.ts';
 import { spawnUntilReady } from '../../support/crash.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/src/config/index.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
-import { openRedisStores } from '../../../server/src/redis-stores.ts';
+import { openRedisStores } from '../../../server/src/app/redis-stores.ts';
 import { createRelay, type Relay } from '../../../server/src/relay.ts';
 import type { RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { noticeId } from '../../../server/src/webhooks/notify/notifier.ts';

@@ -7,7 +7,7 @@ import { createMemoryCopies } from '../../../server/src/lib/memory-copies.ts';
 import { RecentCache } from '../../../server/src/lib/recent-cache.ts';
 import { createLimitKeys } from '../../../server/src/limits/keys.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
-import { createAcceptedCalls } from '../../../server/src/outcome/accepted-calls.ts';
+import { createAcceptedCalls } from '../../../server/src/callback/progress/accepted-calls.ts';
 import { createOwnerCalls } from '../../../server/src/owner/owner-calls.ts';
 import { createDestinationCache } from '../../../server/src/phone/destination-cache.ts';
 

@@ -37,7 +37,8 @@ describe('a visitor’s data on request (embedded store)', () => {
     const dir = s.config.store.dataDir;
     const body = { consent: true, consentText: 'Call me back.', attribution: { utmSource: 'google', utmCampaign: 'sofa' }, pageUrl: 'https://shop.example/sofa' };
     // The visitor's own utm value names the number: the lead report keeps it for 400 days.
-    const missed = await postCallback(s, { phone: ERASED, ...body, attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' } });
+    const trackingConsent = { analytics: 'granted', ads: 'denied', source: 'tcf', cookiesRead: true } as const;
+    const missed = await postCallback(s, { phone: ERASED, ...body, attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' }, trackingConsent });
     expect(missed.status).toBe(202);
     await callsSettled(s, ERASED);
     clock.advance(30_000);
@@ -50,7 +51,13 @@ describe('a visitor’s data on request (embedded store)', () => {
     const shown = (await (await owner(s, `/owner/api/numbers/${encodeURIComponent(ERASED)}`)).json()) as NumberData;
     expect(shown.number).toBe(ERASED);
     expect(shown.calls).toEqual([
-      expect.objectContaining({ callbackId: missed.json.requestId, requestedAs: 'now', stage: 'missed', attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' } }),
+      expect.objectContaining({
+        callbackId: missed.json.requestId,
+        requestedAs: 'now',
+        stage: 'missed',
+        attribution: { utmSource: 'google', utmCampaign: 'sofa 050-123-45-99' },
+        trackingConsent,
+      }),
     ]);
     expect(shown.report).toEqual({ leads: [expect.objectContaining({ callbackId: missed.json.requestId, values: { campaign: 'sofa 050-123-45-99' } })], opens: [], more: false });
     expect(shown.consent).toEqual([expect.objectContaining({ callbackId: missed.json.requestId, consented: true })]);
@@ -116,7 +123,7 @@ describe('the operators’ command (npm run data)', () => {
     expect(dataDirHolds(dir, FORMS).length).toBeGreaterThan(0);
 
     const env = { ...process.env, DATA_DIR: dir, HASH_SECRET: 'number-data-cli-secret-0123456789', LOG_LEVEL: 'warn' };
-    const cli = (...args: string[]) => spawnSync(process.execPath, ['server/src/number-data/cli.ts', ...args], { env, encoding: 'utf8' });
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['server/src/app/number-data-cli.ts', ...args], { env, encoding: 'utf8' });
     const shown = cli('show', ERASED);
     expect(shown.status, shown.stderr).toBe(0);
     expect((JSON.parse(shown.stdout) as NumberData).calls).toEqual([expect.objectContaining({ callbackId: booked.json.requestId, stage: 'scheduled', numberKept: true })]);

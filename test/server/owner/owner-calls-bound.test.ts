@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallsListQuery } from '../../../server/src/calltracking/calls-list.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
-import { createAcceptedCalls } from '../../../server/src/outcome/accepted-calls.ts';
+import { createAcceptedCalls } from '../../../server/src/callback/progress/accepted-calls.ts';
 import { createOwnerCalls, OWNER_CALL_SOURCES } from '../../../server/src/owner/owner-calls.ts';
 
 const tz = 'Europe/Kyiv';

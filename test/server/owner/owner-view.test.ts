@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
 import { createOwnerCalls, type OwnerCalls } from '../../../server/src/owner/owner-calls.ts';
-import { createAcceptedCalls } from '../../../server/src/outcome/accepted-calls.ts';
+import { createAcceptedCalls } from '../../../server/src/callback/progress/accepted-calls.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import type { CallsListQuery } from '../../../server/src/calltracking/calls-list.ts';
 

@@ -6,7 +6,7 @@ import { callsSettled, heldRelayPerTest, until } from '../../support/held-calls.
 import { postCallback } from '../../support/post-callback.ts';
 import type { System } from '../../support/system.ts';
 import type { LeadReport } from '../../../server/src/report/lead-report.ts';
-import { outcomeOfRow } from '../../../server/src/outcome/call-outcome.ts';
+import { outcomeOfRow } from '../../../server/src/callback/progress/call-outcome.ts';
 
 // Wednesday 2026-11-25 12:00 in Kyiv.
 const NOON = new Date('2026-11-25T10:00:00Z');
@@ -97,10 +97,10 @@ describe('the lead report', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="leads-source-2026-11-25-2026-11-25.csv"');
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"source","opened","requested","placed","answered","talked","missed","failed","medianAnswerSeconds"');
-    expect(lines).toContain(`"'=hyperlink(""http://evil.example"")",0,1,1,0,0,0,0,`);
-    expect(lines).toContain(`"'-2+3",0,1,1,0,0,0,0,`);
-    expect(lines.at(-1)).toBe('"(total)",0,2,2,0,0,0,0,');
+    expect(lines[0]).toBe('"source","opened","requested","placed","answered","talked","missed","failed","noConsent","medianAnswerSeconds"');
+    expect(lines).toContain(`"'=hyperlink(""http://evil.example"")",0,1,1,0,0,0,0,0,`);
+    expect(lines).toContain(`"'-2+3",0,1,1,0,0,0,0,0,`);
+    expect(lines.at(-1)).toBe('"(total)",0,2,2,0,0,0,0,0,');
     const byCampaign = await (await get(s, '/owner/api/report.csv?from=2026-11-25&to=2026-11-25&by=campaign')).text();
     expect(byCampaign).toContain(`"a,b ""c""",0,1`);
     expect(byCampaign).toContain(`"'@sum",0,1`);

@@ -15,6 +15,7 @@ import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
 import { tempDataDir } from '../../support/crash.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
 import { expected, type FloodSpec, floodRedis, floodSqlite, floodThroughApi } from '../../support/report-flood.ts';
+import type { ConsentMark } from '../../../server/src/tracking-consent/snapshot.ts';
 
 const redis = redisForTests();
 const redisCluster = redisForTests({ cluster: true });
@@ -70,15 +71,16 @@ async function knownDay(store: ReportStore) {
   ] as const)
     for (let i = 0; i < n; i++) await store.countOpen(DAY, group(source), 'add');
   await store.countOpen(DAY, group('google', '/chair'), 'add');
-  const lead = async (id: string, source: string, at: number, requestedAs: 'now' | 'owner', end?: ['answered' | 'missed', number, number]) => {
-    await store.addLead({ callbackId: id, at, requestedAs, ...group(source) });
+  const lead = async (id: string, source: string, at: number, requestedAs: 'now' | 'owner', end?: ['answered' | 'missed', number, number], consent?: ConsentMark) => {
+    await store.addLead({ callbackId: id, at, requestedAs, ...group(source), ...(consent !== undefined && { consent }) });
     await store.markPlaced(id);
     if (end) await store.finish(id, end[0], end[0] === 'answered' ? { answerSeconds: end[1], talkSeconds: end[2] } : null);
   };
-  await lead('g1', 'google', NOON, 'now', ['answered', 12.5, 40]);
-  await lead('g2', 'google', NOON + 1000, 'now', ['missed', 0, 0]);
-  await lead('n1', 'newsletter', NOON + 2000, 'now', ['answered', 20, 5]);
-  await lead('b1', 'bing', NOON + 3000, 'owner');
+  // Consent marks: asked without analytics consent (denied, unknown) count as noConsent, the owner's never.
+  await lead('g1', 'google', NOON, 'now', ['answered', 12.5, 40], 'granted');
+  await lead('g2', 'google', NOON + 1000, 'now', ['missed', 0, 0], 'denied');
+  await lead('n1', 'newsletter', NOON + 2000, 'now', ['answered', 20, 5], 'unknown');
+  await lead('b1', 'bing', NOON + 3000, 'owner', undefined, 'denied');
   await lead('old', 'bing', Date.UTC(2026, 10, 24, 12), 'now');
 }
 
@@ -89,8 +91,8 @@ describe.each(factories)('report store reads: %s', (_name, make) => {
     const top = await store.dayTop(day(), 2);
     expect(top.more).toBe(true);
     expect(top.top).toEqual([
-      { key: 'google', opened: 6, requested: 2, placed: 2, answered: 1, talked: 1, missed: 1, failed: 0, answers: [[12.5, 1]] },
-      { key: 'newsletter', opened: 3, requested: 1, placed: 1, answered: 1, talked: 0, missed: 0, failed: 0, answers: [[20, 1]] },
+      { key: 'google', opened: 6, requested: 2, placed: 2, answered: 1, talked: 1, missed: 1, failed: 0, noConsent: 1, answers: [[12.5, 1]] },
+      { key: 'newsletter', opened: 3, requested: 1, placed: 1, answered: 1, talked: 0, missed: 0, failed: 0, noConsent: 1, answers: [[20, 1]] },
     ]);
     expect({ ...top.total, answers: [...top.total.answers].sort() }).toEqual({
       opened: 12,
@@ -100,6 +102,7 @@ describe.each(factories)('report store reads: %s', (_name, make) => {
       talked: 1,
       missed: 1,
       failed: 0,
+      noConsent: 2,
       answers: [
         [12.5, 1],
         [20, 1],
@@ -116,8 +119,8 @@ describe.each(factories)('report store reads: %s', (_name, make) => {
     expect(all.top.find((g) => g.key === 'bing')).toMatchObject({ placed: 1, requested: 0 });
     const asked = await store.dayGroups(day(), ['bing', '', 'nobody']);
     expect(asked.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
-      { key: '', opened: 2, requested: 0, placed: 0, answered: 0, talked: 0, missed: 0, failed: 0, answers: [] },
-      { key: 'bing', opened: 1, requested: 0, placed: 1, answered: 0, talked: 0, missed: 0, failed: 0, answers: [] },
+      { key: '', opened: 2, requested: 0, placed: 0, answered: 0, talked: 0, missed: 0, failed: 0, noConsent: 0, answers: [] },
+      { key: 'bing', opened: 1, requested: 0, placed: 1, answered: 0, talked: 0, missed: 0, failed: 0, noConsent: 0, answers: [] },
     ]);
     const byPage = await store.dayTop(day('page'), 1);
     expect(byPage).toMatchObject({ more: true, top: [{ key: '/sofa', opened: 11, requested: 3 }] });

@@ -55,7 +55,7 @@ it('answers the 366-day report of a flooded year in REPORT_GROUPS groups and "(o
   expect(lines).toHaveLength(1 + REPORT_GROUPS + 1 + 1);
   expect(lines.at(-2)).toMatch(/^"\(other\)",/);
   expect(lines.at(-1)).toBe(
-    `"(total)",${truth.totals.opened},${truth.totals.requested},${truth.totals.placed},${truth.totals.answered},${truth.totals.talked},${truth.totals.missed},${truth.totals.failed},${report.totals.medianAnswerSeconds}`,
+    `"(total)",${truth.totals.opened},${truth.totals.requested},${truth.totals.placed},${truth.totals.answered},${truth.totals.talked},${truth.totals.missed},${truth.totals.failed},${truth.totals.noConsent},${report.totals.medianAnswerSeconds}`,
   );
   expect(lines.join('\r\n').length).toBeLessThan(16 * 1024);
 

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/src/config/index.ts';
 import { createLogger } from '../../../server/src/log/index.ts';
 import { createRelay } from '../../../server/src/relay.ts';
-import { openEmbeddedStores } from '../../../server/src/relay-stores.ts';
+import { openEmbeddedStores } from '../../../server/src/app/relay-stores.ts';
 import { CREATE_OPEN_SUMS_TRIGGERS, DROP_OPEN_SUMS_TRIGGERS, FILL_OPEN_SUMS } from '../../../server/src/storage/sqlite/schema/step-9.ts';
 import { openDatabase, transaction } from '../../../server/src/storage/sqlite/database.ts';
 import { startSimulator } from '../../../server/simulator/index.ts';

@@ -1,7 +1,7 @@
 // The assembled embedded store and its settings: every store over one file, closed cleanly and
 // reopened with its data; DATA_DIR and DATA_RETENTION_DAYS read like every other setting.
 import { describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from '../../../server/src/sqlite-stores.ts';
+import { openEmbeddedStore } from '../../../server/src/app/sqlite-stores.ts';
 import { envReader } from '../../../server/src/config/env.ts';
 import { readStore } from '../../../server/src/config/store.ts';
 import { jobFor, leadEventFor, T0 } from '../../support/store-scenarios.ts';

@@ -1,12 +1,12 @@
 // Privacy at rest: a full number stays only while a call may be placed or a webhook delivered, and
 // then is gone from the file itself (WAL included); records are deleted DATA_RETENTION_DAYS after
 // they were finished; pending work is never touched.
-import { NO_PROGRESS } from '../../../server/src/lifecycle/job-store.ts';
+import { NO_PROGRESS } from '../../../server/src/callback/job-store.ts';
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE, openDatabase } from '../../../server/src/storage/sqlite/database.ts';
-import { createSqliteCallbackJobStore } from '../../../server/src/lifecycle/sqlite-job-store.ts';
+import { createSqliteCallbackJobStore } from '../../../server/src/callback/stores/sqlite-job-store.ts';
 import { createSqliteWebhookOutbox } from '../../../server/src/webhooks/sqlite-outbox.ts';
 import { createSqliteConsentLog } from '../../../server/src/consent/sqlite-consent-log.ts';
 import { createPurge } from '../../../server/src/storage/sqlite/purge.ts';

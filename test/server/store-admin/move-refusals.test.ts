@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../server/simulator/index.ts';
-import { openEmbeddedStore } from '../../../server/src/sqlite-stores.ts';
+import { openEmbeddedStore } from '../../../server/src/app/sqlite-stores.ts';
 import { createRedisReportStore } from '../../../server/src/report/redis-report-store.ts';
 import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { tempDataDir } from '../../support/crash.ts';

@@ -10,7 +10,7 @@ import { startSimulator, type Simulator } from '../../../server/simulator/index.
 import { createRedisReportStore } from '../../../server/src/report/redis-report-store.ts';
 import { createSqliteReportStore } from '../../../server/src/report/sqlite-report-store.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
-import { openEmbeddedStore } from '../../../server/src/sqlite-stores.ts';
+import { openEmbeddedStore } from '../../../server/src/app/sqlite-stores.ts';
 import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { tempDataDir } from '../../support/crash.ts';
 import { startRedisCluster } from '../../support/redis-cluster.ts';

@@ -91,6 +91,8 @@ describe('lead events', () => {
         phone: '+380501234567',
         phoneMasked: '+380 50 *** **67',
         attribution: input.attribution,
+        // A lead from a widget before consent handling was told none.
+        consent: null,
         pageUrl: 'https://shop.example/p',
         origin: 'https://shop.example',
         locale: 'uk',
@@ -100,6 +102,10 @@ describe('lead events', () => {
         reason: null,
       },
     });
+    // The visitor's consent as the widget told it; a stored one that is not one of the schema's, none.
+    const consent = { analytics: 'denied', ads: 'granted', source: 'onetrust', cookiesRead: false } as const;
+    expect(JSON.parse(buildLeadEvent({ ...input, trackingConsent: consent }).body).data.consent).toEqual(consent);
+    expect(JSON.parse(buildLeadEvent({ ...input, trackingConsent: { ...consent, source: '<script>' } as never }).body).data.consent).toBeNull();
     // Built again (a producer repeating its step): the same id. Another type or occurrence: another id.
     expect(buildLeadEvent({ ...input, occurredAt: input.occurredAt + 1 }).id).toBe(event.id);
     expect(event.id).toMatch(/^msg_[\w-]{32}$/);

@@ -3,7 +3,8 @@
 // `dialback:invited` (shown in this session); localStorage `dialback:invited` and `dialback:asked`
 // (when it was last shown, when the visitor last asked for a call; milliseconds since 1970).
 // Storage may throw (blocked, sandboxed frames) or be full: then this page's own memory keeps the
-// caps for as long as the page lives.
+// caps for as long as the page lives. So it does without the visitor's analytics consent (consent/):
+// the storage is then neither read nor written; given later, it is from then on.
 
 type Store = 'localStorage' | 'sessionStorage';
 
@@ -20,19 +21,21 @@ export interface InviteMemory {
   asked(): void;
 }
 
-export function createMemory(win: Window, now: () => number): InviteMemory {
+/** `allowed`: whether the visitor's consent lets the widget use the site's storage now. */
+export function createMemory(win: Window, now: () => number, allowed: () => boolean): InviteMemory {
   const kept: Record<string, string> = {};
   const get = (store: Store, key: string) => {
     try {
-      return win[store].getItem('dialback:' + key) ?? kept[store + key];
+      if (allowed()) return win[store].getItem('dialback:' + key) ?? kept[store + key];
     } catch {
-      return kept[store + key];
+      // blocked: this page's memory
     }
+    return kept[store + key];
   };
   const set = (store: Store, key: string, value: unknown) => {
     kept[store + key] = String(value);
     try {
-      win[store].setItem('dialback:' + key, String(value));
+      if (allowed()) win[store].setItem('dialback:' + key, String(value));
     } catch {
       // full or refused: kept above for this page
     }

@@ -1,11 +1,14 @@
-// The part of the invitation that only a visitor about to see it downloads: a chunk of its own,
-// imported the first time a trigger passes the caps. It puts the (empty) live region in place,
-// then asks the relay whether anyone can answer and fetches this language's words, together.
+// The rest of the invitation, a chunk of its own: fetched the first time a trigger fires (or the page
+// asks with dialback('invite'), or the tag counts pages with pages:N, or the visitor asks for a call),
+// never merely because the page has data-invite. It holds the memory of the caps (in the site's
+// storage only as the visitor's consent allows: consent/), and the bubble, which asks the relay
+// whether anyone can answer and fetches this language's words, together, when it is first shown.
+import { consentNow } from '../consent/consent.ts';
 import type { InviteContext } from '../context.ts';
 import { fetchAvailability, type Availability } from './availability.ts';
 import { createBubble } from './bubble.ts';
 import css from './invite.css?inline';
-import { inviteTexts } from './texts/index.ts';
+import { createMemory, type InviteMemory } from './memory.ts';
 
 export interface Presenter {
   /** What the relay said: `''` when nobody can answer and no time can be booked. */
@@ -15,15 +18,35 @@ export interface Presenter {
   shown(): boolean;
 }
 
-export async function preparePresenter(ctx: InviteContext): Promise<Presenter> {
-  ctx.adoptStyles(css);
-  const bubble = createBubble(ctx);
-  // The dialog opening (from the bubble, the launcher or the page) takes the bubble away.
-  ctx.launcher.ownerDocument.defaultView!.addEventListener('dialback:open', bubble.hide);
-  const [state, { texts }] = await Promise.all([fetchAvailability(ctx.config.relay), inviteTexts[ctx.config.lang]()]);
+export interface InviteParts {
+  memory: InviteMemory;
+  /** The bubble with the relay's answer and the words: prepared once, when first needed (again after a failed download). */
+  presenter(): Promise<Presenter>;
+}
+
+export function prepare(ctx: InviteContext): InviteParts {
+  const { launcher } = ctx;
+  let presenter: Promise<Presenter> | undefined;
+  const present = async (): Promise<Presenter> => {
+    ctx.adoptStyles(css);
+    const bubble = createBubble(ctx);
+    // The dialog opening (from the bubble, the launcher or the page) takes the bubble away.
+    addEventListener('dialback:open', bubble.hide);
+    const [state, { messages }] = await Promise.all([fetchAvailability(ctx.config.relay), ctx.catalog()]);
+    const [now, later] = messages.invite;
+    return { state, show: (custom) => bubble.show(state === 'now' ? custom || now : later, messages.close, () => launcher.click()), shown: bubble.shown };
+  };
   return {
-    state,
-    show: (custom) => bubble.show(state === 'now' ? custom || texts[0] : texts[1], texts[2], () => ctx.launcher.click()),
-    shown: bubble.shown,
+    // The page's clock, read each time (a test may move it on).
+    memory: createMemory(
+      launcher.ownerDocument.defaultView!,
+      () => Date.now(),
+      () => consentNow(ctx).cookiesRead,
+    ),
+    presenter: () =>
+      (presenter ??= present().catch((error) => {
+        presenter = undefined;
+        throw error;
+      })),
   };
 }

@@ -2,17 +2,22 @@
 // report's funnel (POST /api/opened), grouped by the campaign the visitor came from, the page's path
 // and the department shown. Counts only: no number, no cookie of ours, no address is sent or kept.
 // A chunk of its own with the attribution reader, fetched after that first open (never at page load);
-// the request (send.ts) takes the reader from here.
-import type { StatusResponse } from '../../../server/src/contract.ts';
+// the request (send.ts) takes the attribution from here, with the visitor's consent that allowed it.
+import type { Attribution, StatusResponse, TrackingConsent } from '../../../server/src/contract.ts';
 import type { ApiResult } from '../api.ts';
 import { readAttribution } from '../attribution.ts';
+import { consentNow } from '../consent/consent.ts';
 import type { UiContext } from './ui-context.ts';
 
-export { readAttribution };
+/** The attribution as the visitor's consent allows it now, and that consent. */
+export function attributionNow(ctx: UiContext): [Attribution, TrackingConsent] {
+  const consent = consentNow(ctx);
+  return [readAttribution(consent.cookiesRead, location.href, ctx.pageAtLoad), consent];
+}
 
 /** What the beacon says: the campaign's three utm values, the page's path and the department shown (unknown ones left out by JSON). */
 export function openBeacon(ctx: UiContext, path: string): Record<string, string | undefined> {
-  const { utmSource, utmMedium, utmCampaign } = readAttribution(ctx.cookiesAtLoad, location.href, ctx.pageAtLoad);
+  const [{ utmSource, utmMedium, utmCampaign }] = attributionNow(ctx);
   // The relay keeps 200 characters of each (the path without its query, which can carry anything).
   return { utmSource, utmMedium, utmCampaign, page: path.slice(0, 200), department: ctx.pick?.first };
 }

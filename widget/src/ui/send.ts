@@ -33,13 +33,14 @@ export async function send(
   setPhase: (phase: Phase) => void,
 ): Promise<void> {
   const { config } = ctx;
-  // Read now, not at page load: the tracking script may have written its cookies after we ran.
-  // The reader is in the open beacon's chunk (opened.ts), fetched at the first open, so already here.
-  const { readAttribution } = await import('./opened.ts');
-  const attribution = readAttribution(ctx.cookiesAtLoad, location.href, ctx.pageAtLoad);
+  // Read now, not at page load: the tracking script may have written its cookies after we ran, and
+  // the visitor may have answered the consent banner since. The reader is in the open beacon's chunk
+  // (opened.ts), fetched at the first open, so already here.
+  const [attribution, trackingConsent] = await import('./opened.ts').then((module) => module.attributionNow(ctx));
   const body: CallbackRequest = {
     phone: phone.e164,
     locale: config.lang,
+    trackingConsent,
   };
   if (/^[A-Z]{2}$/.test(values.country)) body.country = values.country;
   if (config.consentText) {

@@ -4,10 +4,10 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { counted, type Formats } from '../format.ts';
-import type { Period } from '../report/period.ts';
 import { ListTable } from '../TableWrap.tsx';
-import type { PeriodLead } from '../types.ts';
+import type { Period, PeriodLead } from '../types.ts';
 import { usePoll } from '../use-poll.ts';
+import { clientIdWords } from './client-id-words.ts';
 import { ConfirmNeverCall } from './ConfirmNeverCall.tsx';
 import { keepInView, leadRowId, linkedLead } from './lead-link.ts';
 import { leadName, stageWords } from './stage-words.ts';
@@ -73,7 +73,7 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
       <ListTable
         id="period-leads-table"
         label="Leads in this period"
-        columns={['Asked at', 'Number', 'State', 'Source / medium / campaign', 'Department', 'Page', { hidden: 'Actions' }]}
+        columns={['Asked at', 'Number', 'State', 'Source / medium / campaign', 'Client id', 'Department', 'Page', { hidden: 'Actions' }]}
         rows={
           leads?.map((lead) => (
             <tr
@@ -90,6 +90,9 @@ export function PeriodLeads({ period, formats, onLeadOutside }: { period: Period
               <td class={`state ${lead.stage}`}>{stageWords(lead.stage)}</td>
               <td>
                 {lead.utmSource || '—'} / {lead.utmMedium || '—'} / {lead.utmCampaign || '—'}
+              </td>
+              <td class="client-id" data-consent={lead.consent}>
+                {clientIdWords(lead, lead.number !== null)}
               </td>
               <td>{lead.department ?? '—'}</td>
               <td class="page">{lead.page ?? '—'}</td>

@@ -1,4 +1,4 @@
-// A lead's stage (lifecycle/stages.ts), as the owner reads it.
+// A lead's stage (callback/stages.ts), as the owner reads it.
 const WORDS: Record<string, string> = {
   scheduled: 'Booked for this time',
   queued: 'Service was unreachable: held',

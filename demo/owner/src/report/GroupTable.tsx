@@ -7,7 +7,7 @@ import type { LeadReport, ReportGroup } from '../types.ts';
 import { TableWrap } from '../TableWrap.tsx';
 import { byLabel } from './PeriodPicker.tsx';
 
-const COLUMNS = ['opened', 'requested', 'placed', 'answered', 'talked', 'missed', 'failed'] as const;
+const COLUMNS = ['opened', 'requested', 'placed', 'answered', 'talked', 'missed', 'failed', 'noConsent'] as const;
 const HEAD: Record<(typeof COLUMNS)[number], string> = {
   opened: 'Opened',
   requested: 'Asked',
@@ -16,6 +16,8 @@ const HEAD: Record<(typeof COLUMNS)[number], string> = {
   talked: 'Talked',
   missed: 'Missed',
   failed: 'Failed',
+  // Asked without the visitor's analytics consent: the widget read no cookie, so no client id.
+  noConsent: 'No analytics consent',
 };
 
 function Cells({ g, formats }: { g: Omit<ReportGroup, 'key'>; formats: Formats }) {

@@ -3,7 +3,8 @@
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { REPORT_BY, type ReportBy } from '../types.ts';
-import { customProblem, type Period, type Preset } from './period.ts';
+import type { Period } from '../types.ts';
+import { customProblem, type Preset } from './period.ts';
 
 const PRESETS: Array<[Preset, string]> = [
   ['today', 'Today'],

@@ -5,12 +5,12 @@ import { Fragment, h } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Formats } from '../format.ts';
 import { PeriodLeads } from '../leads/PeriodLeads.tsx';
-import type { LeadReport, ReportBy } from '../types.ts';
+import type { LeadReport, Period, ReportBy } from '../types.ts';
 import { usePoll } from '../use-poll.ts';
 import { DayChart } from './DayChart.tsx';
 import { Funnel } from './Funnel.tsx';
 import { GroupTable } from './GroupTable.tsx';
-import { type Period, type Preset, presetPeriod } from './period.ts';
+import { type Preset, presetPeriod } from './period.ts';
 import { PeriodPicker } from './PeriodPicker.tsx';
 
 export function Report({ formats, today }: { formats: Formats; today: string }) {

@@ -1,11 +1,9 @@
 // The report's period: a preset counted back from the project's today (given by the relay, so it
 // is the project's day, not the browser's), or a custom from/to. Days are YYYY-MM-DD strings,
 // computed in UTC so no zone or summer-time change moves them.
+import type { Period } from '../types.ts';
+
 export type Preset = 'today' | '7' | '30' | 'custom';
-export interface Period {
-  from: string;
-  to: string;
-}
 
 const DAY_MS = 86_400_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -15,9 +15,11 @@ if #ARGV > 7 then
   only = {}
   for i = 8, #ARGV do only[ARGV[i]] = true end
 end
-local function tally() return { requested = 0, placed = 0, answered = 0, talked = 0, missed = 0, failed = 0, answers = {} } end
+local function tally() return { requested = 0, placed = 0, answered = 0, talked = 0, missed = 0, failed = 0, noConsent = 0, answers = {} } end
 local function addLead(g, l)
   if l[3] ~= 'owner' then g.requested = g.requested + 1 end
+  -- The marks of WITHOUT_CONSENT (tracking-consent/snapshot.ts).
+  if l[3] ~= 'owner' and (l[8] == 'denied' or l[8] == 'unknown') then g.noConsent = g.noConsent + 1 end
   if l[4] == '1' then g.placed = g.placed + 1 end
   if l[5] == 'answered' then
     g.answered = g.answered + 1
@@ -28,7 +30,7 @@ local function addLead(g, l)
 end
 local leads, total = {}, tally()
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', LEADS, from, '(' .. to)) do
-  local l = redis.call('HMGET', space .. 'lead:' .. id, 'at', field, 'requestedAs', 'placed', 'outcome', 'answerSeconds', 'talkSeconds')
+  local l = redis.call('HMGET', space .. 'lead:' .. id, 'at', field, 'requestedAs', 'placed', 'outcome', 'answerSeconds', 'talkSeconds', 'consent')
   if l[1] then
     local v = l[2] or ''
     addLead(total, l)
@@ -51,7 +53,7 @@ local NONE = tally()
 local function out(key, n, g)
   local answers = {}
   for s, c in pairs(g.answers) do answers[#answers + 1] = { tonumber(s), c } end
-  return { key = key, opened = n, requested = g.requested, placed = g.placed, answered = g.answered, talked = g.talked, missed = g.missed, failed = g.failed, answers = answers }
+  return { key = key, opened = n, requested = g.requested, placed = g.placed, answered = g.answered, talked = g.talked, missed = g.missed, failed = g.failed, noConsent = g.noConsent, answers = answers }
 end
 local function group(key) return out(key, opensOf(key) or 0, leads[key] or NONE) end
 local first = {}

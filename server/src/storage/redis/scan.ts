@@ -19,3 +19,22 @@ export async function* scanGroup(client: Client, topology: Topology, space: stri
   const node = topology === 'cluster' ? await (client as unknown as ClusterNodes).getNodeClientForKey(space) : client;
   for await (const keys of node.scanIterator(options)) yield keys as string[];
 }
+
+/** The hashes of the group `space` whose keys match `match` (inside the group) and whose `field` is `value`, with all their fields. */
+export async function hashesWhere(
+  client: Client,
+  topology: Topology,
+  space: string,
+  match: string,
+  field: string,
+  value: string,
+): Promise<Array<{ key: string; fields: Record<string, string> }>> {
+  const found: Array<{ key: string; fields: Record<string, string> }> = [];
+  for await (const keys of scanGroup(client, topology, space, { MATCH: `${space}${match}`, COUNT: 500, TYPE: 'hash' })) {
+    for (const key of keys) {
+      if ((await client.hGet(key, field)) !== value) continue;
+      found.push({ key, fields: (await client.hGetAll(key)) as Record<string, string> });
+    }
+  }
+  return found;
+}

@@ -12,5 +12,6 @@ import { step6 } from './schema/step-6.ts';
 import { step7 } from './schema/step-7.ts';
 import { step8 } from './schema/step-8.ts';
 import { step9 } from './schema/step-9.ts';
+import { step10 } from './schema/step-10.ts';
 
-export const migrations: readonly Migration[] = [step1, step2, step3, step4, step5, step6, step7, step8, step9];
+export const migrations: readonly Migration[] = [step1, step2, step3, step4, step5, step6, step7, step8, step9, step10];

@@ -1,5 +1,5 @@
 // What a person is told of one lead: the lifecycle's step as the notifications need it (the
-// lifecycle builds it: lifecycle/lead-notifications.ts), and the rendered message each channel
+// lifecycle builds it: callback/listeners/lead-notifications.ts), and the rendered message each channel
 // sends. The full number is here because the owner's own channel is where a person calls back from.
 import type { NotifyEvent } from '../../config/notify.ts';
 import type { Attribution } from '../../contract.ts';

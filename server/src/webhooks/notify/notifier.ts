@@ -1,4 +1,4 @@
-// Notifications to people, assembled: what the lifecycle tells (lifecycle/lead-notifications.ts)
+// Notifications to people, assembled: what the lifecycle tells (callback/listeners/lead-notifications.ts)
 // becomes one message per channel in the durable outbox, under a stable id (the lead, the step, the
 // channel: a step told twice is kept once), and each channel's own delivery worker sends it —
 // email (email-sender.ts) and Telegram (telegram-sender.ts) each claim only their own entries, so

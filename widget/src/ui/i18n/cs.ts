@@ -13,6 +13,7 @@ const closedNow = 'Teď máme zavřeno.';
 
 export const messages: Messages = {
   country: 'CZ',
+  invite: ['Máte dotaz? Můžeme vám hned zavolat zpět.', 'Máte dotaz? Teď jsou všichni obsazení: objednejte si hovor na později.'],
   launcher: 'Zavolejte mi zpět',
   title: 'Žádost o zpětné volání',
   intro: 'Zanechte nám své číslo a hned vám zavoláme. Hovor je pro vás zdarma.',

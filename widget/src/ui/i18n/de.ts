@@ -13,6 +13,7 @@ const closedNow = 'Wir haben gerade geschlossen.';
 
 export const messages: Messages = {
   country: 'DE',
+  invite: ['Fragen? Wir können Sie jetzt gleich zurückrufen.', 'Fragen? Gerade ist niemand frei: buchen Sie einen Rückruf für später.'],
   launcher: 'Rückruf anfordern',
   title: 'Rückruf anfordern',
   intro: 'Hinterlassen Sie Ihre Nummer, wir rufen Sie sofort an. Der Anruf ist für Sie kostenlos.',

@@ -13,6 +13,7 @@ const closedNow = 'We are closed now.';
 
 export const messages: Messages = {
   country: 'US',
+  invite: ['Questions? We can call you back right now.', 'Questions? We are busy now: book a call for later.'],
   launcher: 'Call me back',
   title: 'Request a call back',
   intro: 'Leave your number and we will call you right away. The call is free for you.',

@@ -13,6 +13,7 @@ const closedNow = 'Ahora estamos cerrados.';
 
 export const messages: Messages = {
   country: 'ES',
+  invite: ['¿Tiene preguntas? Podemos llamarle ahora mismo.', '¿Tiene preguntas? Ahora estamos ocupados: programe una llamada para más tarde.'],
   launcher: 'Llámenme',
   title: 'Solicite una llamada',
   intro: 'Déjenos su número y le llamaremos enseguida. La llamada es gratuita para usted.',

@@ -13,6 +13,7 @@ const closedNow = 'Praegu oleme suletud.';
 
 export const messages: Messages = {
   country: 'EE',
+  invite: ['Küsimusi? Saame teile kohe tagasi helistada.', 'Küsimusi? Praegu on kõik hõivatud: broneerige kõne hilisemaks.'],
   launcher: 'Helistage mulle tagasi',
   title: 'Tellige tagasihelistamine',
   intro: 'Jätke oma number ja me helistame teile kohe. Kõne on teile tasuta.',

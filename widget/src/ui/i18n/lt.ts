@@ -13,6 +13,7 @@ const closedNow = 'Šiuo metu nedirbame.';
 
 export const messages: Messages = {
   country: 'LT',
+  invite: ['Turite klausimų? Galime jums perskambinti dabar pat.', 'Turite klausimų? Dabar visi užimti: užsisakykite skambutį vėlesniam laikui.'],
   launcher: 'Perskambinkite man',
   title: 'Užsakykite skambutį',
   intro: 'Palikite savo numerį ir mes jums iškart paskambinsime. Skambutis jums nemokamas.',

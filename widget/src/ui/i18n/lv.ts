@@ -13,6 +13,7 @@ const closedNow = 'Pašlaik mēs nestrādājam.';
 
 export const messages: Messages = {
   country: 'LV',
+  invite: ['Jautājumi? Mēs varam jums atzvanīt tūlīt.', 'Jautājumi? Pašlaik visi ir aizņemti: piesakiet zvanu vēlākam laikam.'],
   launcher: 'Atzvaniet man',
   title: 'Pieteikt atzvanīšanu',
   intro: 'Atstājiet savu numuru, un mēs jums tūlīt piezvanīsim. Zvans jums ir bez maksas.',

@@ -13,6 +13,7 @@ const closedNow = 'Teraz jest nieczynne.';
 
 export const messages: Messages = {
   country: 'PL',
+  invite: ['Masz pytania? Możemy oddzwonić od razu.', 'Masz pytania? Teraz wszyscy są zajęci: umów rozmowę na później.'],
   launcher: 'Oddzwońcie do mnie',
   title: 'Zamów rozmowę zwrotną',
   intro: 'Zostaw numer, a od razu do Ciebie zadzwonimy. Rozmowa jest dla Ciebie bezpłatna.',

@@ -13,6 +13,7 @@ const closedNow = 'Acum suntem închiși.';
 
 export const messages: Messages = {
   country: 'RO',
+  invite: ['Aveți întrebări? Vă putem suna înapoi chiar acum.', 'Aveți întrebări? Acum suntem ocupați: programați un apel pentru mai târziu.'],
   launcher: 'Sunați-mă înapoi',
   title: 'Solicitați un apel înapoi',
   intro: 'Lăsați-ne numărul și vă sunăm imediat. Apelul este gratuit pentru dumneavoastră.',

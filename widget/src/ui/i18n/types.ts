@@ -22,6 +22,12 @@ export interface Messages {
    * Here rather than in the 3 KB entry: only the dialog needs it.
    */
   country: CountryCode;
+  /**
+   * The invitation (data-invite): the sentence when someone can answer now, and the sentence when
+   * nobody can but a call can be booked for later (its close button is named by `close`). In the
+   * catalog the invitation fetches when it shows: the dialog it opens then finds it already there.
+   */
+  invite: readonly [now: string, later: string];
   launcher: string;
   title: string;
   intro: string;
