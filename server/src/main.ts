@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, secretsOf, type SimulatorDefaults } from './co
 import { createLogger } from './log/index.ts';
 import { createRelay } from './relay.ts';
 import { keptHashSecret } from './storage/hash-secret.ts';
+import { assertOneSchemaVersion } from './storage/redis/schema-guard.ts';
 import { tightenKeptFiles } from './storage/private-files.ts';
 import { DATABASE_FILE } from './storage/sqlite/database.ts';
 import { openEmbeddedStores, type RelayStores } from './app/relay-stores.ts';
@@ -67,6 +68,8 @@ async function main(): Promise<void> {
   if (config.redis) {
     // Shared by every relay with the same REDIS_URL and REDIS_PREFIX. The relay listens even while
     // Redis is unreachable: /readyz says not ready, callbacks answer 503, and it recovers by itself.
+    // Not beside a relay of another Redis schema version (storage/redis/schema-guard.ts).
+    if (!(await assertOneSchemaVersion(config.redis))) log.warn('Redis could not be asked at start whether a relay of another version runs on it');
     const redis = openRedisStores(config, log);
     stores = redis;
     const up = await redis.connection.waitReady(config.redis.connectTimeoutMs);

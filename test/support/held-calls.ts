@@ -3,21 +3,21 @@
 // held jobs as the request path stores them, a CRM that verifies the signed lead webhook with the
 // Standard Webhooks package, and a gate in front of the simulator that can refuse connections
 // (the service down) and open again on the same port.
-import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { RunnerTimers } from '../../server/src/callback/steps/job-runner.ts';
-import { NO_PROGRESS, type JobProgress, type NewCallbackJob } from '../../server/src/callback/job-store.ts';
-import type { RequestedAs, WaitingStage } from '../../server/src/callback/stages.ts';
 import { listen, type Listening } from './listen.ts';
 import { ORIGIN } from './post-callback.ts';
 import { afterEach } from 'vitest';
 import { QUICK_CALLS, startSystem, type System, type SystemOptions } from './system.ts';
 
 export { ORIGIN };
-export const HASH_SECRET = 'held-calls-test-hash-secret-0123456789';
+import { HASH_SECRET } from './held-job.ts';
+
+export { HASH_SECRET };
+export { heldJobFor } from './held-job.ts';
 export const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 
 /** The relay's and the simulator's clock; tests move it. */
@@ -69,41 +69,6 @@ export const HELD_ENV = { ALLOWED_ORIGINS: ORIGIN, HASH_SECRET, CALL_RING_SECOND
 /** The call the kill -9 child (test/support/fixtures/held-relay-child.ts) holds. */
 export const CHILD_PHONE = '+380509876543';
 export const CHILD_CALLBACK_ID = '5b0d2b8e-3c1f-4c55-9d9e-1f1a2b3c4d5e';
-
-/** How a job in each stage came in, for heldJobFor: a booking, unless it was held while the service was down. */
-const REQUESTED_AS: Record<WaitingStage, RequestedAs> = { scheduled: 'scheduled', queued: 'queued', checking: 'scheduled', following: 'scheduled', redial: 'scheduled' };
-
-/**
- * A held job for `e164` in `stage` as the request path stores it (held-job.ts), with its cancel
- * token `cancel-<callbackId>`; `progress` adds what the job remembers (a booking remembers its time).
- */
-export function heldJobFor(e164: string, stage: WaitingStage, dueAt: number, callbackId: string = crypto.randomUUID(), progress: Partial<JobProgress> = {}): NewCallbackJob {
-  const requestedAs = REQUESTED_AS[stage];
-  return {
-    callbackId,
-    requestedAs,
-    stage,
-    dueAt,
-    progress: {
-      ...NO_PROGRESS,
-      ...(requestedAs === 'scheduled' && { scheduledFor: dueAt }),
-      ...(requestedAs === 'queued' && { queuedAt: dueAt }),
-      ...progress,
-    },
-    numberHash: createHmac('sha256', HASH_SECRET).update(e164).digest('hex'),
-    maskedNumber: `${e164.slice(0, 6)} *** **${e164.slice(-2)}`,
-    cancelToken: `cancel-${callbackId}`,
-    request: {
-      e164,
-      attribution: { utmSource: 'google', utmCampaign: 'sofa', clientId: '1907690628.1747750782' },
-      clientIp: '203.0.113.9',
-      userAgent: 'Mozilla/5.0 (held-test)',
-      origin: ORIGIN,
-      pageUrl: 'https://shop.example/sofa',
-      locale: 'uk',
-    },
-  };
-}
 
 /** The calls the service actually made to `e164` (its call log), oldest first. */
 export const callsTo = (s: Pick<System, 'sim'>, e164: string) => s.sim.calls.filter((c) => c.caller === e164.replace('+', ''));

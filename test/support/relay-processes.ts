@@ -17,8 +17,10 @@ export interface RelayProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startRelay(env: Record<string, string>): Promise<RelayProcess> {
+/** `cwd`: another copy of the relay (a previous version's files); this one by default. */
+export async function startRelay(env: Record<string, string>, options: { cwd?: string } = {}): Promise<RelayProcess> {
   const child = spawn(process.execPath, ['server/src/main.ts'], {
+    ...(options.cwd && { cwd: options.cwd }),
     env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-data-')), PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -21,6 +21,7 @@ import { HASH_SECRET, manualTimers, SECRET, startCrm, testClock, until } from '.
 import { deadUrl } from '../../support/listen.ts';
 import { postCallback } from '../../support/post-callback.ts';
 import { relayEnv, startRelay, type RelayProcess } from '../../support/relay-processes.ts';
+import { storeCommand } from '../../support/store-move.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 
 const DAY_MS = 86_400_000;
@@ -29,27 +30,7 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-/** `npm run store -- <args>` with `env` (the relay's environment); `onErr` sees stderr as it comes. */
-function store(args: string[], env: Record<string, string>, onErr: (text: string) => void = () => {}): Promise<Run> {
-  const child = spawn(process.execPath, ['server/src/store-admin/cli.ts', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => {
-    err += d;
-    onErr(err);
-  });
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out, err })));
-}
+const store = storeCommand;
 
 /** A store of some size (~20 MB of today's open counts), so the copy takes a while and the kill lands in it. */
 function seedOpens(dataDir: string, rows: number): void {

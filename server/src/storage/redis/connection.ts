@@ -11,8 +11,10 @@ import { createRedisHealth, problemOfReply } from './health.ts';
 import { createReplicaWait } from './replica-wait.ts';
 import { onceEvictionPolicyChecked } from './eviction-policy.ts';
 import { classify, type LuaScript, withDeadline } from './commands.ts';
+import { CHECK_KEY_TTL_MS, CHECK_VALUE, checkKeys } from './check-key.ts';
 
 export { lua, type LuaScript } from './commands.ts';
+export { KEY_GROUPS } from './check-key.ts';
 
 /** The logger calls this module makes (log/logger.ts has them). */
 export interface RedisLog {
@@ -67,16 +69,8 @@ export interface ConnectOptions {
 
 /** How often a suspect connection is probed. */
 const PROBE_INTERVAL_MS = 250;
-/**
- * Every key group a store uses (keyspace(group)): each one hash tag, one Cluster slot, and each one
- * checked by the write check, since a callback touches most of them (the never-call list is read
- * for every one): a node down under any of them is a relay that cannot take callbacks.
- */
-export const KEY_GROUPS = ['limits', 'idem', 'jobs', 'outbox', 'consent', 'shared', 'nevercall', 'report', 'callback-numbers', 'notify'] as const;
 /** Default of REDIS_CHECK_MS: how often the write check runs while connected. */
 const CHECK_INTERVAL_MS = 1_000;
-/** The write check's key lives this long: one small key, never piling up. */
-const CHECK_KEY_TTL_MS = 60_000;
 
 export function connectRedis(settings: RedisSettings, options: ConnectOptions): RedisConnection {
   const { log, observer } = options;
@@ -118,8 +112,7 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
 
   // One key of our own; in a Cluster one in each key group's slot, so a node down (or a slot not
   // served) anywhere the stores write is seen, not only where one key happens to hash.
-  const healthKeys =
-    topology === 'cluster' ? KEY_GROUPS.map((group) => `${settings.prefix}{${settings.prefix}${group}}:health`) : [`${settings.prefix}{${settings.prefix}health}:check`];
+  const healthKeys = checkKeys({ prefix: settings.prefix, topology: settings.topology ?? { kind: 'standalone' } });
   let checking = false;
   /** Error replies that named a problem so far: a write check only clears what came before it. */
   let problemsSeen = 0;
@@ -141,7 +134,7 @@ export function connectRedis(settings: RedisSettings, options: ConnectOptions): 
       await run('health.write', (c) =>
         Promise.all(
           healthKeys.map(async (key) => {
-            await c.set(key, '1', { PX: CHECK_KEY_TTL_MS });
+            await c.set(key, CHECK_VALUE, { PX: CHECK_KEY_TTL_MS });
             await replicated(c, key);
           }),
         ),

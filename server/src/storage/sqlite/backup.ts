@@ -95,7 +95,7 @@ export interface RestoreResult extends StoreFileSummary {
 }
 
 /** Throws unless no other process has the store at `path` open. */
-function assertNotInUse(path: string): void {
+export function assertNotInUse(path: string): void {
   if (!existsSync(path)) return;
   const db = new DatabaseSync(path, { timeout: LOCK_WAIT_MS });
   try {
