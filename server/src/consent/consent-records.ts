@@ -46,12 +46,10 @@ export function sqliteConsentRecords(db: DatabaseSync, options: { retentionDays:
 
 export function redisConsentRecords(connection: RedisConnection, options: { retentionDays: number }): RecordSet<ConsentRecord> {
   const space = connection.keyspace('consent');
-  // A Cluster's write check keeps a key of its own in every group (storage/redis/connection.ts).
-  const except = [`${space}health`];
   return {
-    count: () => countKeys(connection, space, `${space}*`, except),
+    count: () => countKeys(connection, space, `${space}*`),
     async *read(nowMs) {
-      for await (const batch of groupValues(connection, space, `${space}*`, 'string', except)) {
+      for await (const batch of groupValues(connection, space, `${space}*`, 'string')) {
         yield batch.map(([, v]) => JSON.parse(v) as ConsentRecord).filter((r) => expiresAt(r, options.retentionDays) > nowMs);
       }
     },

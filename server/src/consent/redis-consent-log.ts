@@ -17,11 +17,8 @@ type Client = RedisConnection['client'];
 /** The records of `numberHash` in the group `space`, with their keys (a scan: no index leads from a number to its records). */
 async function recordsOf(c: Client, connection: RedisConnection, space: string, numberHash: string): Promise<Array<{ key: string; record: ConsentRecord }>> {
   const found: Array<{ key: string; record: ConsentRecord }> = [];
-  // In a Cluster the write check keeps a key of its own in every group's slot (storage/redis/check-key.ts): not a record.
-  const health = `${space}health`;
   for await (const keys of scanGroup(c, connection.topology, space, { MATCH: `${space}*`, COUNT: 500, TYPE: 'string' })) {
     for (const key of keys) {
-      if (key === health) continue;
       const value = await c.get(key);
       const record = value ? (JSON.parse(value) as ConsentRecord) : null;
       if (record?.numberHmac === numberHash) found.push({ key, record });

@@ -1,7 +1,7 @@
 // A job stored before stages existed said what it was doing with a `kind` ('scheduled', 'queued',
 // 'redial', where 'redial' also meant "following a call the service took") and a JSON `notes`
 // string. This reads such a Redis job hash into the fields of today's (the SQLite file is migrated
-// by the same rules in SQL, storage/sqlite/schema.ts version 3).
+// by the same rules in SQL, storage/sqlite/schema/step-3.ts).
 
 interface LegacyNotes {
   last?: { at?: number; result?: 'placed' | 'unknown' };

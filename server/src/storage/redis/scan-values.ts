@@ -6,17 +6,16 @@ import { scanGroup } from './scan.ts';
 
 const BATCH = 500;
 
-/** Batches of the matching keys (`match` inside `space`), without `except`. */
-export async function* groupKeys(connection: RedisConnection, space: string, match: string, except: readonly string[] = []): AsyncIterable<string[]> {
+/** Batches of the matching keys (`match` inside `space`). */
+export async function* groupKeys(connection: RedisConnection, space: string, match: string): AsyncIterable<string[]> {
   for await (const keys of scanGroup(connection.client, connection.topology, space, { MATCH: match, COUNT: BATCH })) {
-    const kept = keys.filter((k) => !except.includes(k));
-    if (kept.length > 0) yield kept;
+    if (keys.length > 0) yield keys;
   }
 }
 
-export async function countKeys(connection: RedisConnection, space: string, match: string, except: readonly string[] = []): Promise<number> {
+export async function countKeys(connection: RedisConnection, space: string, match: string): Promise<number> {
   let n = 0;
-  for await (const keys of groupKeys(connection, space, match, except)) n += keys.length;
+  for await (const keys of groupKeys(connection, space, match)) n += keys.length;
   return n;
 }
 
@@ -26,9 +25,8 @@ export async function* groupValues<K extends 'hash' | 'string'>(
   space: string,
   match: string,
   kind: K,
-  except: readonly string[] = [],
 ): AsyncIterable<Array<[string, K extends 'hash' ? Record<string, string> : string]>> {
-  for await (const keys of groupKeys(connection, space, match, except)) {
+  for await (const keys of groupKeys(connection, space, match)) {
     const values = (await connection.run('scan.read', (c) => {
       const multi = c.multi();
       for (const key of keys) {

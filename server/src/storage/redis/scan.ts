@@ -17,7 +17,9 @@ export async function* scanGroup(client: Client, topology: Topology, space: stri
   // A pattern outside the group would silently miss the keys of other slots in a Cluster.
   if (!options.MATCH.startsWith(space)) throw new Error(`scanGroup: the pattern ${options.MATCH} is not inside the key group ${space}`);
   const node = topology === 'cluster' ? await (client as unknown as ClusterNodes).getNodeClientForKey(space) : client;
-  for await (const keys of node.scanIterator(options)) yield keys as string[];
+  // In a Cluster the write check keeps a key in every group's slot (check-key.ts): never a record.
+  const check = `${space}health`;
+  for await (const keys of node.scanIterator(options)) yield (keys as string[]).filter((key) => key !== check);
 }
 
 /** The hashes of the group `space` whose keys match `match` (inside the group) and whose `field` is `value`, with all their fields. */
