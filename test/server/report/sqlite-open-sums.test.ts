@@ -5,13 +5,11 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { createSqliteReportStore } from '../../../server/src/report/sqlite-report-store.ts';
-import { groupValues, REPORT_RETENTION_DAYS } from '../../../server/src/report/report-store.ts';
+import { groupValues, REPORT_DIMENSIONS, REPORT_RETENTION_DAYS } from '../../../server/src/report/report-store.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
 import { migrations } from '../../../server/src/storage/sqlite/schema.ts';
 import { schemaVersion } from '../../../server/src/storage/sqlite/migrations.ts';
 import { tempDataDir } from '../../support/crash.ts';
-
-const DIMENSIONS = ['source', 'medium', 'campaign', 'department', 'page'] as const;
 
 /** The sums as the table holds them, and as dialog_opens says they should be, in one order. */
 function sums(db: DatabaseSync) {
@@ -19,7 +17,7 @@ function sums(db: DatabaseSync) {
   const made = db
     .prepare(
       [
-        ...DIMENSIONS.map((d) => `SELECT day, '${d}' AS dimension, ${d} AS value, SUM(count) AS opened FROM dialog_opens GROUP BY 1, 2, 3`),
+        ...REPORT_DIMENSIONS.map((d) => `SELECT day, '${d}' AS dimension, ${d} AS value, SUM(count) AS opened FROM dialog_opens GROUP BY 1, 2, 3`),
         "SELECT day, 'total', '', SUM(count) FROM dialog_opens GROUP BY 1",
       ].join(' UNION ALL ') + ' ORDER BY 1, 2, 3',
     )
