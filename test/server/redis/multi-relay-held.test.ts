@@ -6,12 +6,10 @@
 // the same, only sooner).
 // Both on one redis-server and on a real 3-primary Redis Cluster (REDIS_CLUSTER=true), where the
 // key groups hash to slots on different nodes and every script must stay inside its group's slot.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../server/simulator/index.ts';
-import type { Simulator } from '../../../server/simulator/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../../server/src/storage/redis/connection.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
-import { QUICK_CALLS } from '../../support/system.ts';
+import { relayFleet } from '../../support/relay-fleet.ts';
 import { startRedisCluster } from '../../support/redis-cluster.ts';
 import { startRedisServer } from '../../support/redis-server.ts';
 import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
@@ -42,23 +40,10 @@ async function redisCluster(): Promise<SharedRedis> {
   return { env: { REDIS_CLUSTER: 'true', REDIS_URL: cluster.seeds }, connection, stop: () => cluster.stop() };
 }
 
-let sim: Simulator & { url: string; close(): Promise<void> };
-let relays: RelayProcess[] = [];
+const fleet = relayFleet();
 let prefixes = 0;
 
-beforeAll(async () => {
-  sim = (await startSimulator({ port: 0, host: '127.0.0.1', timing: QUICK_CALLS })) as typeof sim;
-});
-afterEach(async () => {
-  await Promise.all(relays.map((r) => r.kill()));
-  relays = [];
-  sim.reset();
-});
-afterAll(async () => {
-  await sim?.close();
-});
-
-const placed = () => sim.requests.filter((r) => r.path === '/a/v2').length;
+const placed = () => fleet.sim.requests.filter((r) => r.path === '/a/v2').length;
 
 async function book(relay: RelayProcess, phone: string, inMs: number): Promise<string> {
   const res = await postCallback(relay, { phone, consent: true, scheduledFor: new Date(Date.now() + inMs).toISOString() });
@@ -93,10 +78,10 @@ describe.each([
           ...redis.env,
           REDIS_PREFIX: prefix,
           HASH_SECRET: 'multi-relay-hash-secret-0123456789abcdef',
-          CALLTRACKING_BASE_URL: sim.url,
-          CALLTRACKING_AUTH_KEY: sim.authKey,
-          CALLTRACKING_PROJECT_ID: sim.projectId,
-          CALLBACK_CALLER: sim.officeLine,
+          CALLTRACKING_BASE_URL: fleet.sim.url,
+          CALLTRACKING_AUTH_KEY: fleet.sim.authKey,
+          CALLTRACKING_PROJECT_ID: fleet.sim.projectId,
+          CALLBACK_CALLER: fleet.sim.officeLine,
           ALLOWED_ORIGINS: ORIGIN,
           CALL_RING_SECONDS: '1',
           UPSTREAM_TIMEOUT_MS: '60000',
@@ -105,7 +90,7 @@ describe.each([
         }),
       ),
     );
-    relays.push(...started);
+    fleet.relays.push(...started);
     // A relay refuses callbacks until its first write check passed (a Cluster: every group's slot).
     for (const relay of started) await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'a relay ready on Redis', 20_000);
     return started;
@@ -121,7 +106,7 @@ describe.each([
     // Every relay looked at the store meanwhile (every 2 s); a little longer for a second call that must not come.
     await new Promise((r) => setTimeout(r, 5_000));
     expect(placed()).toBe(1);
-    expect(sim.calls).toHaveLength(1);
+    expect(fleet.sim.calls).toHaveLength(1);
     expect(three.flatMap((r) => r.lines().filter((l) => l.msg === 'held call placed'))).toHaveLength(1);
     const job = await client().hGetAll(jobKey(id));
     // Claims may be more than one (the placer comes back to read the outcome in the call log); calls are not.
@@ -134,7 +119,7 @@ describe.each([
   it('the relay placing it is killed mid-call: another takes over after the lease, finds the call in the log, rings nobody again', async () => {
     const three = await startRelays(3);
     // The service places the call and then never answers: the placing relay waits for the reply.
-    sim.faults.set('callback', { kind: 'hang', handled: true, times: 1 });
+    fleet.sim.faults.set('callback', { kind: 'hang', handled: true, times: 1 });
     const id = await book(three[0]!, '050 765 43 22', 3_000);
     await waitUntil(() => placed() >= 1, 'the booked call to reach the service', 20_000);
     const owner = await client().hGet(jobKey(id), 'owner');
@@ -152,6 +137,6 @@ describe.each([
     await waitUntil(async () => (await client().hGet(jobKey(id), 'state')) !== 'pending', 'the job to be settled from the call log', 30_000);
     expect(await client().hGetAll(jobKey(id))).toMatchObject({ state: 'completed' });
     expect(placed()).toBe(1);
-    expect(sim.calls).toHaveLength(1);
+    expect(fleet.sim.calls).toHaveLength(1);
   }, 90_000);
 });

@@ -1,30 +1,21 @@
 // Three relays as separate processes (node server/src/main.ts), one private redis-server and one
 // standalone simulator: the relays act as one. Every call count is the simulator's own.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../server/simulator/index.ts';
-import type { Simulator } from '../../../server/simulator/index.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
-import { QUICK_CALLS } from '../../support/system.ts';
+import { relayFleet, type StandaloneSimulator } from '../../support/relay-fleet.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { createClient } from 'redis';
 import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
 
 let redis: RedisServer;
-let sim: Simulator & { url: string; close(): Promise<void> };
-let relays: RelayProcess[] = [];
+const fleet = relayFleet();
 let prefixes = 0;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  sim = (await startSimulator({ port: 0, host: '127.0.0.1', timing: QUICK_CALLS })) as typeof sim;
-});
-afterEach(async () => {
-  await Promise.all(relays.map((r) => r.kill()));
-  relays = [];
-  sim.reset();
 });
 afterAll(async () => {
-  await sim?.close();
   await redis?.stop();
 });
 
@@ -35,7 +26,7 @@ let lastPrefix = '';
 async function startRelays(
   n: number,
   env: Record<string, string> = {},
-  service: { url: string; authKey: string; projectId: string; officeLine: string } = sim,
+  service: { url: string; authKey: string; projectId: string; officeLine: string } = fleet.sim,
 ): Promise<RelayProcess[]> {
   const prefix = `mr${++prefixes}:`;
   lastPrefix = prefix;
@@ -60,7 +51,7 @@ async function startRelays(
       }),
     ),
   );
-  relays.push(...started);
+  fleet.relays.push(...started);
   return started;
 }
 
@@ -68,7 +59,7 @@ async function startRelays(
 const clientIp = (i: number) => `198.${18 + (Math.floor(i / 65_000) % 2)}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
 const phone = (i: number) => `050 ${String(1_000_000 + i).padStart(7, '0')}`;
 
-const placed = () => sim.requests.filter((r) => r.path === '/a/v2').length;
+const placed = () => fleet.sim.requests.filter((r) => r.path === '/a/v2').length;
 
 describe('three relays sharing one Redis', () => {
   it('300 parallel requests for one number spread over three relays ring it exactly once', async () => {
@@ -80,7 +71,7 @@ describe('three relays sharing one Redis', () => {
     expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
     expect(answers.filter((a) => a.status !== 202).every((a) => a.status === 429 && a.code === 'rate_limited')).toBe(true);
     expect(placed()).toBe(1);
-    expect(sim.calls).toHaveLength(1);
+    expect(fleet.sim.calls).toHaveLength(1);
   });
 
   it('holds the per-client limit across relays: one client, many numbers, all relays — three calls', async () => {
@@ -157,17 +148,17 @@ describe('three relays sharing one Redis', () => {
 
   it('with three relays the service sees no more SIP-status and call-log requests than with one', async () => {
     // Calls that stay in progress, so every widget keeps asking about its call for the whole run.
-    const slow = (await startSimulator({ port: 0, host: '127.0.0.1', timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 120_000 } })) as typeof sim;
+    const slow = (await startSimulator({ port: 0, host: '127.0.0.1', timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 120_000 } })) as StandaloneSimulator;
     try {
       await compare(slow);
     } finally {
-      await Promise.all(relays.map((r) => r.kill()));
+      await Promise.all(fleet.relays.splice(0).map((r) => r.kill()));
       await slow.close();
     }
   });
 });
 
-async function compare(service: typeof sim) {
+async function compare(service: StandaloneSimulator) {
   const count = (path: string) => service.requests.filter((r) => r.path.startsWith(path)).length;
   const env = { STATUS_CACHE_MS: '300', OUTCOME_POLL_MS: '300' };
   /** Floods /api/status and the progress of one call per relay for `ms`; what the service saw. */
@@ -266,7 +257,7 @@ describe('Redis stopped and restarted under load', () => {
     // Every call the service took was answered 202 to someone, and no number rang twice.
     const accepted = results.filter((r) => r.status === 202);
     expect(placed()).toBe(accepted.length);
-    const callers = sim.calls.map((c) => c.caller);
+    const callers = fleet.sim.calls.map((c) => c.caller);
     expect(new Set(callers).size).toBe(callers.length);
     expect(results.every((r) => r.status === 202 || r.status === 503)).toBe(true);
     for (const relay of three) expect(relay.lines().filter((l) => l.msg === 'redis reachable again')).toHaveLength(1);

@@ -5,8 +5,7 @@
 // kind arrives whole with its remaining time to live, the lead report answers the same figures,
 // and three relays on Redis place each pending call exactly once. Then everything goes back to a
 // new DATA_DIR, finished calls included, and the report answers the same there.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../../server/simulator/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisReportStore } from '../../../server/src/report/redis-report-store.ts';
 import { createSqliteReportStore } from '../../../server/src/report/sqlite-report-store.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';
@@ -16,9 +15,9 @@ import { tempDataDir } from '../../support/crash.ts';
 import { startRedisCluster } from '../../support/redis-cluster.ts';
 import { MASTER_NAME, startSentinelGroup } from '../../support/redis-sentinel.ts';
 import { startRedisServer } from '../../support/redis-server.ts';
-import { relayEnv, startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
+import { relayEnv, startRelay, waitUntil } from '../../support/relay-processes.ts';
 import { HASH_SECRET, reportFigures, seedEmbedded, storeCommand } from '../../support/store-move.ts';
-import { QUICK_CALLS } from '../../support/system.ts';
+import { relayFleet } from '../../support/relay-fleet.ts';
 
 const DAY_MS = 86_400_000;
 const quiet = { info() {}, warn() {}, error() {} };
@@ -59,19 +58,7 @@ async function redisCluster(): Promise<SharedRedis> {
   };
 }
 
-let sim: Simulator & { url: string; close(): Promise<void> };
-let relays: RelayProcess[] = [];
-beforeAll(async () => {
-  sim = (await startSimulator({ port: 0, host: '127.0.0.1', timing: QUICK_CALLS })) as typeof sim;
-});
-afterEach(async () => {
-  await Promise.all(relays.map((r) => r.kill()));
-  relays = [];
-  sim.reset();
-});
-afterAll(async () => {
-  await sim?.close();
-});
+const fleet = relayFleet();
 
 type Summary = Record<string, { moved: number; added: number; replaced: number; refused: string[]; before: number; after: number }>;
 
@@ -163,9 +150,9 @@ describe.each([
 
     // Three relays on Redis: each pending call placed once.
     // The moved numbers share a prefix (its rate limit would rightly stop them), and a missed call is not re-dialled.
-    const env = { ...relayEnv(sim, redis.env), ...redis.env, CALL_RING_SECONDS: '1', UPSTREAM_TIMEOUT_MS: '60000', LIMIT_PREFIX_RATE: '65000', REDIAL_ATTEMPTS: '0' };
-    relays = await Promise.all([0, 1, 2].map(() => startRelay(env)));
-    const callers = () => sim.calls.map((c) => `+${c.caller}`).filter((c) => seeded.pending.includes(c));
+    const env = { ...relayEnv(fleet.sim, redis.env), ...redis.env, CALL_RING_SECONDS: '1', UPSTREAM_TIMEOUT_MS: '60000', LIMIT_PREFIX_RATE: '65000', REDIAL_ATTEMPTS: '0' };
+    fleet.relays.push(...(await Promise.all([0, 1, 2].map(() => startRelay(env)))));
+    const callers = () => fleet.sim.calls.map((c) => `+${c.caller}`).filter((c) => seeded.pending.includes(c));
     await waitUntil(() => new Set(callers()).size === seeded.pending.length, 'every moved call to be placed', 60_000);
     const report = await withRedis(async (connection, client) => {
       await waitUntil(async () => (await client.zCard(key('jobs', 'pending'))) === 0, 'every moved call to be settled', 60_000);
@@ -176,8 +163,7 @@ describe.each([
     });
 
     // And back, to a new DATA_DIR, once the relays are stopped.
-    await Promise.all(relays.map((r) => r.kill('SIGTERM')));
-    relays = [];
+    await Promise.all(fleet.relays.splice(0).map((r) => r.kill('SIGTERM')));
     const back = tempDataDir();
     const returned = await storeCommand(['move', 'redis', 'embedded'], { ...redis.env, DATA_DIR: back });
     expect(returned.code, returned.err).toBe(0);
