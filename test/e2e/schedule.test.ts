@@ -7,7 +7,7 @@
 // cancelled too.
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
-import type { CallbackProgress } from '../../server/src/contract.ts';
+import type { CallbackProgress } from '../../server/src/contract/contract.ts';
 import { axeViolations } from '../support/axe.ts';
 import { deadUrl } from '../support/listen.ts';
 import { startSystem } from '../support/system.ts';

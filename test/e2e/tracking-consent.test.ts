@@ -7,7 +7,7 @@
 // and once consent arrives the request carries the cookies' attribution and the memory is written.
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
-import type { CallbackRequest, TrackingConsent } from '../../server/src/contract.ts';
+import type { CallbackRequest, TrackingConsent } from '../../server/src/contract/contract.ts';
 import type { PeriodLead } from '../../server/src/owner/period-leads.ts';
 import { UNLIMITED } from '../support/engines/moves.ts';
 import { trackingCookie } from '../support/host-site.ts';

@@ -4,7 +4,7 @@
 import { h } from 'preact';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { ErrorCode } from '../../server/src/contract.ts';
+import type { ErrorCode } from '../../server/src/contract/contract.ts';
 import { createApi } from '../../widget/src/api.ts';
 import type { WidgetConfig } from '../../widget/src/config.ts';
 import { App } from '../../widget/src/ui/App.tsx';

@@ -2,7 +2,7 @@
 // with fetch. Each part can be changed or left out for the test at hand (another origin or none,
 // an Idempotency-Key, a client address behind a trusted proxy, a body that is not JSON at all),
 // and the whole answer comes back read: status, headers, text, and the JSON when asked for it.
-import type { CallbackRequest, ErrorBody } from '../../server/src/contract.ts';
+import type { CallbackRequest, ErrorBody } from '../../server/src/contract/contract.ts';
 
 /** The site the tests' relays allow (ALLOWED_ORIGINS), and the Origin a request carries unless told otherwise. */
 export const ORIGIN = 'https://shop.example';

@@ -4,7 +4,7 @@
 // call's steps and languages: app-progress.test.tsx.
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, test } from 'vitest';
-import { errorStatus } from '../../server/src/contract.ts';
+import { errorStatus } from '../../server/src/contract/contract.ts';
 import { bugOnlyCodes, type KnownCode } from '../../widget/src/api.ts';
 import { messages as en } from '../../widget/src/ui/i18n/en.ts';
 import type { Messages } from '../../widget/src/ui/i18n/types.ts';

@@ -6,7 +6,7 @@
 import { h } from 'preact';
 import { cleanup, fireEvent, render, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { CallbackRequest, type ErrorCode, type StatusResponse } from '../../server/src/contract.ts';
+import { CallbackRequest, type ErrorCode, type StatusResponse } from '../../server/src/contract/contract.ts';
 import { createApi } from '../../widget/src/api.ts';
 import type { WidgetConfig } from '../../widget/src/config.ts';
 import { App } from '../../widget/src/ui/App.tsx';

@@ -5,7 +5,7 @@
 import { h } from 'preact';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { DepartmentStatus, ErrorCode, StatusResponse } from '../../server/src/contract.ts';
+import type { DepartmentStatus, ErrorCode, StatusResponse } from '../../server/src/contract/contract.ts';
 import { createApi } from '../../widget/src/api.ts';
 import { App } from '../../widget/src/ui/App.tsx';
 import { adopt, chooser, offered } from '../../widget/src/ui/departments.tsx';

@@ -1,7 +1,7 @@
 // Every catalog has a sentence for every relay error code, every outcome and every state, and
 // plurals are right in each language (Intl.PluralRules picks the form).
 import { describe, expect, test } from 'vitest';
-import { errorStatus, callOutcomes } from '../../server/src/contract.ts';
+import { errorStatus, callOutcomes } from '../../server/src/contract/contract.ts';
 import { bugOnlyCodes } from '../../widget/src/api.ts';
 import { messages as cs } from '../../widget/src/ui/i18n/cs.ts';
 import { messages as de } from '../../widget/src/ui/i18n/de.ts';

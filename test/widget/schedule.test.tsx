@@ -8,7 +8,7 @@ process.env.TZ = 'America/New_York';
 import { h } from 'preact';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { ErrorCode, StatusResponse } from '../../server/src/contract.ts';
+import type { ErrorCode, StatusResponse } from '../../server/src/contract/contract.ts';
 import { createApi } from '../../widget/src/api.ts';
 import { App } from '../../widget/src/ui/App.tsx';
 import { messages as en } from '../../widget/src/ui/i18n/en.ts';

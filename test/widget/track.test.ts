@@ -2,7 +2,7 @@
 // "slow" and stops saying so, and when it stops following the call. (The real relay and the
 // progress view are exercised in app.test.tsx and test/e2e.)
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { CallbackProgress, CallOutcome } from '../../server/src/contract.ts';
+import type { CallbackProgress, CallOutcome } from '../../server/src/contract/contract.ts';
 import type { ApiResult, RelayApi } from '../../widget/src/api.ts';
 import { cancelCall, trackCall, type CallProgressState } from '../../widget/src/ui/progress/track.ts';
 import type { AcceptedCall } from '../../widget/src/ui/useCallbackFlow.ts';

@@ -1,7 +1,7 @@
 // The only code that talks to the relay. Every function resolves to a result and never throws or
 // rejects: a broken network, a proxy's HTML error page or a relay from a newer version all become a
 // failure the UI can put into words.
-import type { ErrorCode, StatusResponse } from '../../server/src/contract.ts';
+import type { ErrorCode, StatusResponse } from '../../server/src/contract/contract.ts';
 
 /**
  * Codes the relay gives only to a request this widget never sends: a method, media type or size it

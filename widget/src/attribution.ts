@@ -6,7 +6,7 @@
 // (not set) are real values and pass unchanged. The cookies belong to someone else's script and may
 // be missing, blocked or truncated: nothing here may throw. They are read as they are when asked
 // (never at page load), and only as the visitor's consent allows (the caller decides: consent/).
-import type { Attribution } from '../../server/src/contract.ts';
+import type { Attribution } from '../../server/src/contract/contract.ts';
 
 const utmFields = ['Source', 'Medium', 'Campaign', 'Content', 'Term'] as const;
 

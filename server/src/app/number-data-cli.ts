@@ -7,7 +7,7 @@
 // 2 for a usage mistake (with a line that says what is expected), 1 when the store failed.
 import { createAppContext } from './app-context.ts';
 import { ConfigError, loadConfig, secretsOf } from '../config/index.ts';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { createLogger } from '../log/index.ts';
 import { openRedisStores } from './redis-stores.ts';
 import { openEmbeddedStores, type RelayStores } from './relay-stores.ts';

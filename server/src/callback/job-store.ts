@@ -10,7 +10,7 @@
 // ringing again. At most one booked ('scheduled') job per number is pending (by the number's keyed
 // hash). Stages change only through `advance` (lifecycle.ts), never by writing a field.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Attribution, TrackingConsent } from '../contract.ts';
+import type { Attribution, TrackingConsent } from '../contract/contract.ts';
 import { isCancellable, isWaiting, type JobState, type RequestedAs, type Stage, type WaitingStage } from './stages.ts';
 
 /** The admitted request, as placing the call later needs it. */

@@ -5,7 +5,7 @@
 // (lifecycle.ts), with the stage they expect to leave (a lost race changes nothing).
 // docs/architecture.md ("A callback's life") draws NEXT and says what each stage waits for.
 import type { NotifyEvent } from '../config/notify.ts';
-import type { CallOutcome } from '../contract.ts';
+import type { CallOutcome } from '../contract/contract.ts';
 import type { LeadEventType } from '../webhooks/events.ts';
 import type { TallyOutcome } from '../webhooks/notify/lead-tally.ts';
 

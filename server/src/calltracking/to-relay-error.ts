@@ -2,7 +2,7 @@
 // code, and the five outcomes stay distinct: refused by the service (upstream_rejected),
 // unavailable (nothing happened; try again), timeout and unknown (the call may still come; do not
 // try again at once). The service's own text stays in our logs.
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { CallTrackingConnectError, CallTrackingError, CallTrackingHttpError, CallTrackingRejectedError, CallTrackingTimeoutError } from './errors.ts';
 
 /** The service refused *us* (Auth-key, project): nothing the visitor can fix; the operator must. */

@@ -2,7 +2,7 @@
 // costs: every try is a strike against the client and its networks, taken before Cloudflare is asked
 // and given back only when the token passes, so a bad token counts like any refusal and at most
 // LIMIT_CLIENT_REFUSALS reach Cloudflare. The rules: captcha/README.md.
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { Captcha } from './turnstile.ts';
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
 import { z } from 'zod';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import type { Logger } from '../log/index.ts';
 
 /** Tokens live 300 s at Cloudflare; after that a replay fails there anyway. */

@@ -8,8 +8,8 @@
 // A record is never taken back: a request the service then refuses, or a booking that finds the
 // number already booked, keeps its record. It proves what the visitor agreed to and when, not that
 // a call was made.
-import type { CallbackRequest } from '../contract.ts';
-import { RelayError } from '../errors.ts';
+import type { CallbackRequest } from '../contract/contract.ts';
+import { RelayError } from '../contract/errors.ts';
 import type { Admission } from '../limits/admission.ts';
 import type { Logger } from '../log/index.ts';
 import type { ConsentLog } from './consent-log.ts';

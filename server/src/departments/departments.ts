@@ -1,7 +1,7 @@
 // The departments as the request path uses them: the one a request names (an unknown id is the
 // visitor's mistake, 400), and each department's office hours, worked out at most once a minute
 // (schedule/office-hours.ts), like the single office's.
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { createOfficeHours, type OfficeHours } from '../schedule/office-hours.ts';
 import { findDepartment, type Department, type DepartmentSettings } from './department.ts';
 

@@ -1,7 +1,7 @@
 // Reads a request body with the limits checked while streaming: the relay never buffers more than
 // `limitBytes` of anyone's body, and never parses anything that is not JSON.
 import type { IncomingMessage } from 'node:http';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 
 export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

@@ -4,7 +4,7 @@
 // exempt) holds at most MAX_CONNECTIONS_PER_CLIENT sockets. Why: http/README.md.
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { clientKey } from '../limits/client-key.ts';
 
 export interface ConnectionGuardOptions {
@@ -57,7 +57,7 @@ export function guardConnections(server: Server, options: ConnectionGuardOptions
   });
 }
 
-/** A request node could not parse, as the RelayError it is answered with (its status from contract.ts). */
+/** A request node could not parse, as the RelayError it is answered with (its status from contract/contract.ts). */
 function unparsedRequestError(code: string | undefined): RelayError {
   if (code === 'HPE_HEADER_OVERFLOW') return new RelayError('headers_too_large', 'The request headers are too large.');
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RelayError('request_timeout', 'The request took too long to arrive.');

@@ -14,7 +14,7 @@ import { Context } from './request-context.ts';
 import { newRequestId } from './request-id.ts';
 import type { RequestLine } from './request-line.ts';
 import { ambiguousTarget, parseTarget, plainPath } from './request-url.ts';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { NO_SPAN, type SpanHandle, tracing } from '../tracing/tracing.ts';
 import { createRouter, handlerFor, notFound, UNMATCHED, type Route } from './router.ts';
 

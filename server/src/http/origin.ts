@@ -3,7 +3,7 @@
 // carries no Origin, so `Sec-Fetch-Site: same-origin` counts as the relay's own PUBLIC_URL: a rule for
 // pages, not a credential. Details: http/README.md.
 import type { IncomingMessage } from 'node:http';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 
 export interface OriginPolicy {
   /** The request's allowed origin as the allowlist writes it, or null when it sent none. Throws origin_not_allowed. */

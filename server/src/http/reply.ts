@@ -5,11 +5,11 @@ import { isStoreUnavailable, toRelayError as storeUnavailableReply } from '../st
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { errorAnswer, JSON_TYPE, json, serialized, type Answer } from '../answer.ts';
-import { RelayError } from '../errors.ts';
+import { errorAnswer, JSON_TYPE, json, serialized, type Answer } from '../contract/answer.ts';
+import { RelayError } from '../contract/errors.ts';
 import type { Logger } from '../log/index.ts';
 
-/** An answer on its way to the socket (answer.ts): plain data, made by routes and use-cases alike. */
+/** An answer on its way to the socket (contract/answer.ts): plain data, made by routes and use-cases alike. */
 export type Reply = Answer;
 
 export { json, serialized };

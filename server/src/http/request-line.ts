@@ -4,7 +4,7 @@
 // a number, one summary per number), and what a route marks repeatable (preflights are); never a
 // line a route wants kept, never a server error's.
 import type { IncomingMessage } from 'node:http';
-import type { ErrorBody } from '../contract.ts';
+import type { ErrorBody } from '../contract/contract.ts';
 import type { Fields, Logger } from '../log/index.ts';
 import type { RepeatLines } from '../log/repeat-lines.ts';
 import type { Reply } from './reply.ts';

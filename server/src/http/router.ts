@@ -3,7 +3,7 @@
 // `access`), so no handler checks it again; until a protected route may be known, every method and
 // sub-path answers the unknown path's 404, never 405. The declarations: http/README.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import type { Fields, Logger } from '../log/index.ts';
 import type { Reply } from './reply.ts';
 

@@ -3,8 +3,8 @@
 // remembers the answer, `abandon` forgets the key; memory, SQLite and Redis keep the same semantics.
 // A running key stays "in progress" until its TTL, even after a crash. The rules: idempotency/README.md.
 import { createHash, createHmac, createSecretKey } from 'node:crypto';
-import { RelayError } from '../errors.ts';
-import type { Answer } from '../answer.ts';
+import { RelayError } from '../contract/errors.ts';
+import type { Answer } from '../contract/answer.ts';
 
 export interface IdempotencyTicket {
   /** Remember this outcome for repeats of the request (its body must be JSON). */

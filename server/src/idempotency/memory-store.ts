@@ -2,7 +2,7 @@
 // with the stored ones' semantics (idempotency-store.ts), forgotten on restart. Bounded: entries
 // expire, and a full store evicts its oldest finished entries in a batch; expiry walks at most once
 // per EXPIRY_WALK_MS. Why not on every request: idempotency/README.md.
-import type { Answer } from '../answer.ts';
+import type { Answer } from '../contract/answer.ts';
 import { idempotencyErrors, onceTicket, replayed, requestIdOf, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 
 interface Entry {

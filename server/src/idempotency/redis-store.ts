@@ -4,7 +4,7 @@
 // 'new' and one 409. An entry, running or finished, expires after the idempotency TTL; the logic
 // compares the caller's clock with its expiry, so a test clock drives it. Keys: docs/operations.md.
 import { isStoreUnavailable } from '../storage/errors.ts';
-import type { Answer } from '../answer.ts';
+import type { Answer } from '../contract/answer.ts';
 import { idempotencyErrors, onceTicket, replayed, requestIdOf, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 import type { RedisConnection } from '../storage/redis/connection.ts';
 import { luaFile } from '../storage/redis/lua-file.ts';

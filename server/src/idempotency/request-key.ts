@@ -2,7 +2,7 @@
 // what the request asks for, so the same key sent with another body is refused rather than
 // answered with someone else's outcome.
 import { createHash } from 'node:crypto';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 
 /** Printable ASCII without spaces, 1–255 characters (UUIDs, ULIDs and the like). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

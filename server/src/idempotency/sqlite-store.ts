@@ -5,7 +5,7 @@
 // so the file keeps only a keyed hash of the fingerprint (HMAC with HASH_SECRET). Expired rows are deleted at most once per EXPIRY_WALK_MS (lookups
 // ignore them meanwhile); at the key limit a batch of the oldest finished rows makes room.
 import type { DatabaseSync } from 'node:sqlite';
-import type { Answer } from '../answer.ts';
+import type { Answer } from '../contract/answer.ts';
 import { idempotencyErrors, onceTicket, replayed, storedEntries, storedReply, type IdempotencyStore, type IdempotencyStoreOptions } from './idempotency-store.ts';
 import { transaction } from '../storage/sqlite/database.ts';
 

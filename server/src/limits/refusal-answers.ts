@@ -1,7 +1,7 @@
 // A flood is answered with the same few refusals over and over: one reason, and a Retry-After that
 // changes at most once a second. Each such reply is made, and its body written as JSON, once; the
 // reply objects are shared, so they are frozen (send only reads a reply).
-import { errorAnswer, serialized, type Answer } from '../answer.ts';
+import { errorAnswer, serialized, type Answer } from '../contract/answer.ts';
 import { RecentCache } from '../lib/recent-cache.ts';
 import type { Refusal } from './limit-store.ts';
 import { LimitRefusalError } from './refusal.ts';

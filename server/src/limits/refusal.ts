@@ -1,6 +1,6 @@
 // A refusal by a limit as the visitor meets it: which public error (429 for what the client or its
 // network did, 503 for what the whole site meets) and one sentence per reason.
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import type { LimitReason, Refusal } from './limit-store.ts';
 
 /** The site-wide caps: the breaker's windows. */

@@ -7,7 +7,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { ConsentLog, ConsentRecord } from '../consent/consent-log.ts';
 import { numberHmac } from '../phone/number-hash.ts';
 import { eraseFromConsentFile, findInConsentFile } from '../consent/erase-from-file.ts';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import type { Refusal } from '../limits/limit-store.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { MemoryCopies } from '../lib/memory-copies.ts';
@@ -20,7 +20,7 @@ import type { ErasureNotices } from '../shared-state/erasure-notices.ts';
 import type { Config } from '../config/index.ts';
 import type { KeptRecords, NumberRecords } from './number-records.ts';
 import { mentionsOf } from './number-mentions.ts';
-import type { TrackingConsent } from '../contract.ts';
+import type { TrackingConsent } from '../contract/contract.ts';
 import { storedConsent } from '../tracking-consent/snapshot.ts';
 
 type ValueMatches = Awaited<ReturnType<ReportStore['findValues']>>;

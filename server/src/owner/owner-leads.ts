@@ -3,7 +3,7 @@
 // owner should call back by hand. Masked numbers and attribution only: the full number goes to the
 // owner's CRM through the signed lead webhook, never to a browser. Visitor values are one clean line
 // and the page an http(s) page of the lead's origin (visitor-text/), whatever an older relay stored.
-import type { ConsentSource } from '../contract.ts';
+import type { ConsentSource } from '../contract/contract.ts';
 import type { CallbackJob, CallbackJobStore } from '../callback/job-store.ts';
 import { isCancellable } from '../callback/stages.ts';
 import { oneLine } from '../visitor-text/one-line.ts';

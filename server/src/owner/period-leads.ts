@@ -3,7 +3,7 @@
 // it came and ended; the job, while it is kept, its stage, masked number, client id and the visitor's
 // tracking consent that explains a missing one (tracking-consent/). Masked numbers only;
 // visitor values one clean line (visitor-text/), whatever an older relay stored.
-import type { ConsentSource } from '../contract.ts';
+import type { ConsentSource } from '../contract/contract.ts';
 import type { CallbackJob, CallbackJobStore } from '../callback/job-store.ts';
 import { isCancellable, mayCallBack, stateOf, type JobState } from '../callback/stages.ts';
 import type { Period } from '../report/report-query.ts';

@@ -3,7 +3,7 @@
 // RelayError to throw again) keeps floods cheap. Keyed by the exact input, so nothing is shared
 // between different numbers; bounded, so hostile variety only evicts. The keys are numbers as
 // visitors typed them: an erased number's entries are dropped (forgetNumber).
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { checkDestination, type Destination, type PhonePolicy } from './phone-policy.ts';
 import { neverCallOf, type OwnLines } from './never-call.ts';
 import { RecentCache } from '../lib/recent-cache.ts';

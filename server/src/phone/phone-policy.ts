@@ -5,8 +5,8 @@
 // not be a way to flood someone's paid inbound line), and the project's own lines (never-call.ts).
 // Each refusal has its own code, so the widget can say exactly what is wrong.
 import { parsePhoneNumberFromString, type CountryCode, type NumberType } from 'libphonenumber-js/max';
-import type { ErrorCode } from '../contract.ts';
-import { RelayError } from '../errors.ts';
+import type { ErrorCode } from '../contract/contract.ts';
+import { RelayError } from '../contract/errors.ts';
 
 export interface PhonePolicy {
   defaultCountry: string;

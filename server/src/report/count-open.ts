@@ -4,7 +4,7 @@
 // not counted and answered like a counted one. The bounds: report/README.md.
 import { z } from 'zod';
 import { findDepartment, type DepartmentSettings } from '../departments/department.ts';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { clientKey } from '../limits/client-key.ts';
 import { createLimitKeys, type LimitKeys } from '../limits/keys.ts';
 import type { CountRule, LimitCheck, LimitStore } from '../limits/limit-store.ts';

@@ -1,7 +1,7 @@
 // The report's period and grouping, from the query string: from and to are project-local days
 // (YYYY-MM-DD, both included, at most MAX_DAYS), `by` one of the dimensions. Anything else is a
 // 400 that names the field.
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { fromWallClock } from '../schedule/zoned.ts';
 import { REPORT_DIMENSIONS, type ReportDimension } from './report-store.ts';
 

@@ -2,7 +2,7 @@
 // widget.js keeps one URL forever, so it is cached briefly and revalidated; chunks have content
 // hashes in their names and are cached for a year. Chunks are loaded with import(), a CORS fetch,
 // from the customers' pages: hence Access-Control-Allow-Origin: * (they are public files).
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import type { Handler } from '../http/router.ts';
 import type { RouteModule } from './index.ts';
 import type { StaticSet } from '../http/static-files.ts';

@@ -8,7 +8,7 @@
 // callback's id `requestId`; inside the relay it is the callbackId.
 import type { AppContext } from '../app/app-context.ts';
 import { cancelCallback, unknownCallback } from '../callback/use-cases/cancel-callback.ts';
-import { CANCEL_TOKEN_HEADER } from '../contract.ts';
+import { CANCEL_TOKEN_HEADER } from '../contract/contract.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import { callbackProgress } from '../callback/progress/callback-progress.ts';

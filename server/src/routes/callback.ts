@@ -5,8 +5,8 @@
 import type { IncomingMessage } from 'node:http';
 import { createCallbacks } from '../callback/use-cases/request-callback.ts';
 import { createAnswers, type CallbackOutcome } from '../callback/use-cases/outcome.ts';
-import { CallbackRequest } from '../contract.ts';
-import { RelayError } from '../errors.ts';
+import { CallbackRequest } from '../contract/contract.ts';
+import { RelayError } from '../contract/errors.ts';
 import { readJsonBody } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';

@@ -2,7 +2,7 @@
 // embeds the widget with a plain script tag, exactly as a customer's site would. /demo/ serves no
 // dotfile, and no owner.* file: the owner view (built to OWNER_DIR) is served only under /owner,
 // with its own access rule and headers, and a stray copy left in the demo folder must not leak.
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import type { Handler } from '../http/router.ts';
 import type { StaticSet } from '../http/static-files.ts';
 import type { RouteModule } from './index.ts';

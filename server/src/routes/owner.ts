@@ -4,7 +4,7 @@
 // speaking, free) and `/owner/api/calls` (latest calls and calls per day by utm source). Served in demo mode or with OWNER_TOKEN; who may see what, and
 // which requests may change anything, is owner-access/access.ts, applied by the relay from each route's `access` before any handler. Nothing
 // here reads the Auth-key: the page gets agents' logins, masked numbers and attribution only.
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { json } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';
 import { createOwnerAccess } from '../owner-access/access.ts';

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../app/app-context.ts';
 import type { AgentSnapshot } from '../calltracking/agent-status.ts';
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { readBodyText } from '../http/body.ts';
 import type { Reply } from '../http/reply.ts';
 import type { Handler, PathMatcher } from '../http/router.ts';

@@ -2,7 +2,7 @@
 // and the open windows of the coming days (SCHEDULE_MAX_DAYS) for the widget's time picker; with
 // DEPARTMENTS_FILE, the same for each department (its own agents and hours), the top level being
 // the first department's.
-import type { DepartmentStatus, StatusResponse } from '../contract.ts';
+import type { DepartmentStatus, StatusResponse } from '../contract/contract.ts';
 import type { AppContext } from '../app/app-context.ts';
 import { json, serialized, type Reply } from '../http/reply.ts';
 import type { Handler } from '../http/router.ts';

@@ -1,7 +1,7 @@
 // "Call me later": the `scheduledFor` a visitor asks for, checked at request time like everything
 // else about the request. It must be an ISO 8601 instant with an offset (the visitor's browser
 // writes its own), not in the past, at most SCHEDULE_MAX_DAYS ahead, and inside office hours.
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 import { isWithin, type OpenWindow } from './open-windows.ts';
 
 /** `2026-11-25T10:30:00+02:00`, `…T10:30Z`, `…T10:30:00.000Z`: a date, a time and an offset, nothing else. */

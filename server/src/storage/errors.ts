@@ -5,7 +5,7 @@
 // relay must answer 503 temporarily_unavailable and never go on as if a limit or an
 // Idempotency-Key had been checked (a call placed without them can ring a phone twice or ring a
 // victim on cooldown). `toRelayError` gives the public answer.
-import { RelayError } from '../errors.ts';
+import { RelayError } from '../contract/errors.ts';
 
 export type StoreUnavailableReason =
   /** No connection (refused, dropped, reconnecting): the command was never sent. */

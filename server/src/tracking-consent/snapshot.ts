@@ -1,8 +1,8 @@
 // The visitor's consent to analytics and ads as the widget knew it when it sent the request
-// (contract.ts TrackingConsent): kept with the job, told to the owner view and the lead webhook, so
+// (contract/contract.ts TrackingConsent): kept with the job, told to the owner view and the lead webhook, so
 // a marketer sees why a lead has no client id (the widget read no tracking cookie). The lead report
 // keeps its mark with each lead and counts the leads asked without analytics consent (noConsent).
-import { TrackingConsent } from '../contract.ts';
+import { TrackingConsent } from '../contract/contract.ts';
 
 /** A stored snapshot as the schema allows it; null for none (a widget or relay from before it) or anything else a store holds. */
 export function storedConsent(value: unknown): TrackingConsent | null {

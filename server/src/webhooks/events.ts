@@ -4,7 +4,7 @@
 // hash of the callback, the type and the occurrence), so an event built twice after a crash is kept
 // once by the outbox and seen once by the receiver. Details: webhooks/README.md.
 import { createHash } from 'node:crypto';
-import type { Attribution, TrackingConsent } from '../contract.ts';
+import type { Attribution, TrackingConsent } from '../contract/contract.ts';
 import { storedConsent } from '../tracking-consent/snapshot.ts';
 import { oneLine, oneLineEach } from '../visitor-text/one-line.ts';
 import { pageOfOrigin } from '../visitor-text/page-url.ts';

@@ -4,7 +4,7 @@
 // an unknown department is a 400 naming the field; the lead webhook, the owner view's leads and the
 // call's progress name the department.
 import { describe, expect, it } from 'vitest';
-import type { StatusResponse } from '../../../server/src/contract.ts';
+import type { StatusResponse } from '../../../server/src/contract/contract.ts';
 import { callbackCalls, type System } from '../../support/system.ts';
 import { callsSettled, delivered, heldRelayPerTest, ORIGIN, until } from '../../support/held-calls.ts';
 import { postCallback } from '../../support/post-callback.ts';

@@ -1,7 +1,7 @@
 // The same Idempotency-Key cases against the memory, the SQLite and the Redis store, then the SQLite store
 // across a reopen and a SIGKILL: a finished key replays, a running one stays in progress.
 import { describe, expect, it } from 'vitest';
-import { RelayError } from '../../../server/src/errors.ts';
+import { RelayError } from '../../../server/src/contract/errors.ts';
 import type { IdempotencyStore, IdempotencyStoreOptions } from '../../../server/src/idempotency/idempotency-store.ts';
 import { createMemoryIdempotencyStore } from '../../../server/src/idempotency/memory-store.ts';
 import { openDatabase } from '../../../server/src/storage/sqlite/database.ts';

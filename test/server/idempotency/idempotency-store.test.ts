@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryIdempotencyStore as createIdempotencyStore } from '../../../server/src/idempotency/memory-store.ts';
-import { RelayError } from '../../../server/src/errors.ts';
+import { RelayError } from '../../../server/src/contract/errors.ts';
 
 const code = async (f: () => Promise<unknown>) => {
   try {

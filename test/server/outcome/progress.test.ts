@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
-import type { CallbackProgress, CallOutcome } from '../../../server/src/contract.ts';
+import type { CallbackProgress, CallOutcome } from '../../../server/src/contract/contract.ts';
 import { liveOutcome, outcomeOfRow } from '../../../server/src/callback/progress/call-outcome.ts';
 import { createAcceptedCalls, sameNumber } from '../../../server/src/callback/progress/accepted-calls.ts';
 import type { CallTiming, SimulatorOptions } from '../../../server/simulator/index.ts';

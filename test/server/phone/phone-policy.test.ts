@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkDestination, maskInternational, normalizeTyped } from '../../../server/src/phone/phone-policy.ts';
 import { neverCallOf, settingDigits } from '../../../server/src/phone/never-call.ts';
-import { RelayError } from '../../../server/src/errors.ts';
+import { RelayError } from '../../../server/src/contract/errors.ts';
 
 const ua = { defaultCountry: 'UA', allowedCountries: ['UA', 'PL', 'DE', 'GB'] };
 

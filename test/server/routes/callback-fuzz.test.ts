@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Pool } from 'undici';
-import { errorStatus, type ErrorCode } from '../../../server/src/contract.ts';
+import { errorStatus, type ErrorCode } from '../../../server/src/contract/contract.ts';
 import { callbackCalls, startSystem, type System } from '../../support/system.ts';
 
 const ORIGIN = 'https://shop.example';

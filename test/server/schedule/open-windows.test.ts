@@ -5,7 +5,7 @@ import { openWindows } from '../../../server/src/schedule/open-windows.ts';
 import { createOfficeHours } from '../../../server/src/schedule/office-hours.ts';
 import { checkScheduledFor } from '../../../server/src/schedule/scheduled-for.ts';
 import { parseWorkingHours } from '../../../server/src/schedule/working-hours.ts';
-import { RelayError } from '../../../server/src/errors.ts';
+import { RelayError } from '../../../server/src/contract/errors.ts';
 import { startSystem, type System } from '../../support/system.ts';
 import { afterEach } from 'vitest';
 

@@ -12,7 +12,7 @@
 // memory), from the platforms' own globals as they are then: consent given later counts from then
 // on; withdrawn, it stops. Lazily loaded, never in the entry (it only records dialback('consent')).
 // None of the platforms is ours: a missing member is no answer, and one that throws is reported.
-import type { ConsentSource, ConsentState, TrackingConsent } from '../../../server/src/contract.ts';
+import type { ConsentSource, ConsentState, TrackingConsent } from '../../../server/src/contract/contract.ts';
 import type { WidgetContext } from '../context.ts';
 
 /** [analytics, ads]. */

@@ -1,7 +1,7 @@
 // Whether the invitation may say "we can answer now", "book a call for later", or must stay away:
 // from the relay's GET /api/status (the answer the dialog reads too), asked once per page, when a
 // trigger first passes the caps, never at page load.
-import type { StatusResponse } from '../../../server/src/contract.ts';
+import type { StatusResponse } from '../../../server/src/contract/contract.ts';
 
 /** `now`, `later`, or `''`: nobody can answer and no time can be booked (or no answer): no invitation. */
 export type Availability = 'now' | 'later' | '';

@@ -3,7 +3,7 @@
 import { Fragment, h } from 'preact';
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
-import type { StatusResponse } from '../../../server/src/contract.ts';
+import type { StatusResponse } from '../../../server/src/contract/contract.ts';
 import type { ApiResult, RelayApi } from '../api.ts';
 import type { UiContext } from './ui-context.ts';
 import { Dialog } from './Dialog.tsx';

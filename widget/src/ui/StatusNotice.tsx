@@ -1,7 +1,7 @@
 // What /api/status said before the visitor typed: nobody free, or the office closed until a time
 // shown in the visitor's own time zone.
 import { h } from 'preact';
-import type { StatusResponse } from '../../../server/src/contract.ts';
+import type { StatusResponse } from '../../../server/src/contract/contract.ts';
 import type { WidgetConfig } from '../config.ts';
 import { CallUsLink } from './CallUsLink.tsx';
 import type { Messages } from './i18n/types.ts';

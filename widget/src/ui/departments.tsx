@@ -4,7 +4,7 @@
 // then speaks of the chosen department: its availability, its opening time and its bookable windows
 // replace the status's top level, so the notice and "call me later" follow the choice.
 import { h } from 'preact';
-import type { DepartmentStatus, StatusResponse } from '../../../server/src/contract.ts';
+import type { DepartmentStatus, StatusResponse } from '../../../server/src/contract/contract.ts';
 import type { ApiResult } from '../api.ts';
 import type { Lang } from '../lang.ts';
 

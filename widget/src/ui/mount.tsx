@@ -1,7 +1,7 @@
 // The UI chunk's entry: loaded on the visitor's first intent, handed everything it needs by the
 // script-tag entry (see ../context.ts), and rendering into the widget's shadow root.
 import { h, render } from 'preact';
-import type { ErrorCode, StatusResponse } from '../../../server/src/contract.ts';
+import type { ErrorCode, StatusResponse } from '../../../server/src/contract/contract.ts';
 import { createApi, type ApiResult } from '../api.ts';
 import type { WidgetContext, WidgetUi } from '../context.ts';
 import type { WidgetConfig } from '../config.ts';

@@ -3,7 +3,7 @@
 // and the department shown. Counts only: no number, no cookie of ours, no address is sent or kept.
 // A chunk of its own with the attribution reader, fetched after that first open (never at page load);
 // the request (send.ts) takes the attribution from here, with the visitor's consent that allowed it.
-import type { Attribution, StatusResponse, TrackingConsent } from '../../../server/src/contract.ts';
+import type { Attribution, StatusResponse, TrackingConsent } from '../../../server/src/contract/contract.ts';
 import type { ApiResult } from '../api.ts';
 import { readAttribution } from '../attribution.ts';
 import { consentNow } from '../consent/consent.ts';

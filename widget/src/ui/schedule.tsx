@@ -5,7 +5,7 @@
 // a time: the office is closed, or the visitor asked for later.
 import { Fragment, h } from 'preact';
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { StatusResponse } from '../../../server/src/contract.ts';
+import type { StatusResponse } from '../../../server/src/contract/contract.ts';
 import { fill } from './i18n/format.ts';
 import { formatOpening } from './i18n/opening.ts';
 import type { Messages } from './i18n/types.ts';

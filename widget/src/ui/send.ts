@@ -1,7 +1,7 @@
 // The request of one submit: built from the form and the attribution, sent with its Idempotency-Key,
 // its answer turned into the next phase. In the call's chunk (progress/index.ts, with the view of the
 // call that follows), fetched as the visitor submits: nobody who only looks pays for it.
-import type { CallbackAnswer, CallbackRequest } from '../../../server/src/contract.ts';
+import type { CallbackAnswer, CallbackRequest } from '../../../server/src/contract/contract.ts';
 import type { RelayApi } from '../api.ts';
 import { fieldOf, outcomeUnknown } from './fields.ts';
 import type { UiContext } from './ui-context.ts';

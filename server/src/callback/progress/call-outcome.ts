@@ -19,7 +19,7 @@
 // Visitor first (CALLBACK_MANAGER_DST=0):  accepted → ringing_you → connected → completed | missed
 // `accepted` means nothing has been observed yet; `unknown` (final) that the log never told us
 // within a generous time, so the widget stops asking.
-import type { CallOutcome } from '../../contract.ts';
+import type { CallOutcome } from '../../contract/contract.ts';
 
 export type FinalOutcome = Extract<CallOutcome, 'completed' | 'missed'>;
 

@@ -3,7 +3,7 @@
 // holds it (held-progress.ts). The job decides while it waits (booked, held, a re-dial due) and once
 // it is over; the tracker adds the live steps of a call being followed. A call placed by another
 // relay sharing the store is adopted from its following job, so any relay can follow it.
-import type { CallbackProgress } from '../../contract.ts';
+import type { CallbackProgress } from '../../contract/contract.ts';
 import type { CallbackDeps } from '../deps.ts';
 import type { CallbackJob } from '../job-store.ts';
 import { unknownCallback } from '../use-cases/cancel-callback.ts';

@@ -5,7 +5,7 @@
 // accepted calls instead (progress-tracker.ts); this is the answer when no relay follows it live.
 import { redialDueAt } from '../steps/follow-outcome.ts';
 import type { Config } from '../../config/index.ts';
-import type { CallbackProgress } from '../../contract.ts';
+import type { CallbackProgress } from '../../contract/contract.ts';
 import { PUBLIC_OUTCOME } from '../stages.ts';
 import type { CallbackJob } from '../job-store.ts';
 import type { AcceptedCall } from './accepted-calls.ts';

@@ -1,7 +1,7 @@
 // The state of each callback a visitor is watching, advanced from the shared SIP status and the
 // shared call-log watch (call-outcome.ts explains what each fact means). Asking costs the service
 // nothing per visitor: both sources are shared caches.
-import type { CallbackProgress, CallOutcome } from '../../contract.ts';
+import type { CallbackProgress, CallOutcome } from '../../contract/contract.ts';
 import type { AgentStatus } from '../../calltracking/agent-status.ts';
 import type { Logger } from '../../log/index.ts';
 import { sameNumber, type AcceptedCall, type AcceptedCalls } from './accepted-calls.ts';

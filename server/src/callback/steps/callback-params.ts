@@ -3,7 +3,7 @@
 // attribution). One place, so a call placed now and a held call placed later send the same thing.
 import type { CallbackExternalParams } from '../../calltracking/client.ts';
 import type { Config } from '../../config/index.ts';
-import type { Attribution } from '../../contract.ts';
+import type { Attribution } from '../../contract/contract.ts';
 import { departmentOf } from '../../departments/department.ts';
 
 export interface VisitorCall {

@@ -1,7 +1,7 @@
 // The checks a request meets before it may cost anything: the CAPTCHA (when enabled), then its
 // limits. Shared by a call placed now (every limit) and a booking (the visitor's own limits).
 import type { CallbackDeps } from '../deps.ts';
-import { RelayError } from '../../errors.ts';
+import { RelayError } from '../../contract/errors.ts';
 import type { Admission } from '../../limits/admission.ts';
 import { LimitRefusalError } from '../../limits/refusal.ts';
 import type { AdmitPart } from '../../limits/plan.ts';

@@ -5,7 +5,7 @@
 // job store keeps it durably; the owner is told (callback.scheduled, by the lifecycle).
 import { randomUUID } from 'node:crypto';
 import type { CallbackDeps } from '../deps.ts';
-import { RelayError } from '../../errors.ts';
+import { RelayError } from '../../contract/errors.ts';
 import { maskPhone } from '../../log/index.ts';
 import type { Destination } from '../../phone/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';

@@ -7,7 +7,7 @@
 // Neither shows the number to anyone: it comes from the kept call-back number or the job.
 import { randomUUID } from 'node:crypto';
 import type { CallbackDeps } from '../deps.ts';
-import { RelayError } from '../../errors.ts';
+import { RelayError } from '../../contract/errors.ts';
 import { NO_PROGRESS, type CallbackJob, type NewCallbackJob } from '../job-store.ts';
 import { INITIAL_STAGES, mayCallBack } from '../stages.ts';
 

@@ -3,8 +3,8 @@
 // authorises it). Only the site it was asked from can see it; a call being placed right now cannot
 // be cancelled (409), nor one that is over (it answers as it is). The owner's CRM is told.
 import type { CallbackDeps } from '../deps.ts';
-import type { CallbackProgress } from '../../contract.ts';
-import { RelayError } from '../../errors.ts';
+import type { CallbackProgress } from '../../contract/contract.ts';
+import { RelayError } from '../../contract/errors.ts';
 
 export const unknownCallback = () => new RelayError('not_found', 'There is no callback request with this id (or it is too old to track).');
 

@@ -1,9 +1,9 @@
 // What became of one callback request, and the public answer for it. The use-case returns an
 // outcome; routes/callback.ts sends its answer. The answer is also what an Idempotency-Key replays,
 // so it is made in one place only.
-import type { CallbackAccepted, CallbackQueued, CallbackScheduled } from '../../contract.ts';
-import type { RelayError } from '../../errors.ts';
-import { errorAnswer, json, type Answer } from '../../answer.ts';
+import type { CallbackAccepted, CallbackQueued, CallbackScheduled } from '../../contract/contract.ts';
+import type { RelayError } from '../../contract/errors.ts';
+import { errorAnswer, json, type Answer } from '../../contract/answer.ts';
 import type { Refusal } from '../../limits/limit-store.ts';
 import { createRefusalReplies } from '../../limits/refusal-answers.ts';
 

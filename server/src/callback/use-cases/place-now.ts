@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallbackDeps } from '../deps.ts';
 import { CallTrackingError } from '../../calltracking/errors.ts';
 import { refusesOurCredentials, toRelayError } from '../../calltracking/to-relay-error.ts';
-import type { RelayError } from '../../errors.ts';
+import type { RelayError } from '../../contract/errors.ts';
 import { maskPhone, type Logger } from '../../log/index.ts';
 import { maskInternational, type Destination } from '../../phone/phone-policy.ts';
 import { admitRequest } from './admit-request.ts';

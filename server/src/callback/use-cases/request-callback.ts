@@ -18,8 +18,8 @@
 // A request refused before the service or the store is forgotten for its Idempotency-Key, so the
 // visitor may simply try again; every other outcome is what a repeat gets.
 import type { CallbackDeps } from '../deps.ts';
-import type { CallbackRequest } from '../../contract.ts';
-import { RelayError } from '../../errors.ts';
+import type { CallbackRequest } from '../../contract/contract.ts';
+import { RelayError } from '../../contract/errors.ts';
 import type { Logger } from '../../log/index.ts';
 import { createDestinationCache } from '../../phone/destination-cache.ts';
 import { requestFingerprint } from '../../idempotency/request-key.ts';

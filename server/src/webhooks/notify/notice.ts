@@ -2,7 +2,7 @@
 // lifecycle builds it: callback/listeners/lead-notifications.ts), and the rendered message each channel
 // sends. The full number is here because the owner's own channel is where a person calls back from.
 import type { NotifyEvent } from '../../config/notify.ts';
-import type { Attribution } from '../../contract.ts';
+import type { Attribution } from '../../contract/contract.ts';
 
 export interface LeadNotice {
   kind: NotifyEvent;

@@ -1,6 +1,6 @@
 // The shape of a language catalog. Typed records make a missing sentence a compile error: every
 // error code a visitor can meet (FailureCode) and every call outcome has a text in every language.
-import type { CallOutcome } from '../../../../server/src/contract.ts';
+import type { CallOutcome } from '../../../../server/src/contract/contract.ts';
 import type { FailureCode } from '../../api.ts';
 import type { CountryCode } from '../phone/countries.ts';
 

@@ -5,7 +5,7 @@
 import { Fragment, h } from 'preact';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { StatusResponse } from '../../../../server/src/contract.ts';
+import type { StatusResponse } from '../../../../server/src/contract/contract.ts';
 import type { ApiResult } from '../../api.ts';
 import type { CallProgressState } from '../progress/track.ts';
 import type { UiContext } from '../ui-context.ts';

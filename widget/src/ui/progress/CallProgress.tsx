@@ -3,7 +3,7 @@
 // visitor's time) and can be cancelled. "Missed", "failed", "cancelled" and "taking longer than
 // expected" offer another try and the office's own number.
 import { h } from 'preact';
-import type { CallOutcome } from '../../../../server/src/contract.ts';
+import type { CallOutcome } from '../../../../server/src/contract/contract.ts';
 import type { WidgetConfig } from '../../config.ts';
 import { CallUsLink } from '../CallUsLink.tsx';
 import { fill, plural } from '../i18n/format.ts';

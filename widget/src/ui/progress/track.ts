@@ -3,7 +3,7 @@
 // dialled again (redial) is followed at the relay's slower pace and can be cancelled. Stops at a
 // final outcome, or after a few minutes of not knowing while the call should be under way. Plain
 // code rather than a hook, so the call keeps being followed while the dialog is closed.
-import type { CallbackProgress, CallOutcome } from '../../../../server/src/contract.ts';
+import type { CallbackProgress, CallOutcome } from '../../../../server/src/contract/contract.ts';
 import type { ApiResult, FailureCode, RelayApi } from '../../api.ts';
 import type { AcceptedCall } from '../useCallbackFlow.ts';
 

@@ -1,9 +1,9 @@
 // The widget ↔ relay contract. The relay validates with these schemas; the widget imports
 // *types only* (`import type`), so zod never reaches the browser bundle.
 import { z } from 'zod';
-import { oneLineEach } from './visitor-text/one-line.ts';
-import { httpUrl } from './visitor-text/page-url.ts';
-import { optionalVisitorText } from './visitor-text/schema.ts';
+import { oneLineEach } from '../visitor-text/one-line.ts';
+import { httpUrl } from '../visitor-text/page-url.ts';
+import { optionalVisitorText } from '../visitor-text/schema.ts';
 
 /**
  * Attribution captured in the visitor's browser from the tracking cookies (rngst2, rngst, _ga). Each
