@@ -1,19 +1,7 @@
-// WebhookOutbox in Redis (REDIS_URL): the SQLite outbox's semantics (webhooks/sqlite-outbox.ts),
-// shared by every relay: a due entry is leased to one deliverer at a time; a lease that expires (its
-// relay died mid-attempt) makes the entry due again (at least once; the receiver dedupes by
-// webhook-id). Each step is one Lua script.
-//
-// Keys, under the keyspace for the group "outbox" (one hash tag, one Cluster slot):
-//   <prefix>{<prefix>outbox}:ev:<eventId>   hash: the entry (body while it may still be delivered)
-//   <prefix>{<prefix>outbox}:due            sorted set eventId → when it may be claimed (its next
-//                                            attempt, or its lease's end while leased); pending only;
-//                                            the lead webhook's entries
-//   <prefix>{<prefix>outbox}:due:<channel>  the same for the people's channels (email, telegram):
-//                                            each channel is claimed on its own
-// An entry names its due set (field `dueset`; the webhook's entries written before channels had
-// none, and are the webhook's).
-// A pending entry has no TTL; a delivered or given-up one loses its body (it holds the full number)
-// and expires DATA_RETENTION_DAYS after it finished.
+// WebhookOutbox in Redis (REDIS_URL): the SQLite outbox's semantics, shared by every relay: a due
+// entry is leased to one deliverer at a time, and a lease that expires (its relay died mid-attempt)
+// makes it due again (at least once; the receiver dedupes by webhook-id). Each step is one Lua
+// script; the keys and their lifetimes are in this folder's README ("The outbox in Redis").
 import { WEBHOOK_CHANNEL, type OutboxChannel, type OutboxEntry, type OutboxState, type WebhookOutbox } from './outbox.ts';
 import type { LuaScript, RedisConnection } from '../storage/redis/connection.ts';
 import { luaFile } from '../storage/redis/lua-file.ts';

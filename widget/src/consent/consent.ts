@@ -1,17 +1,8 @@
-// Whether the widget may read the tracking cookies (rngst2, rngst, _ga) and keep the invitation's
-// memory in the site's storage now, and what it tells the relay about the visitor's consent to
-// analytics and to ads. `data-consent` on the script tag decides how:
-//   auto      (the default) follow the page's consent signal when it has one: the first with an
-//             answer of dialback('consent', …), IAB TCF, Cookiebot, OneTrust, the WordPress Consent
-//             API and Google Consent Mode (one present without an answer yet: nothing is read); a
-//             page with none of them is read as before
-//   required  (and any other value) nothing is read from the device or written to it until
-//             analytics consent is granted
-//   off       consent signals are ignored: cookies are read as before
-// Asked each time it matters (the dialog's first open, the request, each use of the invitation's
-// memory), from the platforms' own globals as they are then: consent given later counts from then
-// on; withdrawn, it stops. Lazily loaded, never in the entry (it only records dialback('consent')).
-// None of the platforms is ours: a missing member is no answer, and one that throws is reported.
+// Whether the widget may read the tracking cookies (rngst2, rngst, _ga) and use the site's storage
+// now, and what it tells the relay of the visitor's consent to analytics and ads, as `data-consent`
+// decides (auto, required, off: docs/embedding.md, "Consent"). Asked each time it matters, from the
+// platforms' globals as they are then, so consent given later counts from then on and withdrawn
+// stops it. Lazily loaded; none of the platforms is ours: a missing member is no answer.
 import type { ConsentSource, ConsentState, TrackingConsent } from '../../../server/src/contract/contract.ts';
 import type { WidgetContext } from '../context.ts';
 
