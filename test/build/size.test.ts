@@ -101,6 +101,12 @@ describe('what reaches the browser', () => {
     for (const { file } of builtFiles()) if (file !== 'widget.js' && !catalogs.has(file)) expect(read(file), file).not.toMatch(/[\u0400-\u04ff]/);
   });
 
+  test("every chunk is named with one hash, the build's (one hash repeated compresses; a hash per chunk did not)", () => {
+    const hashes = new Set(builtFiles().flatMap(({ file }) => /^chunks\/[^/]+-([\w-]{6})\.js$/.exec(file)?.[1] ?? []));
+    expect(builtFiles().filter(({ file }) => file.startsWith('chunks/')).length).toBeGreaterThan(20);
+    expect([...hashes]).toHaveLength(1);
+  });
+
   test('the entry makes chunk URLs absolute from its own address', () => {
     expect(read('widget.js')).toMatch(/import\(new URL\(`\.\/chunks\/mount-[\w-]+\.js`,__u\)\.href\)/);
   });
