@@ -2,6 +2,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 import { classicScriptEntry } from './widget/build/classic-script.ts';
 import { catalogNames } from './widget/build/catalog-names.ts';
 import { compileHints } from './widget/build/compile-hints.ts';
+import { oneHash } from './widget/build/one-hash.ts';
 import { heavyTestFiles, quickTestFiles } from './test/tools/tiers.ts';
 
 const SERVER_TESTS = ['test/server', 'test/simulator'];
@@ -22,6 +23,8 @@ export default defineConfig({
     classicScriptEntry(),
     catalogNames(/widget[\\/]src[\\/]ui[\\/]mount\.tsx$/, /widget[\\/]src[\\/]ui[\\/]i18n[\\/](en|uk|ru|pl|de|cs|ro|lt|lv|et|kk|es)\.ts$/),
     compileHints(/widget[\\/]src[\\/]ui[\\/]mount\.tsx$/),
+    // Last: it renames every chunk, after the plugins above have found them by their names.
+    oneHash(),
   ],
   // The classic JSX transform: h(type, props, ...children), with `h` imported in each .tsx. The
   // automatic runtime's jsx() cost the UI chunk 148 B gzip more (its module, and children carried

@@ -94,6 +94,19 @@ describe('what reaches the browser', () => {
     for (const lang of languages) expect(builtFiles().map((f) => f.file)).toContain(`chunks/${lang}-${uiHash}.js`);
   });
 
+  test("a language's words reach the visitor in its own catalog (and the entry's launcher labels), in no chunk every visitor of every language fetches", () => {
+    // Cyrillic letters stand for every language's words (uk, ru and kk write in it): a chunk with a
+    // table of all twelve languages would send one visitor eleven they never read.
+    const catalogs = new Set(sizes.catalogs.map((c) => c.file));
+    for (const { file } of builtFiles()) if (file !== 'widget.js' && !catalogs.has(file)) expect(read(file), file).not.toMatch(/[\u0400-\u04ff]/);
+  });
+
+  test("every chunk is named with one hash, the build's (one hash repeated compresses; a hash per chunk did not)", () => {
+    const hashes = new Set(builtFiles().flatMap(({ file }) => /^chunks\/[^/]+-([\w-]{6})\.js$/.exec(file)?.[1] ?? []));
+    expect(builtFiles().filter(({ file }) => file.startsWith('chunks/')).length).toBeGreaterThan(20);
+    expect([...hashes]).toHaveLength(1);
+  });
+
   test('the entry makes chunk URLs absolute from its own address', () => {
     expect(read('widget.js')).toMatch(/import\(new URL\(`\.\/chunks\/mount-[\w-]+\.js`,__u\)\.href\)/);
   });

@@ -1,5 +1,6 @@
 // Attribution from the tracking cookies, with values as the call-tracking script and Google
 // Analytics really write them (docs/embedding.md, Attribution), read only with analytics consent.
+import Cookies from 'js-cookie';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { gaClientId, readAttribution } from '../../widget/src/attribution.ts';
 
@@ -87,6 +88,48 @@ describe('client id', () => {
   test('a malformed rngst never throws', () => {
     rawCookie('rngst', '%7B%22clientId');
     expect(readAttribution(true, page)).toEqual({});
+  });
+});
+
+describe('read with js-cookie', () => {
+  test('each of the three cookies is asked of Cookies.get, and only those', () => {
+    const get = vi.spyOn(Cookies, 'get');
+    try {
+      readAttribution(true, page);
+      expect(get.mock.calls.flat().sort()).toEqual(['_ga', 'rngst', 'rngst2']);
+    } finally {
+      get.mockRestore();
+    }
+  });
+
+  test("js-cookie's decoding: a quoted, %-encoded value, and a name written %-encoded", () => {
+    rawCookie('rngst2', `"${encodeURIComponent(JSON.stringify({ utmz: { utm_source: 'Ünïcode, "quoted"; source' } }))}"`);
+    // js-cookie decodes names too: `%5Fga` is the cookie `_ga` to it.
+    rawCookie('%5Fga', 'GA1.1.1907690628.1747750782');
+    expect(readAttribution(true, page)).toEqual({ utmSource: 'Ünïcode, "quoted"; source', clientId: '1907690628.1747750782' });
+  });
+
+  test('a malformed escape leaves that cookie unread, the others still count; nothing throws', () => {
+    rawCookie('rngst2', '%E0%A4%A');
+    rawCookie('_ga', 'GA1.1.1907690628.1747750782');
+    expect(readAttribution(true, page)).toEqual({ clientId: '1907690628.1747750782' });
+  });
+
+  test('on a page that adds enumerable properties to Object.prototype (old plugins), the cookies read are still the ones written', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.polluted = 1;
+    proto.extend = function (this: Record<string, unknown>, o: Record<string, unknown>) {
+      for (const k in o) this[k] = o[k];
+      return this;
+    };
+    try {
+      trackingCookie('rngst2', { utmz: { utm_source: 'google' } });
+      rawCookie('_ga', 'GA1.1.1907690628.1747750782');
+      expect(readAttribution(true, page)).toEqual({ utmSource: 'google', clientId: '1907690628.1747750782' });
+    } finally {
+      delete proto.polluted;
+      delete proto.extend;
+    }
   });
 });
 

@@ -68,7 +68,7 @@ describe('the choice of department', () => {
   });
 
   test('the first choice: data-department when offered, else the first that can answer now; one offered: no field', () => {
-    const ctx = (attributes: Record<string, string>) => ({ config: { lang: 'en' as const }, script: scriptWith(attributes) });
+    const ctx = (attributes: Record<string, string>) => ({ config: { lang: 'en' as const }, messages: en, script: scriptWith(attributes) });
     expect(chooser(ctx({}), status).first).toBe('support');
     expect(chooser(ctx({ department: 'billing' }), status).first).toBe('billing');
     expect(chooser(ctx({ department: 'billing', departments: 'sales,support' }), status).first).toBe('support');

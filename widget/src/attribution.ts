@@ -6,6 +6,11 @@
 // (not set) are real values and pass unchanged. The cookies belong to someone else's script and may
 // be missing, blocked or truncated: nothing here may throw. They are read as they are when asked
 // (never at page load), and only as the visitor's consent allows (the caller decides: consent/).
+// Read with js-cookie's Cookies.get (RFC 6265 quotes dropped, %XX sequences in names and values
+// decoded; a malformed one is left unread), in this lazily loaded chunk only: its whole API (the
+// writers too, one object the bundler cannot trim) costs ~500 B, paid by visitors who open the
+// dialog, never by the script-tag entry.
+import Cookies from 'js-cookie';
 import type { Attribution } from '../../server/src/contract/contract.ts';
 
 const utmFields = ['Source', 'Medium', 'Campaign', 'Content', 'Term'] as const;
@@ -16,31 +21,10 @@ function clean(value: unknown): string | undefined {
   return trimmed && trimmed.length <= 200 ? trimmed : undefined;
 }
 
-/**
- * A cookie's value as it is now, decoded as js-cookie reads it (RFC 6265 quotes dropped, %XX sequences
- * decoded, a malformed one leaving the value unread). Written here rather than imported: we only
- * ever read three cookies, and js-cookie's writer API (set, remove, attributes) is one object the
- * bundler cannot trim, 490 B on every visitor's download that the widget's budget has no room for.
- */
-function cookie(name: string): string | undefined {
-  for (const pair of document.cookie.split('; ')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at) === name) {
-      const value = pair.slice(at + 1);
-      try {
-        return (value[0] === '"' ? value.slice(1, -1) : value).replace(/(%[\dA-F]{2})+/gi, decodeURIComponent);
-      } catch {
-        return undefined; // malformed escape
-      }
-    }
-  }
-  return undefined;
-}
-
 /** A cookie's JSON value as an object; undefined when missing, truncated or not JSON. */
 function jsonCookie(name: string): Record<string, unknown> | undefined {
   try {
-    return Object(JSON.parse(cookie(name)!)) as Record<string, unknown>;
+    return Object(JSON.parse(Cookies.get(name)!)) as Record<string, unknown>;
   } catch {
     return undefined;
   }
@@ -82,7 +66,7 @@ export function readAttribution(cookies: boolean, ...pageUrls: string[]): Attrib
     const params = urlParams(url);
     result = utmFrom((key) => params?.get(key));
   }
-  const clientId = cookies ? (clean(gaClientId(cookie('_ga'))) ?? clean(jsonCookie('rngst')?.clientId)) : undefined;
+  const clientId = cookies ? (clean(gaClientId(Cookies.get('_ga'))) ?? clean(jsonCookie('rngst')?.clientId)) : undefined;
   if (clientId) result.clientId = clientId;
   return result;
 }

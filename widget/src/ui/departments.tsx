@@ -1,5 +1,6 @@
 // The choice of department: a chunk of its own, fetched only when /api/status lists more than one
-// (DEPARTMENTS_FILE on the relay), so a site with one office pays nothing for it. `data-departments`
+// (DEPARTMENTS_FILE on the relay), so a site with one office pays nothing for its code (its three
+// words come with the visitor's catalog: i18n/types.ts says why). `data-departments`
 // limits the list on a page (`sales,support`), `data-department` picks the first choice. The dialog
 // then speaks of the chosen department: its availability, its opening time and its bookable windows
 // replace the status's top level, so the notice and "call me later" follow the choice.
@@ -7,22 +8,7 @@ import { h } from 'preact';
 import type { DepartmentStatus, StatusResponse } from '../../../server/src/contract/contract.ts';
 import type { ApiResult } from '../api.ts';
 import type { Lang } from '../lang.ts';
-
-/** The field's label, and what follows a department's name while it can answer now or is closed. */
-const words: Record<Lang, [label: string, open: string, closed: string]> = {
-  en: ['Department', 'can answer now', 'closed now'],
-  uk: ['Відділ', 'можемо відповісти зараз', 'зараз зачинено'],
-  ru: ['Отдел', 'можем ответить сейчас', 'сейчас закрыто'],
-  pl: ['Dział', 'możemy teraz odebrać', 'teraz zamknięte'],
-  de: ['Abteilung', 'jetzt erreichbar', 'jetzt geschlossen'],
-  cs: ['Oddělení', 'můžeme hned odpovědět', 'teď zavřeno'],
-  ro: ['Departament', 'vă putem răspunde acum', 'închis acum'],
-  lt: ['Skyrius', 'galime atsakyti dabar', 'šiuo metu nedirba'],
-  lv: ['Nodaļa', 'varam atbildēt tūlīt', 'pašlaik slēgta'],
-  et: ['Osakond', 'saame kohe vastata', 'praegu suletud'],
-  kk: ['Бөлім', 'қазір жауап бере аламыз', 'қазір жабық'],
-  es: ['Departamento', 'podemos atenderle ahora', 'cerrado ahora'],
-};
+import type { Messages } from './i18n/types.ts';
 
 /** A department's name in the visitor's language, else English, else the first one given. */
 const nameOf = (d: DepartmentStatus, lang: Lang) => d.name[lang] ?? d.name.en ?? Object.values(d.name)[0] ?? d.id;
@@ -50,13 +36,16 @@ export interface Chooser {
   first: string;
 }
 
+/** What the choice needs of the widget: the visitor's language (for department names) and its words, and the page's script tag. */
+type DepartmentContext = { config: { lang: Lang }; messages: Pick<Messages, 'department'>; script: Element | null };
+
 /** Made once the status is known (mount.tsx), for the page's script tag and the visitor's language. */
-export function chooser(ctx: { config: { lang: Lang }; script: Element | null }, status: StatusResponse): Chooser {
+export function chooser(ctx: DepartmentContext, status: StatusResponse): Chooser {
   const { lang } = ctx.config;
   const list = offered(status.departments ?? [], ctx.script);
   const preset = ctx.script?.getAttribute('data-department')?.trim();
   const first = list.find((d) => d.id === preset) ?? list.find((d) => d.available) ?? list[0]!;
-  const [label, open, closed] = words[lang];
+  const [label, open, closed] = ctx.messages.department;
   const pick = ((current, id, onChange) => {
     const chosen = list.find((d) => d.id === id) ?? first;
     const field =
@@ -80,7 +69,7 @@ export function chooser(ctx: { config: { lang: Lang }; script: Element | null },
 }
 
 /** Sets `ctx.pick` when the status `result` lists several departments, and hands the result on. */
-export function adopt(ctx: { config: { lang: Lang }; script: Element | null; pick?: Chooser }, result: ApiResult<StatusResponse>): ApiResult<StatusResponse> {
+export function adopt(ctx: DepartmentContext & { pick?: Chooser }, result: ApiResult<StatusResponse>): ApiResult<StatusResponse> {
   if (result.ok) ctx.pick = chooser(ctx, result.data);
   return result;
 }

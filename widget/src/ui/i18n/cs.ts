@@ -88,6 +88,7 @@ export const messages: Messages = {
   tryAgain: 'Zkusit znovu',
   callUs: 'Zavolejte nám: {phone}',
   writeToUs: 'Nebo nám napište',
+  department: ['Oddělení', 'můžeme hned odpovědět', 'teď zavřeno'],
   busy: 'Všichni operátoři jsou teď obsazení. Zanechte nám své číslo a zavoláme vám, jakmile se někdo uvolní.',
   closedUntil: 'Teď máme zavřeno. Otevíráme: {when}.',
   closedNow,

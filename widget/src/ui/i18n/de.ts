@@ -84,6 +84,7 @@ export const messages: Messages = {
   tryAgain: 'Erneut versuchen',
   callUs: 'Rufen Sie uns an: {phone}',
   writeToUs: 'Oder schreiben Sie uns',
+  department: ['Abteilung', 'jetzt erreichbar', 'jetzt geschlossen'],
   busy: 'Alle Mitarbeiter sind gerade im Gespräch. Hinterlassen Sie Ihre Nummer, wir rufen an, sobald jemand frei ist.',
   closedUntil: 'Wir haben gerade geschlossen. Wir öffnen {when}.',
   closedNow,

@@ -84,6 +84,7 @@ export const messages: Messages = {
   tryAgain: 'Try again',
   callUs: 'Call us: {phone}',
   writeToUs: 'Or write to us',
+  department: ['Department', 'can answer now', 'closed now'],
   busy: 'All our agents are busy right now. Leave your number and we will call you as soon as one is free.',
   closedUntil: 'We are closed now. We open {when}.',
   closedNow,

@@ -84,6 +84,7 @@ export const messages: Messages = {
   tryAgain: 'Intentar de nuevo',
   callUs: 'Llámenos: {phone}',
   writeToUs: 'O escríbanos',
+  department: ['Departamento', 'podemos atenderle ahora', 'cerrado ahora'],
   busy: 'Todos nuestros agentes están ocupados ahora. Déjenos su número y le llamaremos en cuanto uno quede libre.',
   closedUntil: 'Ahora estamos cerrados. Abrimos: {when}.',
   closedNow,

@@ -84,6 +84,7 @@ export const messages: Messages = {
   tryAgain: 'Proovige uuesti',
   callUs: 'Helistage meile: {phone}',
   writeToUs: 'Või kirjutage meile',
+  department: ['Osakond', 'saame kohe vastata', 'praegu suletud'],
   busy: 'Kõik meie konsultandid on praegu hõivatud. Jätke oma number ja me helistame, kui keegi vabaneb.',
   closedUntil: 'Praegu oleme suletud. Avame: {when}.',
   closedNow,

@@ -88,6 +88,7 @@ export const messages: Messages = {
   tryAgain: 'Bandyti dar kartą',
   callUs: 'Skambinkite mums: {phone}',
   writeToUs: 'Arba parašykite mums',
+  department: ['Skyrius', 'galime atsakyti dabar', 'šiuo metu nedirba'],
   busy: 'Visi mūsų konsultantai šiuo metu užimti. Palikite numerį ir paskambinsime, kai tik kas nors atsilaisvins.',
   closedUntil: 'Šiuo metu nedirbame. Pradedame dirbti: {when}.',
   closedNow,

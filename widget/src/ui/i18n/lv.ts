@@ -88,6 +88,7 @@ export const messages: Messages = {
   tryAgain: 'Mēģināt vēlreiz',
   callUs: 'Zvaniet mums: {phone}',
   writeToUs: 'Vai rakstiet mums',
+  department: ['Nodaļa', 'varam atbildēt tūlīt', 'pašlaik slēgta'],
   busy: 'Visi mūsu konsultanti pašlaik ir aizņemti. Atstājiet savu numuru, un mēs piezvanīsim, tiklīdz kāds atbrīvosies.',
   closedUntil: 'Pašlaik mēs nestrādājam. Sāksim darbu: {when}.',
   closedNow,

@@ -88,6 +88,7 @@ export const messages: Messages = {
   tryAgain: 'Spróbuj ponownie',
   callUs: 'Zadzwoń do nas: {phone}',
   writeToUs: 'Lub napisz do nas',
+  department: ['Dział', 'możemy teraz odebrać', 'teraz zamknięte'],
   busy: 'Wszyscy konsultanci są teraz zajęci. Zostaw numer, a zadzwonimy, gdy tylko ktoś będzie wolny.',
   closedUntil: 'Teraz jest nieczynne. Otwieramy {when}.',
   closedNow,

@@ -88,6 +88,7 @@ export const messages: Messages = {
   tryAgain: 'Încercați din nou',
   callUs: 'Sunați-ne: {phone}',
   writeToUs: 'Sau scrieți-ne',
+  department: ['Departament', 'vă putem răspunde acum', 'închis acum'],
   busy: 'Toți operatorii noștri sunt ocupați acum. Lăsați-ne numărul și vă sunăm imediat ce se eliberează cineva.',
   closedUntil: 'Acum suntem închiși. Deschidem: {when}.',
   closedNow,

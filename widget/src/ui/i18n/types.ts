@@ -73,6 +73,12 @@ export interface Messages {
   callUs: string;
   /** Above the site's messenger links (Telegram, WhatsApp, Viber). */
   writeToUs: string;
+  /**
+   * The choice of department (several on the relay): the field's label, and what follows a
+   * department's name while it can answer now or is closed. Here rather than in the departments
+   * chunk: a table of every language there sent each visitor eleven they never read (~430 B).
+   */
+  department: readonly [label: string, open: string, closed: string];
   busy: string;
   /** `{when}`: a localized day and time in the visitor's time zone. */
   closedUntil: string;
