@@ -1,8 +1,8 @@
 // A callback's life, in one place: every stage name, where each stage may go next (NEXT), and every
 // question the rest of the relay asks of a stage (final? cancellable? may the owner call it back?
-// its public outcome, how the report ends it, what a person and the lead webhook are told). Other
-// modules ask these instead of naming stages; the job stores write a stage only through `advance`
-// (lifecycle.ts), with the stage they expect to leave (a lost race changes nothing).
+// does it forget the number? its public outcome, how the report ends it, what a person and the lead
+// webhook are told). Other modules ask these instead of naming stages; the job stores write a stage
+// only through `advance` (lifecycle.ts), with the stage they expect to leave (a lost race changes nothing).
 // docs/architecture.md ("A callback's life") draws NEXT and says what each stage waits for.
 import type { NotifyEvent } from '../config/notify.ts';
 import type { CallOutcome } from '../contract/contract.ts';
