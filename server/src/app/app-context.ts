@@ -20,7 +20,7 @@ import { createLeadAnnouncer, type LeadAnnouncer } from '../webhooks/lead-events
 import { createWebhookDelivery, type WebhookDelivery } from '../webhooks/delivery.ts';
 import { createLifecycle, type Lifecycle } from '../callback/lifecycle.ts';
 import { announceLeads } from '../callback/listeners/lead-announcements.ts';
-import { recordLeadFacts, recordPlacedNow } from '../report/lead-facts.ts';
+import { recordLeadFacts } from '../report/lead-facts.ts';
 import { keepCallBackNumbers } from '../owner/keep-callback-numbers.ts';
 import { notifyLeads } from '../callback/listeners/lead-notifications.ts';
 import { createNotifier, type Notifier } from '../webhooks/notify/notifier.ts';
@@ -72,8 +72,6 @@ export interface AppContext extends Protection {
   copies: MemoryCopies;
   /** Several relays (Redis): how a number erased here is forgotten in the others' memory; null with one relay. Started by Relay.start(). */
   erasureNotices: ErasureNotices | null;
-  /** The lead report's facts of a call placed at once that no job follows (report/lead-facts.ts). */
-  placedNow: ReturnType<typeof recordPlacedNow>;
 }
 
 export function createAppContext(deps: AppDeps): AppContext {
@@ -198,7 +196,6 @@ export function createAppContext(deps: AppDeps): AppContext {
     timers,
     copies,
     erasureNotices,
-    placedNow: recordPlacedNow(stores.report, log),
     ...protection,
   };
 }

@@ -1,7 +1,7 @@
 // What a callback's use-cases and steps use of the relay, each part by its own type. The relay's
 // assembly (app/app-context.ts) is one such object and passes itself; a test may pass any other.
 // Nothing here names the assembly, the report or the owner view, so callback/ never imports them
-// back: they listen to the lifecycle instead (or, for a call no job follows, `placedNow`).
+// back: they listen to the lifecycle instead.
 import type { CallTrackingClient } from '../calltracking/client.ts';
 import type { Captcha } from '../captcha/turnstile.ts';
 import type { Config } from '../config/index.ts';
@@ -16,7 +16,7 @@ import type { RelayMetrics } from '../metrics/relay-metrics.ts';
 import type { NeverCallList } from '../phone/never-call-list.ts';
 import type { WebhookDelivery } from '../webhooks/delivery.ts';
 import type { Notifier } from '../webhooks/notify/notifier.ts';
-import type { CallbackJobStore, NewCallbackJob } from './job-store.ts';
+import type { CallbackJobStore } from './job-store.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { AcceptedCalls } from './progress/accepted-calls.ts';
 
@@ -46,6 +46,4 @@ export interface CallbackDeps {
   /** Whether a lead webhook is configured: a placed call's miss is then worth following. */
   delivery: WebhookDelivery | null;
   notifier: Pick<Notifier, 'followsOutcomes'> | null;
-  /** Tells the lead report of a call placed at once that no job follows (nothing else would). Never throws. */
-  placedNow(lead: NewCallbackJob, what: 'placed' | 'failed'): Promise<void>;
 }

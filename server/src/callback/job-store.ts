@@ -11,7 +11,7 @@
 // hash). Stages change only through `advance` (lifecycle.ts), never by writing a field.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Attribution, TrackingConsent } from '../contract/contract.ts';
-import { isCancellable, isWaiting, type JobState, type RequestedAs, type Stage, type WaitingStage } from './stages.ts';
+import { forgetsNumber, isCancellable, isWaiting, stateOf, type FinalStage, type JobState, type RequestedAs, type Stage, type WaitingStage } from './stages.ts';
 
 /** The admitted request, as placing the call later needs it. */
 export interface CallbackCallRequest {
@@ -58,10 +58,15 @@ export const NO_PROGRESS: Readonly<JobProgress> = Object.freeze({
   dueSince: null,
 });
 
-export interface NewCallbackJob {
+/**
+ * A new job: waiting in its first stage, or (a call now the service refused in the request, or one
+ * that nothing would follow, as lifecycle.ts `start` writes it) over at once, with its outcome.
+ */
+export type NewCallbackJob = NewJobFields & ({ stage: WaitingStage } | { stage: FinalStage; outcome: string });
+
+interface NewJobFields {
   callbackId: string;
   requestedAs: RequestedAs;
-  stage: WaitingStage;
   /** When to look at it next, ms since the epoch. */
   dueAt: number;
   request: CallbackCallRequest;
@@ -114,6 +119,7 @@ export type AddJobResult = { ok: true } | { ok: false; reason: 'number_already_s
 export type CancelJobResult = 'cancelled' | 'not_found' | 'wrong_token' | 'not_pending' | 'in_progress' | 'placed';
 
 export interface CallbackJobStore {
+  /** Stores a new job: pending in a waiting stage, or already over (not claimable, its number forgotten as its stage says). */
   add(job: NewCallbackJob, nowMs: number): Promise<AddJobResult>;
   /** Leases up to `limit` due jobs (earliest first) to `owner` for `leaseMs`; each claim counts an attempt. */
   claimDue(owner: string, nowMs: number, leaseMs: number, limit: number): Promise<CallbackJob[]>;
@@ -134,26 +140,30 @@ export interface CallbackJobStore {
   get(callbackId: string): Promise<CallbackJob | undefined>;
   /** Pending jobs by due time (the owner view). */
   listPending(limit: number): Promise<CallbackJob[]>;
-  /** Jobs that failed since `sinceMs`, newest first: leads the owner must call back by hand (the owner view). */
+  /** Jobs that failed since `sinceMs` once a relay had claimed them, newest first: leads the owner must call back by hand (the owner view; stages.ts mayCallBack). */
   listFailed(sinceMs: number, limit: number): Promise<CallbackJob[]>;
 }
 
-/** A new job as the store keeps it once added at `at` (nothing claimed, nothing decided yet). */
+/** A new job as it is once added at `at` (nothing claimed yet), its number still held: what the lifecycle's listeners are told of. */
 export function storedJob(job: NewCallbackJob, at: number): CallbackJob {
   const { cancelToken, ...rest } = job;
   return {
     ...rest,
-    state: 'pending',
+    state: stateOf(job.stage),
     cancellable: cancelToken !== null,
     attempts: 0,
     leaseOwner: null,
     leaseExpiresAt: null,
     interrupted: false,
-    outcome: null,
+    outcome: 'outcome' in job ? job.outcome : null,
     createdAt: at,
     updatedAt: at,
   };
 }
+
+/** The request as a job keeps it in `stage`: without the number, address and user agent once the stage forgets them (stages.ts forgetsNumber). */
+export const requestIn = (stage: Stage, request: CallbackJob['request']): CallbackJob['request'] =>
+  forgetsNumber(stage) ? { ...request, e164: null, clientIp: null, userAgent: null } : request;
 
 /** What a store knows of a job when it is asked to cancel it. */
 export interface CancelView {

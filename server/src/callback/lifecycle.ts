@@ -1,14 +1,15 @@
 // The one module that changes a callback's stage. Every change is checked against stages.ts,
 // written to the job store only if the job is still where the caller saw it (its lease and its
 // stage), and told to the listeners as one event: the lead webhook, metrics, and whatever else
-// wants to know what became of a lead (the owner's notifications, reports).
+// wants to know what became of a lead (the owner's notifications, reports). Every admitted callback
+// is a job, so they hear of every lead here and nowhere else.
 //
 // Listeners hear of a step before the store records it: a relay that dies in between has told of
 // a step it did not record, and the next owner of the job does the step again and tells it again
 // (at least once; the lead webhook's event ids are stable, so its receiver sees one). The other
 // order could lose a lead's last word.
 import { storedJob, type CallbackJob, type CallbackJobStore, type JobStep, type NewCallbackJob } from './job-store.ts';
-import { canMove, StageTransitionError, type Stage } from './stages.ts';
+import { canMove, mayStartIn, StageTransitionError, type Stage } from './stages.ts';
 
 export interface LifecycleEvent {
   callbackId: string;
@@ -25,8 +26,12 @@ export interface LifecycleEvent {
 export type LifecycleListener = (event: LifecycleEvent) => void | Promise<void>;
 
 export interface Lifecycle {
-  /** Stores a new job in its first stage and tells of it. */
-  start(job: NewCallbackJob): ReturnType<CallbackJobStore['add']>;
+  /**
+   * Stores a new job in its first stage (stages.ts mayStartIn) and tells of it; with `then`, the
+   * steps it takes at once (a call now that nothing would follow: following, then ended), told one
+   * by one and written once, as the last of them leaves the job.
+   */
+  start(job: NewCallbackJob, ...then: JobStep[]): ReturnType<CallbackJobStore['add']>;
   /**
    * Moves a job this relay holds to its next step, or through several at once (a call found placed
    * and already over: following, then missed), told one by one and written once; false when the
@@ -52,6 +57,25 @@ export interface LifecycleDeps {
 const after = (job: CallbackJob, step: JobStep): CallbackJob =>
   'progress' in step ? { ...job, stage: step.stage, dueAt: step.dueAt, progress: step.progress } : { ...job, stage: step.stage, outcome: step.outcome };
 
+/** A new job's first stage as a step. */
+const firstStep = (job: NewCallbackJob): JobStep =>
+  'outcome' in job ? { stage: job.stage, outcome: job.outcome } : { stage: job.stage, dueAt: job.dueAt, progress: job.progress };
+
+/** A new job as `steps` leave it, before it is stored. */
+const newAfter = (job: NewCallbackJob, steps: readonly JobStep[]): NewCallbackJob =>
+  steps.reduce<NewCallbackJob>((at, step) => {
+    const { outcome: _o, ...rest } = at as NewCallbackJob & { outcome?: string };
+    return 'progress' in step ? { ...rest, stage: step.stage, dueAt: step.dueAt, progress: step.progress } : { ...rest, stage: step.stage, outcome: step.outcome };
+  }, job);
+
+/** Throws unless each of `steps` may follow the one before, from `stage`. */
+const checkPath = (stage: Stage, steps: readonly JobStep[]): void => {
+  steps.reduce((at, next) => {
+    if (!canMove(at, next.stage)) throw new StageTransitionError(at, next.stage);
+    return next.stage;
+  }, stage);
+};
+
 export function createLifecycle(deps: LifecycleDeps): Lifecycle {
   const listeners: LifecycleListener[] = [];
 
@@ -65,30 +89,36 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
     }
   }
 
+  /** Tells of `steps` one by one from `job`; waiting on in the same stage (a poll, a backoff) is no step of the callback's life. */
+  async function tellPath(job: CallbackJob, steps: readonly JobStep[], at: number): Promise<void> {
+    let before = job;
+    for (const next of steps) {
+      if (next.stage !== before.stage) await tell({ callbackId: job.callbackId, from: before.stage, to: next.stage, at, job: before, step: next });
+      before = after(before, next);
+    }
+  }
+
   return {
-    async start(job) {
+    async start(job, ...then) {
+      if (!mayStartIn(job.requestedAs, job.stage)) throw new StageTransitionError(null, job.stage);
+      checkPath(job.stage, then);
       const at = deps.now();
-      const added = await deps.store.add(job, at);
+      const added = await deps.store.add(newAfter(job, then), at);
       // Told after the store took it: a job refused (a second booking) never existed.
-      if (added.ok)
-        await tell({ callbackId: job.callbackId, from: null, to: job.stage, at, job: storedJob(job, at), step: { stage: job.stage, dueAt: job.dueAt, progress: job.progress } });
+      if (added.ok) {
+        const first = storedJob(job, at);
+        await tell({ callbackId: job.callbackId, from: null, to: job.stage, at, job: first, step: firstStep(job) });
+        await tellPath(first, then, at);
+      }
       return added;
     },
 
     async move(job, step, ...then) {
       const steps = [step, ...then];
       // The whole path is checked before anyone is told of its first step.
-      steps.reduce((at, next) => {
-        if (!canMove(at.stage, next.stage)) throw new StageTransitionError(at.stage, next.stage);
-        return after(at, next);
-      }, job);
+      checkPath(job.stage, steps);
       const now = deps.now();
-      let before = job;
-      for (const next of steps) {
-        // Waiting on in the same stage (a poll, a backoff) is no step of the callback's life.
-        if (next.stage !== before.stage) await tell({ callbackId: job.callbackId, from: before.stage, to: next.stage, at: now, job: before, step: next });
-        before = after(before, next);
-      }
+      await tellPath(job, steps, now);
       return deps.store.advance(job.callbackId, deps.owner, job.stage, steps[steps.length - 1]!, now);
     },
 

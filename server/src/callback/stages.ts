@@ -1,8 +1,8 @@
 // A callback's life, in one place: every stage name, where each stage may go next (NEXT), and every
 // question the rest of the relay asks of a stage (final? cancellable? may the owner call it back?
-// its public outcome, how the report ends it, what a person and the lead webhook are told). Other
-// modules ask these instead of naming stages; the job stores write a stage only through `advance`
-// (lifecycle.ts), with the stage they expect to leave (a lost race changes nothing).
+// does it forget the number? its public outcome, how the report ends it, what a person and the lead
+// webhook are told). Other modules ask these instead of naming stages; the job stores write a stage
+// only through `advance` (lifecycle.ts), with the stage they expect to leave (a lost race changes nothing).
 // docs/architecture.md ("A callback's life") draws NEXT and says what each stage waits for.
 import type { NotifyEvent } from '../config/notify.ts';
 import type { CallOutcome } from '../contract/contract.ts';
@@ -47,9 +47,16 @@ const NEXT: Readonly<Record<Stage, readonly Stage[]>> = {
   cancelled: [],
 };
 
-/** The stages a new job may start in: a booking, a held call, or a call the service took at once. */
+/** The waiting stage a new job starts in: a booking, a held call, or a call the service took at once. */
 // The owner's "call back now" is due at once and waits like a booking (office hours, the number's limits at placement).
 export const INITIAL_STAGES: Readonly<Record<RequestedAs, WaitingStage>> = { scheduled: 'scheduled', queued: 'queued', now: 'following', owner: 'scheduled' };
+
+/**
+ * Whether a new job may start in `stage`: its waiting first stage, or for a call now the service
+ * refused in the request itself, failed. (A call now that nothing would follow starts following and
+ * ends in the same write: lifecycle.ts `start` with a path.)
+ */
+export const mayStartIn = (requestedAs: RequestedAs, stage: Stage): boolean => stage === INITIAL_STAGES[requestedAs] || (requestedAs === 'now' && stage === 'failed');
 
 export const isWaiting = (stage: Stage): stage is WaitingStage => (WAITING_STAGES as readonly Stage[]).includes(stage);
 export const isFinal = (stage: Stage): stage is FinalStage => !isWaiting(stage);
@@ -71,8 +78,26 @@ export function stateOf(stage: Stage): JobState {
   return 'completed';
 }
 
-/** Whether the owner's "call back now" applies to a lead that ended in `stage`: nobody answered, or it could not be placed. */
-export const mayCallBack = (stage: Stage): boolean => stage === 'missed' || stage === 'failed';
+/**
+ * Whether a job forgets the visitor's number, address and user agent in the write that moves it to
+ * `stage`: once it can no longer place a call. Every store carries this out in that same write (the
+ * owner's "call back now" keeps a missed or failed lead's number apart: owner/keep-callback-numbers.ts).
+ */
+export const forgetsNumber = (stage: Stage): boolean => isFinal(stage);
+
+/**
+ * Whether a step is a job's start in a final stage: a call now the service refused, whose visitor
+ * heard so in the answer to the request and may simply try again. The report counts it; no person
+ * is told, the digest leaves it out, and the owner is not asked to call it back (mayCallBack).
+ */
+export const answeredInRequest = (from: Stage | null, to: Stage): boolean => from === null && isFinal(to);
+
+/**
+ * Whether the owner's "call back now" applies to a lead that ended in `stage` after `claims` claims:
+ * nobody answered, or it could not be placed, once a relay had taken the job on. A job that began
+ * failed (answeredInRequest) was never claimed.
+ */
+export const mayCallBack = (stage: Stage, claims: number): boolean => (stage === 'missed' || stage === 'failed') && claims > 0;
 
 /** The public name of each final stage (`GET /api/callback/<id>`): talked is `completed`, placed with no outcome shown is `unknown`. */
 export const PUBLIC_OUTCOME: Readonly<Record<FinalStage, CallOutcome>> = { answered: 'completed', missed: 'missed', ended: 'unknown', failed: 'failed', cancelled: 'cancelled' };
@@ -85,7 +110,7 @@ export const isPlacement = (to: Stage): boolean => to === 'following';
 
 /** What a person is told of a step (NOTIFY_ON picks among them): a booking, a hold, a final miss, a failure; null for the rest. */
 export function noticeKind(from: Stage | null, to: Stage): NotifyEvent | null {
-  if (from === null && (to === 'scheduled' || to === 'queued')) return to;
+  if (from === null) return to === 'scheduled' || to === 'queued' ? to : null;
   if (to === 'missed' || to === 'failed') return to;
   return null;
 }
@@ -115,7 +140,7 @@ export function leadEventType(from: Stage | null, to: Stage, requestedAs: Reques
 export class StageTransitionError extends Error {
   override readonly name = 'StageTransitionError';
   readonly code = 'stage_transition';
-  constructor(from: Stage, to: Stage) {
-    super(`a callback cannot go from ${from} to ${to}`);
+  constructor(from: Stage | null, to: Stage) {
+    super(from === null ? `a callback cannot start in ${to}` : `a callback cannot go from ${from} to ${to}`);
   }
 }

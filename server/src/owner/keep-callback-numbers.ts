@@ -8,7 +8,8 @@ import { CALL_BACK_DAYS, type CallBackNumbers } from './callback-numbers.ts';
 
 export function keepCallBackNumbers(numbers: CallBackNumbers, log: Logger): LifecycleListener {
   return async ({ job, to, at }) => {
-    if (!mayCallBack(to) || job.request.e164 === null) return;
+    // The job before the step: its claims so far (none for a call now the service refused at once).
+    if (!mayCallBack(to, job.attempts) || job.request.e164 === null) return;
     try {
       await numbers.keep(job.callbackId, job.request.e164, job.numberHash, at + CALL_BACK_DAYS * 86_400_000);
     } catch (err) {

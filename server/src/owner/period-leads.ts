@@ -68,7 +68,7 @@ function periodLead(f: LeadFact, job: CallbackJob | undefined): PeriodLead {
     talkSeconds: f.talkSeconds,
     answerSeconds: f.answerSeconds,
     cancellable: job !== undefined && isCancellable(job.stage),
-    canCallBack: ended !== undefined && mayCallBack(ended) && job !== undefined,
+    canCallBack: ended !== undefined && job !== undefined && mayCallBack(ended, job.attempts),
   };
 }
 

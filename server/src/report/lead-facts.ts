@@ -1,8 +1,7 @@
-// How the lead report learns of leads: from the lifecycle's events (every held, booked and followed
-// call), and from the request path for a call placed at once that is not followed (no job: see
-// callback/use-cases/place-now.ts). Each event writes one small fact; a fact told twice (at least once) is
-// written once.
-import type { CallbackJob, NewCallbackJob } from '../callback/job-store.ts';
+// How the lead report learns of leads: from the lifecycle's events, for every lead (a call now, held,
+// booked, or the owner's call-back: each is a job). Each event writes one small fact; a fact told
+// twice (at least once) is written once.
+import type { CallbackJob } from '../callback/job-store.ts';
 import type { LifecycleEvent, LifecycleListener } from '../callback/lifecycle.ts';
 import { isPlacement, reportEnd } from '../callback/stages.ts';
 import type { Logger } from '../log/index.ts';
@@ -37,22 +36,6 @@ async function record(report: ReportStore, event: LifecycleEvent): Promise<void>
     const call = 'call' in step && step.call ? { answerSeconds: answerSeconds(job, step.call.talkStartedAt), talkSeconds: step.call.talkSeconds } : null;
     await report.finish(job.callbackId, end, call);
   }
-}
-
-/**
- * The facts of a call placed at once that no job follows (callback/deps.ts `placedNow`): the service
- * took it, or refused it. Never throws: a lost count is no reason to fail the visitor's answer.
- */
-export function recordPlacedNow(report: ReportStore, log: Logger): (lead: NewCallbackJob, what: 'placed' | 'failed') => Promise<void> {
-  return async (lead, what) => {
-    try {
-      await report.addLead(newLeadFact(lead, lead.dueAt, lead.request.department));
-      if (what === 'placed') await report.markPlaced(lead.callbackId);
-      else await report.finish(lead.callbackId, 'failed', null);
-    } catch (err) {
-      log.warn('lead report: fact not recorded', { err, callbackId: lead.callbackId });
-    }
-  };
 }
 
 /** The lifecycle listener that keeps the report's facts. A store failure costs a count, never a step. */

@@ -3,11 +3,13 @@
 // docs/architecture.md ("A callback's life") saying exactly what NEXT says. Then the three job stores
 // (memory, SQLite, Redis) driven through the lifecycle by the same random steps (add, claim, renew,
 // move to any stage, cancel, time passing) and compared after each with one model of what a store
-// must do: the answer of each call and every job's stage, state, lease, due time and attempts.
+// must do: the answer of each call and every job's stage, state, lease, due time and attempts,
+// whether it still holds the number (stages.ts forgetsNumber: gone in the write that ends it), and
+// the owner's failed list.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CallbackJobStore, JobStep } from '../../../server/src/callback/job-store.ts';
+import type { CallbackJobStore, JobStep, NewCallbackJob } from '../../../server/src/callback/job-store.ts';
 import { createLifecycle, type Lifecycle } from '../../../server/src/callback/lifecycle.ts';
 import {
   canMove,
@@ -73,10 +75,15 @@ interface ModelJob {
   leaseOwner: string | null;
   leaseExpiresAt: number | null;
   attempts: number;
+  /** The number (address, user agent) is still held: until the job ends. */
+  number: boolean;
 }
 
+/** How a call now starts (place-now.ts): followed, placed with nothing to follow (ended in the same write), or refused. */
+type NowStart = 'following' | 'ended' | 'failed';
+
 type Step =
-  | { kind: 'add'; number: number; as: RequestedAs; dueIn: number }
+  | { kind: 'add'; number: number; as: RequestedAs; dueIn: number; now: NowStart }
   | { kind: 'claim'; owner: string; limit: number }
   | { kind: 'renew'; job: number; owner: string }
   /** `to`: a stage by name (mostly one NEXT forbids), or the n-th one NEXT allows. */
@@ -94,6 +101,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       number: fc.integer({ min: 0, max: 2 }),
       as: fc.constantFrom<RequestedAs>('scheduled', 'queued', 'now', 'owner'),
       dueIn: fc.integer({ min: 0, max: 3 }),
+      now: fc.constantFrom<NowStart>('following', 'ended', 'failed'),
     }),
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('claim' as const), owner, limit: fc.integer({ min: 1, max: 3 }) }) },
@@ -150,14 +158,30 @@ async function walk(store: CallbackJobStore, steps: readonly Step[]): Promise<vo
     const label = `step ${index}: ${JSON.stringify(s)}`;
     if (s.kind === 'add') {
       const callbackId = `cb-${index}`;
-      const stage = INITIAL_STAGES[s.as];
-      const job = { ...jobFor(callbackId, String(s.number), at(s.dueIn), stage === 'queued' ? 'queued' : 'scheduled'), requestedAs: s.as, stage };
-      if (stage === 'following' || s.as === 'owner') job.cancelToken = null;
-      const refused = stage === 'scheduled' && bookedElsewhere(job.numberHash);
-      expect(await lifecycleOf('a').start(job), label).toEqual(refused ? { ok: false, reason: 'number_already_scheduled' } : { ok: true });
+      const first = INITIAL_STAGES[s.as];
+      const job = { ...jobFor(callbackId, String(s.number), at(s.dueIn), first === 'queued' ? 'queued' : 'scheduled'), requestedAs: s.as, stage: first };
+      if (first === 'following' || s.as === 'owner') job.cancelToken = null;
+      const refused = first === 'scheduled' && bookedElsewhere(job.numberHash);
+      const [start, ...then]: [NewCallbackJob, ...JobStep[]] =
+        s.as !== 'now' || s.now === 'following'
+          ? [job]
+          : s.now === 'failed'
+            ? [{ ...job, stage: 'failed', outcome: 'upstream_rejected' }]
+            : [job, { stage: 'ended', outcome: 'placed' }];
+      expect(await lifecycleOf('a').start(start, ...then), label).toEqual(refused ? { ok: false, reason: 'number_already_scheduled' } : { ok: true });
+      const stage = then.at(-1)?.stage ?? start.stage;
       if (!refused) {
         ids.push(callbackId);
-        model.set(callbackId, { stage, dueAt: job.dueAt, numberHash: job.numberHash, token: job.cancelToken, leaseOwner: null, leaseExpiresAt: null, attempts: 0 });
+        model.set(callbackId, {
+          stage,
+          dueAt: job.dueAt,
+          numberHash: job.numberHash,
+          token: job.cancelToken,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          attempts: 0,
+          number: isWaiting(stage),
+        });
       }
     } else if (s.kind === 'claim') {
       const due = [...model.entries()].filter(([, j]) => pending(j) && j.dueAt <= clock && !leased(j)).sort(([, x], [, y]) => x.dueAt - y.dueAt);
@@ -183,7 +207,7 @@ async function walk(store: CallbackJobStore, steps: readonly Step[]): Promise<vo
         await expect(moving, label).rejects.toThrow(StageTransitionError);
       } else {
         const done = pending(j) && j.leaseOwner === s.owner && !(to === 'scheduled' && bookedElsewhere(j.numberHash, j));
-        if (done) Object.assign(j, { stage: to, leaseOwner: null, leaseExpiresAt: null }, 'dueAt' in next && { dueAt: next.dueAt });
+        if (done) Object.assign(j, { stage: to, leaseOwner: null, leaseExpiresAt: null, number: isWaiting(to) }, 'dueAt' in next && { dueAt: next.dueAt });
         expect(await moving, label).toBe(done);
       }
     } else if (s.kind === 'cancel' && id) {
@@ -196,7 +220,7 @@ async function walk(store: CallbackJobStore, steps: readonly Step[]): Promise<vo
       else if (leased(j)) answer = 'in_progress';
       else {
         answer = 'cancelled';
-        Object.assign(j, { stage: 'cancelled', leaseOwner: null, leaseExpiresAt: null });
+        Object.assign(j, { stage: 'cancelled', leaseOwner: null, leaseExpiresAt: null, number: false });
       }
       expect(await lifecycleOf('a').cancel((await store.get(id))!, token), label).toBe(answer);
     } else if (s.kind === 'tick') {
@@ -204,16 +228,21 @@ async function walk(store: CallbackJobStore, steps: readonly Step[]): Promise<vo
     }
     for (const [callbackId, j] of model) {
       const stored = (await store.get(callbackId))!;
-      const { stage, state, dueAt, leaseOwner, leaseExpiresAt, attempts } = stored;
-      expect({ stage, state, dueAt, leaseOwner, leaseExpiresAt, attempts }, `${label}: ${callbackId}`).toEqual({
+      const { stage, state, dueAt, leaseOwner, leaseExpiresAt, attempts, request } = stored;
+      expect({ stage, state, dueAt, leaseOwner, leaseExpiresAt, attempts, e164: request.e164 !== null, clientIp: request.clientIp !== null }, `${label}: ${callbackId}`).toEqual({
         stage: j.stage,
         state: stateOf(j.stage),
         dueAt: j.dueAt,
         leaseOwner: j.leaseOwner,
         leaseExpiresAt: j.leaseExpiresAt,
         attempts: j.attempts,
+        e164: j.number,
+        clientIp: j.number,
       });
     }
+    // The owner's failed list: failed once a relay had claimed them (a call now refused at once is not).
+    const failed = [...model.entries()].filter(([, j]) => j.stage === 'failed' && j.attempts > 0).map(([cb]) => cb);
+    expect((await store.listFailed(0, 100)).map((j) => j.callbackId).sort(), label).toEqual(failed.sort());
     const waiting = [...model.entries()].filter(([, j]) => pending(j)).sort(([, x], [, y]) => x.dueAt - y.dueAt);
     expect(
       (await store.listPending(100)).map((j) => j.callbackId),

@@ -3,7 +3,6 @@
 // REDIAL_DELAY_SECONDS, at most REDIAL_ATTEMPTS times, never outside office hours; the owner hears
 // of every placement and every miss, each with its own stable occurrence.
 import { describe, expect, it } from 'vitest';
-import { followPlacedCall } from '../../../server/src/callback/steps/follow-outcome.ts';
 import type { System } from '../../support/system.ts';
 import { callsSettled, callsTo, heldJobFor, heldRelayPerTest, ORIGIN, until } from '../../support/held-calls.ts';
 import { postCallback } from '../../support/post-callback.ts';
@@ -124,7 +123,7 @@ describe('re-dial when nobody answered', () => {
     const res = await postCallback(s, { phone: NO_ANSWER, consent: true });
     const { requestId, status } = res.json as { requestId: string; status: string };
     expect(status).toBe('accepted');
-    // POST /api/callback itself left the job that follows the call (place-now.ts → followPlacedCall).
+    // POST /api/callback itself left the job that follows the call (place-now.ts → placedNowJob).
     const placedAt = clock.ms;
     // Following the call is not a re-dial, and a call placed at once has no cancel token.
     expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({
@@ -161,10 +160,13 @@ describe('re-dial when nobody answered', () => {
     expect(callsTo(s, NO_ANSWER)).toHaveLength(2);
   });
 
-  it('keeps no number to follow a call when nothing would come of it (no lead webhook, REDIAL_ATTEMPTS=0)', async () => {
+  it('keeps no number to follow a call when nothing would come of it (no lead webhook, REDIAL_ATTEMPTS=0): its job ends at once', async () => {
     const s = await start({ REDIAL_ATTEMPTS: '0' }, false);
-    const job = heldJobFor(NO_ANSWER, 'queued', 0);
-    await followPlacedCall(s.relay.app, job, clock.ms);
-    expect(await s.relay.app.stores.jobs.get(job.callbackId)).toBeUndefined();
+    const { requestId } = (await postCallback(s, { phone: NO_ANSWER, consent: true })).json as { requestId: string };
+    expect(await s.relay.app.stores.jobs.get(requestId)).toMatchObject({ stage: 'ended', state: 'completed', outcome: 'placed', request: { e164: null, clientIp: null } });
+    // Never placed again: the service took it already.
+    clock.advance(3_600_000);
+    expect(await s.relay.runner.runOnce()).toBe(0);
+    expect(callsTo(s, NO_ANSWER)).toHaveLength(1);
   });
 });

@@ -8,7 +8,7 @@ import type { LeadNotice } from '../../webhooks/notify/notice.ts';
 import type { Notifier } from '../../webhooks/notify/notifier.ts';
 import type { CallbackJob } from '../job-store.ts';
 import type { LifecycleEvent } from '../lifecycle.ts';
-import { digestStanding, noticeKind } from '../stages.ts';
+import { answeredInRequest, digestStanding, noticeKind } from '../stages.ts';
 
 /** The department the visitor chose, once jobs carry one; null on a site with one department. */
 function departmentOf(job: CallbackJob): string | null {
@@ -42,6 +42,8 @@ export function leadNoticeOf(event: LifecycleEvent): LeadNotice | null {
 export function notifyLeads(notifier: Notifier): (event: LifecycleEvent) => Promise<void> {
   return async (event) => {
     const { job } = event;
+    // A call now the service refused: its visitor was told in the answer; the report alone counts it.
+    if (answeredInRequest(event.from, event.to)) return;
     await notifier.tally({ callbackId: job.callbackId, createdAt: job.createdAt, utmSource: job.request.attribution.utmSource ?? null, outcome: digestStanding(event.to) });
     const notice = leadNoticeOf(event);
     if (notice) await notifier.tell(notice);

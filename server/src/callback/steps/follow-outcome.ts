@@ -9,7 +9,7 @@
 //                                    REDIAL_ATTEMPTS allow (stage 'redial'), else missed
 //   no row, or IN PROGRESS         → look again later; after followGiveUpMs the call is left alone
 //                                    (ended): a call whose outcome is unknown is never re-dialled.
-// A call placed at once by the request path is followed the same way: followPlacedCall starts it.
+// A call placed at once by the request path is followed the same way: its job starts following (placedNowJob).
 import type { CallbackDeps } from '../deps.ts';
 import type { Config } from '../../config/index.ts';
 import type { Logger } from '../../log/index.ts';
@@ -30,10 +30,24 @@ export const placedProgress = (progress: JobProgress, at: number): JobProgress =
   scheduledFor: progress.scheduledFor,
 });
 
+/** What follows 'following' at once: nothing while following would come to something, else the end (placed, its outcome not read). */
+const endWhenUnwanted = (app: Pick<CallbackDeps, 'delivery' | 'notifier' | 'config'>, progress: JobProgress): JobStep[] =>
+  followWanted(app, progress) ? [] : [{ stage: 'ended', outcome: 'placed' }];
+
 /** After a placement the service took (`progress` from placedProgress): follow it, or end the job when nothing would come of following. */
 export function followingSteps(ctx: HeldContext, progress: JobProgress): [JobStep, ...JobStep[]] {
-  const following = waitStep(ctx, 'following', progress.lastAttemptAt! + ctx.timing.checkAfterMs, progress);
-  return followWanted(ctx.app, progress) ? [following] : [following, { stage: 'ended', outcome: 'placed' }];
+  return [waitStep(ctx, 'following', progress.lastAttemptAt! + ctx.timing.checkAfterMs, progress), ...endWhenUnwanted(ctx.app, progress)];
+}
+
+/**
+ * For the request path: the job of a call the service took at `placedAt` (`job` as heldJob() builds
+ * it), with what lifecycle.start writes of it: following, or following then ended in the same write
+ * when nothing would come of following (no lead webhook, no notification that follows outcomes, no
+ * re-dial left), so its number is forgotten at once.
+ */
+export function placedNowJob(app: Pick<CallbackDeps, 'delivery' | 'notifier' | 'config'>, job: NewCallbackJob, placedAt: number): [NewCallbackJob, ...JobStep[]] {
+  const progress = placedProgress(NO_PROGRESS, placedAt);
+  return [{ ...job, stage: 'following', dueAt: placedAt + heldTiming(app.config).checkAfterMs, progress }, ...endWhenUnwanted(app, progress)];
 }
 
 /**
@@ -78,21 +92,4 @@ export function followStep(ctx: HeldContext, job: CallbackJob, progress: JobProg
     return { stage: 'ended', outcome: 'placed' };
   }
   return waitStep(ctx, 'following', now + timing.followPollMs, progress);
-}
-
-/**
- * For the request path: a call the service took just now (`placedAt`), placed without a job. Starts
- * the job that follows it (the number is kept only while it is followed; nothing is stored when
- * neither a lead webhook nor a re-dial would use it). `job` is the call as heldJob() builds it.
- * Never throws: a lost follow costs a re-dial, not the call.
- */
-export async function followPlacedCall(app: Pick<CallbackDeps, 'delivery' | 'notifier' | 'config' | 'lifecycle' | 'log'>, job: NewCallbackJob, placedAt: number): Promise<void> {
-  const progress = placedProgress(NO_PROGRESS, placedAt);
-  if (!followWanted(app, progress)) return;
-  try {
-    const added = await app.lifecycle.start({ ...job, stage: 'following', dueAt: placedAt + heldTiming(app.config).checkAfterMs, progress });
-    if (!added.ok) app.log.warn('placed call not followed', { callbackId: job.callbackId, reason: added.reason });
-  } catch (err) {
-    app.log.error('placed call not followed', { callbackId: job.callbackId, err });
-  }
 }

@@ -1,5 +1,5 @@
 // CallbackJobStore in memory, for tests and benchmarks (the relay's default is the SQLite store).
-import { cancelVerdict, hashCancelToken, storedJob, type CallbackJob, type CallbackJobStore } from '../job-store.ts';
+import { cancelVerdict, hashCancelToken, requestIn, storedJob, type CallbackJob, type CallbackJobStore } from '../job-store.ts';
 import { stateOf } from '../stages.ts';
 
 interface Held {
@@ -29,9 +29,10 @@ export function createMemoryCallbackJobStore(): MemoryCallbackJobStore {
     async add(input, nowMs) {
       if (jobs.has(input.callbackId)) return { ok: false, reason: 'duplicate_callback_id' };
       if (input.stage === 'scheduled' && bookedElsewhere(input.numberHash)) return { ok: false, reason: 'number_already_scheduled' };
+      const job = storedJob(structuredClone(input), nowMs);
       jobs.set(input.callbackId, {
         cancelHash: input.cancelToken === null ? null : hashCancelToken(input.cancelToken),
-        job: storedJob(structuredClone(input), nowMs),
+        job: { ...job, request: requestIn(job.stage, job.request) },
       });
       return { ok: true };
     },
@@ -61,7 +62,7 @@ export function createMemoryCallbackJobStore(): MemoryCallbackJobStore {
       if (step.stage === 'scheduled' && bookedElsewhere(job.numberHash, job)) return false;
       const lease = { leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs };
       if ('dueAt' in step) Object.assign(job, lease, { stage: step.stage, dueAt: step.dueAt, progress: { ...step.progress } });
-      else Object.assign(job, lease, { stage: step.stage, state: stateOf(step.stage), outcome: step.outcome });
+      else Object.assign(job, lease, { stage: step.stage, state: stateOf(step.stage), outcome: step.outcome, request: requestIn(step.stage, job.request) });
       return true;
     },
 
@@ -69,7 +70,15 @@ export function createMemoryCallbackJobStore(): MemoryCallbackJobStore {
       const found = jobs.get(callbackId);
       const verdict = cancelVerdict(found && { ...found.job, cancelHash: found.cancelHash }, cancelToken, nowMs);
       if (verdict !== 'cancelled' || !found) return verdict;
-      Object.assign(found.job, { stage: 'cancelled', state: 'cancelled', outcome: null, leaseOwner: null, leaseExpiresAt: null, updatedAt: nowMs });
+      Object.assign(found.job, {
+        stage: 'cancelled',
+        state: 'cancelled',
+        outcome: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        updatedAt: nowMs,
+        request: requestIn('cancelled', found.job.request),
+      });
       return 'cancelled';
     },
 
@@ -90,7 +99,7 @@ export function createMemoryCallbackJobStore(): MemoryCallbackJobStore {
     async listFailed(sinceMs, limit) {
       return [...jobs.values()]
         .map((h) => h.job)
-        .filter((j) => j.state === 'failed' && j.updatedAt >= sinceMs)
+        .filter((j) => j.state === 'failed' && j.attempts > 0 && j.updatedAt >= sinceMs)
         .sort((a, b) => b.updatedAt - a.updatedAt)
         .slice(0, limit)
         .map(copy);

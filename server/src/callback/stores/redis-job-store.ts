@@ -18,8 +18,8 @@
 // stages existed (a `kind` and a JSON `notes`) are rewritten by migrateLegacyJobs when the store
 // opens, and read the same way meanwhile.
 // Pending jobs have no TTL (a booked call must not vanish); a finished job's hash loses the number,
-// the visitor's address and user agent at once (purge.ts does the same in the SQLite file a little
-// later) and expires DATA_RETENTION_DAYS after it finished. The three index keys hold only pending
+// the visitor's address and user agent in the script that finishes it (stages.ts forgetsNumber, as
+// every store) and expires DATA_RETENTION_DAYS after it finished. The three index keys hold only pending
 // jobs and are deleted by Redis when they become empty.
 //
 // Why not BullMQ: it is not a dependency, and its model (a worker that holds a job, a stalled-job
@@ -29,7 +29,7 @@
 // store is ~10 small scripts over a sorted set, as BullMQ itself is underneath.
 import { cancelVerdict, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from '../job-store.ts';
 import { legacyJobFields } from './legacy-job.ts';
-import { stateOf, type Stage } from '../stages.ts';
+import { forgetsNumber, stateOf, type Stage } from '../stages.ts';
 import type { lua, RedisConnection } from '../../storage/redis/connection.ts';
 import { hashesWhere } from '../../storage/redis/scan.ts';
 import type { RecordsByNumber } from '../../storage/records-by-number.ts';
@@ -138,18 +138,18 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
     async add(job, nowMs) {
       await migrateOnce();
       const { e164, clientIp, userAgent, department, ...rest } = job.request;
+      const over = 'outcome' in job;
       const fields: Record<string, string | number> = {
         id: job.callbackId,
         requestedAs: job.requestedAs,
         stage: job.stage,
-        state: 'pending',
+        state: stateOf(job.stage),
+        ...(over && { outcome: job.outcome }),
         due: job.dueAt,
         numberHash: job.numberHash,
         masked: job.maskedNumber,
-        e164,
+        ...(!forgetsNumber(job.stage) && { e164, clientIp, userAgent: JSON.stringify(userAgent) }),
         department: department ?? '',
-        clientIp,
-        userAgent: JSON.stringify(userAgent),
         request: JSON.stringify(rest),
         cancel: job.cancelToken === null ? '' : hashCancelToken(job.cancelToken),
         attempts: 0,
@@ -160,7 +160,7 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
         updated: nowMs,
         ...progressFields(job.progress),
       };
-      const answer = await run('jobs.add', ADD, [job.callbackId, job.stage, job.dueAt, job.numberHash, ...Object.entries(fields).flat()]);
+      const answer = await run('jobs.add', ADD, [job.callbackId, job.stage, job.dueAt, job.numberHash, over ? retentionMs : 0, ...Object.entries(fields).flat()]);
       if (answer === 'duplicate') return { ok: false, reason: 'duplicate_callback_id' };
       if (answer === 'number') return { ok: false, reason: 'number_already_scheduled' };
       return { ok: true };
@@ -180,7 +180,19 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
     async advance(callbackId, owner, from, step, nowMs) {
       await migrateOnce();
       if (!('dueAt' in step)) {
-        return (await run('jobs.finish', FINISH, [callbackId, owner, from, step.stage, stateOf(step.stage), step.outcome, nowMs, retentionMs])) === 1;
+        return (
+          (await run('jobs.finish', FINISH, [
+            callbackId,
+            owner,
+            from,
+            step.stage,
+            stateOf(step.stage),
+            step.outcome,
+            nowMs,
+            retentionMs,
+            forgetsNumber(step.stage) ? '1' : '0',
+          ])) === 1
+        );
       }
       const fields = Object.entries(progressFields(step.progress)).flat();
       return (await run('jobs.wait', WAIT, [callbackId, owner, from, step.stage, step.dueAt, nowMs, ...fields])) === 1;
@@ -194,7 +206,8 @@ export function createRedisCallbackJobStore(options: { connection: RedisConnecti
         const stored = await connection.run('jobs.get', (c) => c.hGetAll(jobKey(callbackId)));
         const job = stored.id === undefined ? undefined : toJob(stored);
         const verdict = cancelVerdict(job && { ...job, cancelHash: stored.cancel || null }, cancelToken, nowMs);
-        if (verdict !== 'cancelled' || (await run('jobs.cancel', CANCEL, [callbackId, job!.stage, nowMs, retentionMs])) === 1) return verdict;
+        if (verdict !== 'cancelled' || (await run('jobs.cancel', CANCEL, [callbackId, job!.stage, nowMs, retentionMs, forgetsNumber('cancelled') ? '1' : '0'])) === 1)
+          return verdict;
       }
       // Changing under every try: a relay is handling it right now.
       return 'in_progress';

@@ -1,11 +1,12 @@
 // CallbackJobStore in the SQLite file. Each step is one statement or one transaction that commits
 // before it returns, so an accepted job survives kill -9, and a claim is exclusive: the UPDATE that
 // leases a job only matches it while no unexpired lease holds it. The number is kept in its own
-// column (e164), so the purge can empty it without touching the rest of the request; the
-// department too (DEPARTMENTS_FILE), so a query can pick a department's calls.
+// column (e164), so the write that ends a job can empty it (stages.ts forgetsNumber) without
+// touching the rest of the request; the department too (DEPARTMENTS_FILE), so a query can pick a
+// department's calls.
 import type { DatabaseSync } from 'node:sqlite';
 import { cancelVerdict, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from '../job-store.ts';
-import { stateOf, type JobState, type RequestedAs, type Stage } from '../stages.ts';
+import { forgetsNumber, stateOf, type JobState, type RequestedAs, type Stage } from '../stages.ts';
 import { transaction } from '../../storage/sqlite/database.ts';
 
 interface Row {
@@ -70,14 +71,17 @@ export function toJob(row: Row): CallbackJob {
 const progressValues = (p: JobProgress) => [p.scheduledFor, p.queuedAt, p.unreachableTries, p.lastAttemptAt, p.retriedUnknown ? 1 : 0, p.redials, p.dueSince] as const;
 const PROGRESS_COLUMNS = 'scheduled_for_ms, queued_at_ms, unreachable_tries, last_attempt_ms, retried_unknown, redials, due_since_ms';
 
+/** Empties the number, address and user agent when the first parameter is 1 (stages.ts forgetsNumber: the step ends the job). */
+const FORGET = "e164 = CASE WHEN ?1 THEN NULL ELSE e164 END, request = CASE WHEN ?1 THEN json_set(request, '$.clientIp', NULL, '$.userAgent', NULL) ELSE request END";
+
 const isUnique = (err: unknown, column: string) => err instanceof Error && err.message.includes(`UNIQUE constraint failed: callback_jobs.${column}`);
 
 export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): CallbackJobStore {
   const { db } = options;
   const sql = {
     insert:
-      db.prepare(`INSERT INTO callback_jobs (callback_id, requested_as, stage, state, due_ms, number_hash, masked_number, e164, department, request, cancel_hash, ${PROGRESS_COLUMNS}, created_ms, updated_ms)
-      VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      db.prepare(`INSERT INTO callback_jobs (callback_id, requested_as, stage, state, outcome, due_ms, number_hash, masked_number, e164, department, request, cancel_hash, ${PROGRESS_COLUMNS}, created_ms, updated_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     claim: db.prepare(`UPDATE callback_jobs
       SET interrupted = (lease_owner IS NOT NULL), lease_owner = ?, lease_expires_ms = ?, attempts = attempts + 1, updated_ms = ?
       WHERE callback_id IN (SELECT callback_id FROM callback_jobs
@@ -85,31 +89,36 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
       RETURNING *`),
     renew: db.prepare("UPDATE callback_jobs SET lease_expires_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ? AND lease_expires_ms > ?"),
     finish: db.prepare(
-      "UPDATE callback_jobs SET stage = ?, state = ?, outcome = ?, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ? AND state = 'pending' AND lease_owner = ? AND stage = ?",
+      `UPDATE callback_jobs SET ${FORGET}, stage = ?2, state = ?3, outcome = ?4, lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?5 WHERE callback_id = ?6 AND state = 'pending' AND lease_owner = ?7 AND stage = ?8`,
     ),
     wait: db.prepare(`UPDATE callback_jobs SET stage = ?, due_ms = ?, scheduled_for_ms = ?, queued_at_ms = ?, unreachable_tries = ?, last_attempt_ms = ?, retried_unknown = ?, redials = ?, due_since_ms = ?,
         lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?
       WHERE callback_id = ? AND state = 'pending' AND lease_owner = ? AND stage = ?`),
     get: db.prepare('SELECT * FROM callback_jobs WHERE callback_id = ?'),
-    cancel: db.prepare("UPDATE callback_jobs SET stage = 'cancelled', state = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ? WHERE callback_id = ?"),
+    cancel: db.prepare(
+      `UPDATE callback_jobs SET ${FORGET}, stage = 'cancelled', state = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL, updated_ms = ?2 WHERE callback_id = ?3`,
+    ),
     pending: db.prepare("SELECT * FROM callback_jobs WHERE state = 'pending' ORDER BY due_ms LIMIT ?"),
-    failed: db.prepare("SELECT * FROM callback_jobs WHERE state = 'failed' AND updated_ms >= ? ORDER BY updated_ms DESC LIMIT ?"),
+    failed: db.prepare("SELECT * FROM callback_jobs WHERE state = 'failed' AND attempts > 0 AND updated_ms >= ? ORDER BY updated_ms DESC LIMIT ?"),
   };
 
   return {
     async add(job, nowMs) {
       const { e164, department, ...rest } = job.request;
+      const forget = forgetsNumber(job.stage);
       try {
         sql.insert.run(
           job.callbackId,
           job.requestedAs,
           job.stage,
+          stateOf(job.stage),
+          'outcome' in job ? job.outcome : null,
           job.dueAt,
           job.numberHash,
           job.maskedNumber,
-          e164,
+          forget ? null : e164,
           department ?? null,
-          JSON.stringify(rest),
+          JSON.stringify(forget ? { ...rest, clientIp: null, userAgent: null } : rest),
           job.cancelToken === null ? null : hashCancelToken(job.cancelToken),
           ...progressValues(job.progress),
           nowMs,
@@ -134,7 +143,7 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
     },
 
     async advance(callbackId, owner, from, step, nowMs) {
-      if (!('dueAt' in step)) return sql.finish.run(step.stage, stateOf(step.stage), step.outcome, nowMs, callbackId, owner, from).changes === 1;
+      if (!('dueAt' in step)) return sql.finish.run(forgetsNumber(step.stage) ? 1 : 0, step.stage, stateOf(step.stage), step.outcome, nowMs, callbackId, owner, from).changes === 1;
       try {
         return sql.wait.run(step.stage, step.dueAt, ...progressValues(step.progress), nowMs, callbackId, owner, from).changes === 1;
       } catch (err) {
@@ -152,7 +161,7 @@ export function createSqliteCallbackJobStore(options: { db: DatabaseSync }): Cal
           cancelToken,
           nowMs,
         );
-        if (verdict === 'cancelled') sql.cancel.run(nowMs, callbackId);
+        if (verdict === 'cancelled') sql.cancel.run(forgetsNumber('cancelled') ? 1 : 0, nowMs, callbackId);
         return verdict;
       });
     },

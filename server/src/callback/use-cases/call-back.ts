@@ -29,8 +29,9 @@ async function leadOf(app: Pick<CallbackDeps, 'stores'>, callbackId: string): Pr
 
 export async function callBack(app: OwnerActionDeps, callbackId: string, ownerIp: string): Promise<CallBackAnswer> {
   const lead = await leadOf(app, callbackId);
-  if (!mayCallBack(lead.stage)) {
-    throw new RelayError('not_callable', `Only a missed or failed lead can be called back; this one is ${lead.stage}.`);
+  if (!mayCallBack(lead.stage, lead.attempts)) {
+    const why = lead.stage === 'failed' ? 'its call was refused while the visitor waited, and they were told so' : `this one is ${lead.stage}`;
+    throw new RelayError('not_callable', `Only a missed or failed lead can be called back; ${why}.`);
   }
   const now = app.now().getTime();
   const e164 = lead.request.e164 ?? (await app.stores.callBackNumbers.get(callbackId, now));

@@ -4,6 +4,13 @@
 // call is held (a 'queued' job, its limits kept counted, the owner told) and the job runner places
 // it as soon as the service answers again; the visitor gets 202 queued instead of 503. With 0,
 // everything counted is given back and the visitor may try again.
+//
+// Every call the service answered becomes a job through lifecycle.start, so the report, the lead
+// webhook and the notifications hear of it as listeners, as of any other: taken → following (or
+// following then ended, when nothing would come of following), refused → failed. Never ring twice:
+// the job is written only after the service answered, and only in a stage the job runner never
+// places — following (the call log is read; only a miss with a re-dial left is placed again, as a
+// re-dial) or a final one. A relay that dies between the two loses the follow, never rings again.
 import { randomUUID } from 'node:crypto';
 import type { CallbackDeps } from '../deps.ts';
 import { CallTrackingError } from '../../calltracking/errors.ts';
@@ -14,7 +21,8 @@ import { maskInternational, type Destination } from '../../phone/phone-policy.ts
 import { admitRequest } from './admit-request.ts';
 import { keepConsentRecord } from '../../consent/keep-record.ts';
 import { callbackParams } from '../steps/callback-params.ts';
-import { followPlacedCall } from '../steps/follow-outcome.ts';
+import { placedNowJob } from '../steps/follow-outcome.ts';
+import type { JobStep, NewCallbackJob } from '../job-store.ts';
 import { heldJob } from './held-job.ts';
 import { metricOutcome, type CallbackOutcome } from './outcome.ts';
 import { placeCallback } from '../steps/place-callback.ts';
@@ -57,19 +65,25 @@ export async function placeNow(app: CallbackDeps, input: CallbackInput, destinat
   if (placed.failure?.neverSent) throw placed.failure.error;
   const lead = heldJob(app, input, destination, callbackId, 'now', app.now().getTime()).job;
   if (placed.failure) {
-    // The lead report's fact (with no job, nothing else would tell it); a following job tells the rest.
-    await app.placedNow(lead, 'failed');
+    await startJob(app, log, { ...lead, stage: 'failed', outcome: placed.failure.error.code });
     return { kind: 'failed', error: placed.failure.error, reachedService: true };
   }
-  await app.placedNow(lead, 'placed');
-
   // Followed to its end, so a call nobody answered is re-dialled and the owner hears of it.
-  const placedAt = app.now().getTime();
-  await followPlacedCall(app, lead, placedAt);
+  await startJob(app, log, ...placedNowJob(app, lead, app.now().getTime()));
   return {
     kind: 'accepted',
     accepted: { status: 'accepted', requestId: callbackId, phoneMasked: maskInternational(destination.international), estimateSeconds: ESTIMATE_SECONDS },
   };
+}
+
+/** Starts the job of a call the service answered. Never throws: the call is placed (or refused) already, and a lost job costs its follow and its counts, not the call. */
+async function startJob(app: CallbackDeps, log: Logger, job: NewCallbackJob, ...then: JobStep[]): Promise<void> {
+  try {
+    const added = await app.lifecycle.start(job, ...then);
+    if (!added.ok) log.warn('call not kept as a job', { reason: added.reason });
+  } catch (err) {
+    log.error('call not kept as a job', { err });
+  }
 }
 
 /** The service is unreachable: the call is kept as a 'queued' job, due now; the job runner retries it with backoff. */

@@ -9,7 +9,11 @@ import { transaction } from './database.ts';
 const DAY_MS = 86_400_000;
 
 export interface PurgeCounts {
-  /** Finished jobs whose number (and address, user agent) was emptied. */
+  /**
+   * Finished jobs whose number (and address, user agent) was emptied since the last run: by the
+   * step that finished them (callback/stages.ts forgetsNumber), or here for a row a relay before
+   * that finished. Either way their older page images are then truncated from the WAL.
+   */
   jobNumbers: number;
   /** Finished outbox entries whose body was emptied. */
   webhookBodies: number;
@@ -32,17 +36,26 @@ export function createPurge(options: { db: DatabaseSync; retentionDays: number; 
     jobNumbers: db.prepare(
       "UPDATE callback_jobs SET e164 = NULL, request = json_set(request, '$.clientIp', NULL, '$.userAgent', NULL) WHERE state <> 'pending' AND e164 IS NOT NULL",
     ),
+    finishedSince: db.prepare("SELECT COUNT(*) AS n, MAX(updated_ms) AS last FROM callback_jobs WHERE state <> 'pending' AND updated_ms > ?"),
     webhookBodies: db.prepare("UPDATE webhook_outbox SET body = NULL WHERE state <> 'pending' AND body IS NOT NULL"),
     oldJobs: db.prepare("DELETE FROM callback_jobs WHERE state <> 'pending' AND updated_ms < ?"),
     oldEvents: db.prepare("DELETE FROM webhook_outbox WHERE state <> 'pending' AND finished_ms < ?"),
     oldConsent: db.prepare('DELETE FROM consent WHERE at_ms < ?'),
   };
   let timer: NodeJS.Timeout | null = null;
+  /** The latest finish counted: jobs finished after it forgot their number since the last run. */
+  let finishedUpTo = 0;
+
+  function finishedJobs(): number {
+    const { n, last } = sql.finishedSince.get(finishedUpTo) as { n: number; last: number | null };
+    finishedUpTo = last ?? finishedUpTo;
+    return n;
+  }
 
   function run(nowMs: number): PurgeCounts {
     const cutoff = nowMs - retentionMs;
     const counts = transaction(db, () => ({
-      jobNumbers: Number(sql.jobNumbers.run().changes),
+      jobNumbers: Math.max(finishedJobs(), Number(sql.jobNumbers.run().changes)),
       webhookBodies: Number(sql.webhookBodies.run().changes),
       deleted: [sql.oldJobs.run(cutoff), sql.oldEvents.run(cutoff), sql.oldConsent.run(cutoff)].reduce((n, r) => n + Number(r.changes), 0),
     }));

@@ -13,11 +13,12 @@ local function unindex(id, k)
   local nh = redis.call('HGET', k, 'numberHash')
   if redis.call('HGET', numbers, nh) == id then redis.call('HDEL', numbers, nh) end
 end
-local function finish(id, k, stage, state, outcome, now, retention)
+-- forget: '1' when the stage drops the number, address and user agent (stages.ts forgetsNumber)
+local function finish(id, k, stage, state, outcome, now, retention, forget)
   unindex(id, k)
   redis.call('HSET', k, 'stage', stage, 'state', state, 'owner', '', 'lease', '', 'updated', now)
   if outcome then redis.call('HSET', k, 'outcome', outcome) end
-  redis.call('HDEL', k, 'e164', 'clientIp', 'userAgent')
+  if forget == '1' then redis.call('HDEL', k, 'e164', 'clientIp', 'userAgent') end
   redis.call('PEXPIRE', k, retention)
   if state == 'failed' then
     redis.call('ZADD', failed, now, id)
