@@ -1,14 +1,7 @@
-// Callbacks the relay keeps after the request has been answered, each as one job: booked for a
-// time, held while the service was unreachable, being followed to its outcome once the service
-// took it, or waiting to be re-dialled. A job carries everything placing the call needs, since the
-// HTTP request is long gone, and says in typed fields what it is waiting for (stages.ts).
-//
-// Exactly one relay handles a job at a time: `claimDue` hands a due job to one owner with a lease
-// (exclusive until it expires; `renew` extends it while the call is in progress). A job whose owner
-// died keeps its lease until expiry; then it is claimable again, flagged `interrupted`: the dead
-// owner may or may not have placed the call, so the placer must find out (the call log) before
-// ringing again. At most one booked ('scheduled') job per number is pending (by the number's keyed
-// hash). Stages change only through `advance` (lifecycle.ts), never by writing a field.
+// Callbacks the relay keeps after the request has been answered, each as one job (booked, held,
+// followed, waiting to be re-dialled) carrying everything placing the call needs, with typed fields
+// for what it waits for. Exactly one relay handles a job at a time: `claimDue` leases it; a dead
+// owner's job is claimable after the lease, flagged `interrupted`. Contract and reasons: README.md.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Attribution, TrackingConsent } from '../contract/contract.ts';
 import { forgetsNumber, isCancellable, isWaiting, stateOf, type FinalStage, type JobState, type RequestedAs, type Stage, type WaitingStage } from './stages.ts';

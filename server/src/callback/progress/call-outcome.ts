@@ -1,24 +1,6 @@
-// What the service's facts mean for a visitor waiting for a callback. The service publishes no call
-// states (spec: "States and transitions: not shown"), so the outcome is pieced together from the two
-// things it does show:
-//
-//   SIP status (`/sipstatus/speaking`): an agent who was not speaking when the call was accepted and
-//     now is has picked up our call (agent first, CALLBACK_MANAGER_DST=1): the service is now ringing
-//     the visitor. If that agent is still speaking after the ring time (CALL_RING_SECONDS, assume
-//     30 s, facts), the visitor must have answered (the service would have given up ringing by then):
-//     connected. With several callbacks at once, new speakers are given to the oldest waiting call
-//     first; a row's `connected_with` overrides that guess when the log carries it.
-//   Call log (`/calls/list`): the row of our call (its number in `dst` or `caller`, dated from the
-//     acceptance on) with a final disposition settles it:
-//       ANSWERED, REPEATED ("repeat call": answered), PROPER, or any billsec > 0 → completed
-//       IN PROGRESS (seen) or no row yet                                      → not final
-//       NO ANSWER, CLIENT NO ANSWER, BUSY, FAILED, VOICEMAIL, NO EXTENSION,
-//       WRONG EXTENSION and anything else                                     → missed
-//
-// Steps, agent first:   accepted → agent_ringing → ringing_you → connected → completed | missed
-// Visitor first (CALLBACK_MANAGER_DST=0):  accepted → ringing_you → connected → completed | missed
-// `accepted` means nothing has been observed yet; `unknown` (final) that the log never told us
-// within a generous time, so the widget stops asking.
+// What the service's facts (SIP status, call log) mean for a visitor waiting for a callback: the
+// service publishes no call states, so the outcome is pieced together from what it does show. The
+// rules and the steps they give: this folder's README ("What the service's facts mean").
 import type { CallOutcome } from '../../contract/contract.ts';
 
 export type FinalOutcome = Extract<CallOutcome, 'completed' | 'missed'>;

@@ -1,15 +1,7 @@
 // Following a placed call to its outcome, server-side, so a missed call is re-dialled and the owner
-// hears of it even when no widget is watching. Durable: the job waits in stage 'following' (due
-// when the call log should next be read), so a restart, or another relay, picks the follow up where
-// it stopped; nothing rings while following. Each look reads the call log (the runner reads it once
-// per batch):
-//   a final row that talked        → answered
-//   a final row that did not       → callback.missed (occurrence = re-dials so far); a re-dial is
-//                                    due after REDIAL_DELAY_SECONDS, moved into its department's office hours, while
-//                                    REDIAL_ATTEMPTS allow (stage 'redial'), else missed
-//   no row, or IN PROGRESS         → look again later; after followGiveUpMs the call is left alone
-//                                    (ended): a call whose outcome is unknown is never re-dialled.
-// A call placed at once by the request path is followed the same way: its job starts following (placedNowJob).
+// hears of it even when no widget is watching. Durable: the job waits in stage 'following', so a
+// restart or another relay picks it up; nothing rings while following. What each look decides:
+// this folder's README ("Following a placed call").
 import type { CallbackDeps } from '../deps.ts';
 import type { Config } from '../../config/index.ts';
 import type { Logger } from '../../log/index.ts';

@@ -1,22 +1,6 @@
-// One claimed job, from its stage (stages.ts) to its next step. In order:
-//   following a placed call          → follow-outcome.ts (nothing rings)
-//   checking: the last attempt's outcome is unknown (a timeout or an error after sending, or the
-//   previous owner died holding the job: `interrupted`) → the call log decides: that number, from the
-//   attempt on, read once the ring time has passed. A call there was placed: followed, never placed
-//   again. No call there: placed once more, once; a second unknown with no call fails the job.
-//   office closed now                → a booked call or a re-dial waits for the next opening
-//                                      (at most maxLateMs late, else it fails); a queued call fails
-//   a queued call past QUEUE_MAX_WAIT_SECONDS (from when it was first held) → fails
-//   the number's limits, now ('destination' part; a queued call was fully counted when it was
-//   accepted, and a retry after an unknown outcome was counted for that attempt, so neither is
-//   counted again) → a site cap (or a number in flight) waits for it to
-//   lift; a number limit fails the job with its reason
-//   the service: taken → following (callback.placed), app.accepted (GET progress);
-//     never reached (connection never opened, or our credentials refused) → 'queued' with
-//       capped exponential backoff and jitter until QUEUE_MAX_WAIT_SECONDS or closing time, then fails;
-//     refused the call (upstream_rejected) → fails;
-//     anything else → unknown (see above): looked up after the ring time, never retried blindly.
-// The owner hears of each step (placed, missed, failed) before the store records it (lifecycle.ts).
+// One claimed job, from its stage (stages.ts) to its next step: follow, look up an unknown outcome in
+// the call log, wait for office hours or a site cap, fail, or place the call. Never a blind second
+// call. The order and each answer: this folder's README ("One claimed job's next step").
 import { CallTrackingError, CallTrackingRejectedError } from '../../calltracking/errors.ts';
 import { refusesOurCredentials } from '../../calltracking/to-relay-error.ts';
 import { maskPhone, type Logger } from '../../log/index.ts';

@@ -1,32 +1,7 @@
-// CallbackJobStore in Redis (REDIS_URL): the SQLite store's semantics (sqlite-job-store.ts),
-// shared by every relay. Each step is one Lua script, so a claim is exclusive across relays: the
-// script that leases a job only takes it while no unexpired lease holds it, and a job whose owner
-// died (kill -9) is taken over only after its lease expired, flagged `interrupted`.
-//
-// Keys, under the connection's keyspace for the group "jobs" (one hash tag, one Cluster slot; the
-// scripts name job hashes they find in the sets, all inside that slot):
-//   <prefix>{<prefix>jobs}:job:<callbackId>  hash: the job (request JSON without the number, the
-//                                             number, its department, cancel hash, lease, attempts, …)
-//   <prefix>{<prefix>jobs}:ready             sorted set callbackId → when it may be claimed
-//                                             (its due time, or its lease's end while leased)
-//   <prefix>{<prefix>jobs}:pending           sorted set callbackId → due time (the owner view)
-//   <prefix>{<prefix>jobs}:numbers           hash numberHash → callbackId of its pending booking (stage 'scheduled')
-//   <prefix>{<prefix>jobs}:failed            sorted set callbackId → when it failed (the owner view's
-//                                             calls to return by hand); trimmed to DATA_RETENTION_DAYS
-// A job hash names its stage (`stage`) and what it remembers as fields of its own (scheduledFor,
-// queuedAt, unreachable, lastAttempt, retriedUnknown, redials, dueSince); hashes written before
-// stages existed (a `kind` and a JSON `notes`) are rewritten by migrateLegacyJobs when the store
-// opens, and read the same way meanwhile.
-// Pending jobs have no TTL (a booked call must not vanish); a finished job's hash loses the number,
-// the visitor's address and user agent in the script that finishes it (stages.ts forgetsNumber, as
-// every store) and expires DATA_RETENTION_DAYS after it finished. The three index keys hold only pending
-// jobs and are deleted by Redis when they become empty.
-//
-// Why not BullMQ: it is not a dependency, and its model (a worker that holds a job, a stalled-job
-// checker that moves a job back to "wait" after lockDuration) re-runs a stalled job as if nothing
-// had happened; we need the taker to know the attempt was interrupted, to cancel by token and keep
-// one scheduled call per number, all of which would sit beside BullMQ in our own keys anyway. The
-// store is ~10 small scripts over a sorted set, as BullMQ itself is underneath.
+// CallbackJobStore in Redis (REDIS_URL): the SQLite store's semantics, shared by every relay. Each
+// step is one Lua script (redis-jobs/), so a claim is exclusive across relays, and a job whose owner
+// died (kill -9) is taken over only after its lease expired, flagged `interrupted`. Its keys, their
+// lifetimes and why not BullMQ: this folder's README ("Jobs in Redis").
 import { cancelVerdict, hashCancelToken, type CallbackJob, type CallbackJobStore, type JobProgress } from '../job-store.ts';
 import { legacyJobFields } from './legacy-job.ts';
 import { forgetsNumber, stateOf, type Stage } from '../stages.ts';

@@ -1,22 +1,7 @@
 // The callback use-case: one visitor's request, from checks to the service (or the job store) and
-// back. The order is deliberate:
-//   0. (earlyRefusal, before the body is read) is this client, or one of its networks (IPv4 /24,
-//      IPv6 /56 and /48), already over its rate or daily limit, or its refusals
-//      (LIMIT_CLIENT_REFUSALS, LIMIT_NETWORK_REFUSALS)? Then it is refused whatever it asks, so a
-//      flood is answered without reading, parsing or checking a body. It counts nothing: it is no
-//      new limit, only an earlier answer. A repeat of a known Idempotency-Key skips it: the first
-//      answer it is owed comes from step 2;
-//   1. checks that need no state (the department, a booked time or its office open now, consent,
-//      destination), so hostile input is refused before it touches anything; then a call now to a
-//      number its own counts refused moments ago is refused from memory (heldNumberRefusal), before
-//      the never-call list: a flood of one number from ever-new addresses asks the store nothing
-//      more after its body (only whether an Idempotency-Key it carries is known);
-//   2. idempotency, before anything that counts or verifies: a repeat of a request gets the first
-//      answer, even though its CAPTCHA token is spent and its number is now cooling down;
-//   3. a call now (place-now.ts: CAPTCHA, limits, the service, or held for later when the service
-//      is unreachable) or a booked one (book-call.ts: CAPTCHA, the visitor's limits, the job store).
-// A request refused before the service or the store is forgotten for its Idempotency-Key, so the
-// visitor may simply try again; every other outcome is what a repeat gets.
+// back. The order of its checks is deliberate (a flood answered before its body is read, hostile
+// input refused before it touches state, a repeat answered before anything counts): this folder's
+// README ("One visitor's request, in order").
 import type { CallbackDeps } from '../deps.ts';
 import type { CallbackRequest } from '../../contract/contract.ts';
 import { RelayError } from '../../contract/errors.ts';
