@@ -38,3 +38,21 @@ test('a small script is sent compressed where that is smaller; one a coding woul
   expect(tiny.headers?.['content-encoding']).toBeUndefined();
   expect((tiny.body as Buffer).toString()).toBe('x');
 });
+
+test('a second set of the same files reuses the compressed forms: one process building many relays compresses each file once', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dialback-static-'));
+  dirs.push(dir);
+  const script = `export const a = ${JSON.stringify('call me back '.repeat(40))};`;
+  writeFileSync(join(dir, 'a.js'), script);
+  const [first, second] = [loadStaticSet(dir), loadStaticSet(dir)];
+  for (const coding of ['br', 'gzip']) {
+    const [one, two] = [first.reply(asks(coding), 'a.js', {})!, second.reply(asks(coding), 'a.js', {})!];
+    expect(two.headers?.['content-encoding']).toBe(coding);
+    expect(two.headers?.etag).toBe(one.headers?.etag);
+    expect(two.body, coding).toBe(one.body);
+  }
+  // Changed bytes are compressed anew.
+  writeFileSync(join(dir, 'a.js'), `${script}\n`);
+  const changed = loadStaticSet(dir).reply(asks('br'), 'a.js', {})!;
+  expect(brotliDecompressSync(changed.body as Buffer).toString()).toBe(`${script}\n`);
+});

@@ -5,7 +5,7 @@
 // service act and then break its reply (`handled`), or break it before acting.
 import { describe, expect, it } from 'vitest';
 import { callbackCalls, type System } from '../../support/system.ts';
-import { callsTo, heldJobFor, heldRelayPerTest, until } from '../../support/held-calls.ts';
+import { callsSettled, callsTo, heldJobFor, heldRelayPerTest, until } from '../../support/held-calls.ts';
 
 const T0 = new Date('2026-11-23T08:00:00Z');
 const { clock, start: startRelay, crm } = heldRelayPerTest(T0);
@@ -41,7 +41,8 @@ describe('an unknown outcome', () => {
     expect(callsTo(s, PHONE)).toHaveLength(1);
     const events = await until(() => crm().events.length >= 1 && crm().events, 'placed');
     expect(events.map((e) => e.type)).toEqual(['callback.placed']);
-    // Followed to its end; still one call.
+    // Followed to its end (once the simulator's call, on its own real timers, has ended); still one call.
+    await callsSettled(s, PHONE);
     for (let i = 0; i < 3; i++) {
       clock.advance(30_000);
       await s.relay.runner.runOnce();

@@ -1,6 +1,6 @@
 // GET /api/callback/<requestId>: the visitor's call outcome, stepping through the simulator's call
 // lifecycle (tiny timings), with the shared, bounded polling of the service.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
 import type { CallbackProgress, CallOutcome } from '../../../server/src/contract/contract.ts';
@@ -9,16 +9,13 @@ import { createAcceptedCalls, sameNumber } from '../../../server/src/callback/pr
 import type { CallTiming, SimulatorOptions } from '../../../server/simulator/index.ts';
 
 const OTHER = 'https://other.example';
-let system: System | null = null;
-afterEach(async () => {
-  await system?.close();
-  system = null;
-});
 
 // No re-dials: a missed call's last step is then "missed". (With re-dials, the widget is told of the
-// re-dial to come instead: test/server/lifecycle/held-redial.test.ts.)
-async function start(timing: Partial<CallTiming>, env: Record<string, string> = {}, simulator: SimulatorOptions = {}) {
-  system = await startSystem({ ALLOWED_ORIGINS: `${ORIGIN},${OTHER}`, OUTCOME_POLL_MS: '250', REDIAL_ATTEMPTS: '0', ...env }, { simulator: { ...simulator, timing } });
+// re-dial to come instead: test/server/lifecycle/held-redial.test.ts.) Each test has a system of its
+// own, closed when it finishes, so the tests that watch a call live in real time run side by side.
+async function start(test: TestContext, timing: Partial<CallTiming>, env: Record<string, string> = {}, simulator: SimulatorOptions = {}) {
+  const system = await startSystem({ ALLOWED_ORIGINS: `${ORIGIN},${OTHER}`, OUTCOME_POLL_MS: '250', REDIAL_ATTEMPTS: '0', ...env }, { simulator: { ...simulator, timing } });
+  test.onTestFinished(() => system.close());
   return system;
 }
 
@@ -61,46 +58,46 @@ function expectSteps(seen: CallOutcome[], allowed: CallOutcome[], required: Call
   expect(seen.at(-1)).toBe(required.at(-1));
 }
 
-describe('call outcomes through the call lifecycle', () => {
-  it('an answered call: agent ringing → ringing you → completed', async () => {
-    const sys = await start({ agentAnswerMs: 700, visitorRingMs: 700, talkMs: 300 });
+describe.concurrent('call outcomes through the call lifecycle', () => {
+  it('an answered call: agent ringing → ringing you → completed', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 700, visitorRingMs: 700, talkMs: 300 });
     const id = await placeCall(sys, '050 123 45 67');
     const seen = await watch(sys, id);
     expectSteps(seen, ['accepted', 'agent_ringing', 'ringing_you', 'connected', 'completed'], ['agent_ringing', 'ringing_you', 'completed']);
   });
 
-  it('a long conversation shows connected once the ring time has passed', async () => {
-    const sys = await start({ agentAnswerMs: 300, visitorRingMs: 300, talkMs: 2_500 }, { CALL_RING_SECONDS: '1' });
+  it('a long conversation shows connected once the ring time has passed', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 300, visitorRingMs: 300, talkMs: 2_500 }, { CALL_RING_SECONDS: '1' });
     const id = await placeCall(sys, '050 123 45 68');
     const seen = await watch(sys, id);
     expectSteps(seen, ['accepted', 'agent_ringing', 'ringing_you', 'connected', 'completed'], ['ringing_you', 'connected', 'completed']);
   });
 
-  it('a visitor who never answers (numbers ending in 99): ringing you → missed', async () => {
-    const sys = await start({ agentAnswerMs: 500, visitorRingMs: 700, talkMs: 300 });
+  it('a visitor who never answers (numbers ending in 99): ringing you → missed', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 500, visitorRingMs: 700, talkMs: 300 });
     const id = await placeCall(sys, '050 123 45 99');
     const seen = await watch(sys, id);
     expectSteps(seen, ['accepted', 'agent_ringing', 'ringing_you', 'missed'], ['ringing_you', 'missed']);
     expect(sys.sim.calls.at(-1)!.disposition).toBe('CLIENT NO ANSWER');
   });
 
-  it('no agent free to pick up: missed, and the visitor was never told their phone rings', async () => {
-    const sys = await start({ agentAnswerMs: 500, visitorRingMs: 300, talkMs: 300 }, {}, { agents: [{ login: 'solo', number: '380441110001', online: false }] });
+  it('no agent free to pick up: missed, and the visitor was never told their phone rings', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 500, visitorRingMs: 300, talkMs: 300 }, {}, { agents: [{ login: 'solo', number: '380441110001', online: false }] });
     const id = await placeCall(sys, '050 123 45 69');
     const seen = await watch(sys, id);
     expectSteps(seen, ['accepted', 'agent_ringing', 'missed'], ['missed']);
   });
 
-  it('visitor first (CALLBACK_MANAGER_DST=0): ringing you → completed', async () => {
-    const sys = await start({ agentAnswerMs: 500, visitorRingMs: 500, talkMs: 300 }, { CALLBACK_MANAGER_DST: '0' });
+  it('visitor first (CALLBACK_MANAGER_DST=0): ringing you → completed', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 500, visitorRingMs: 500, talkMs: 300 }, { CALLBACK_MANAGER_DST: '0' });
     const id = await placeCall(sys, '050 123 45 70');
     const seen = await watch(sys, id);
     expectSteps(seen, ['accepted', 'ringing_you', 'connected', 'completed'], ['ringing_you', 'completed']);
     expect(seen).not.toContain('agent_ringing');
   });
 
-  it('two callbacks at once each end with their own outcome', async () => {
-    const sys = await start({ agentAnswerMs: 400, visitorRingMs: 600, talkMs: 300 });
+  it('two callbacks at once each end with their own outcome', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 400, visitorRingMs: 600, talkMs: 300 });
     const [answered, unanswered] = [await placeCall(sys, '050 123 45 80'), await placeCall(sys, '050 123 45 99')];
     const [a, b] = await Promise.all([watch(sys, answered), watch(sys, unanswered)]);
     expect(a.at(-1)).toBe('completed');
@@ -109,8 +106,9 @@ describe('call outcomes through the call lifecycle', () => {
     expect(b).toContain('ringing_you');
   });
 
-  it('survives a failing call log: steps from SIP status, no server error', async () => {
-    const sys = await start({ agentAnswerMs: 300, visitorRingMs: 3_000, talkMs: 300 });
+  // Alone: it must see the agent speak inside a 3 s window, from SIP status polls only.
+  it.sequential('survives a failing call log: steps from SIP status, no server error', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 300, visitorRingMs: 3_000, talkMs: 300 });
     sys.sim.faults.set('calls', { kind: 'status', status: 503 });
     const id = await placeCall(sys, '050 123 45 71');
     await expect.poll(async () => ((await (await progressOf(sys, id)).json()) as CallbackProgress).outcome, { timeout: 5_000, interval: 100 }).toBe('ringing_you');
@@ -120,8 +118,8 @@ describe('call outcomes through the call lifecycle', () => {
 });
 
 describe('load on the service', () => {
-  it('many visitors asking at once cost one call-log request; nobody asking costs none', async () => {
-    const sys = await start({ agentAnswerMs: 5_000, visitorRingMs: 5_000, talkMs: 300 }, { OUTCOME_POLL_MS: '60000' });
+  it('many visitors asking at once cost one call-log request; nobody asking costs none', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 5_000, visitorRingMs: 5_000, talkMs: 300 }, { OUTCOME_POLL_MS: '60000' });
     const ids = [await placeCall(sys, '050 123 45 72'), await placeCall(sys, '050 123 45 73')];
     const logRequests = () => sys.sim.requests.filter((r) => r.path.startsWith('/calls/list')).length;
     expect(logRequests()).toBe(0);
@@ -134,8 +132,8 @@ describe('load on the service', () => {
 });
 
 describe('GET /api/callback/<requestId> refusals', () => {
-  it('unknown or malformed ids are 404 not_found', async () => {
-    const sys = await start({});
+  it('unknown or malformed ids are 404 not_found', async (test) => {
+    const sys = await start(test, {});
     for (const id of ['3f1c2d9e-0000-4000-8000-000000000000', 'not-a-uuid']) {
       const res = await progressOf(sys, id);
       expect(res.status, id).toBe(404);
@@ -147,8 +145,8 @@ describe('GET /api/callback/<requestId> refusals', () => {
     expect(((await traversal.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
   });
 
-  it('a foreign origin is refused; another allowed site cannot see the call; CORS for the placing site', async () => {
-    const sys = await start({ agentAnswerMs: 5_000 });
+  it('a foreign origin is refused; another allowed site cannot see the call; CORS for the placing site', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 5_000 });
     const id = await placeCall(sys, '050 123 45 74');
     expect((await progressOf(sys, id, 'https://evil.example')).status).toBe(403);
     expect((await progressOf(sys, id, OTHER)).status).toBe(404);
@@ -163,8 +161,8 @@ describe('GET /api/callback/<requestId> refusals', () => {
     expect(((await bare.json()) as { error: { code: string } }).error.code).toBe('origin_not_allowed');
   });
 
-  it('never carries the phone number', async () => {
-    const sys = await start({ agentAnswerMs: 5_000 });
+  it('never carries the phone number', async (test) => {
+    const sys = await start(test, { agentAnswerMs: 5_000 });
     const id = await placeCall(sys, '050 123 45 75');
     const text = await (await progressOf(sys, id)).text();
     expect(text).not.toMatch(/501234575/);

@@ -11,11 +11,11 @@ import { outcomeOfRow } from '../../../server/src/callback/progress/call-outcome
 // Wednesday 2026-11-25 12:00 in Kyiv.
 const NOON = new Date('2026-11-25T10:00:00Z');
 const { clock, start: startRelay } = heldRelayPerTest(NOON);
-// Calls talk 1.1 s (billsec 1): each answered call is a conversation at REPORT_TALK_SECONDS=1.
+// Calls talk 0.6 s, which the call log rounds to billsec 1: each answered call is a conversation at REPORT_TALK_SECONDS=1.
 const start = (env: Record<string, string> = {}) =>
   startRelay(
     { TIMEZONE: 'Europe/Kyiv', REDIAL_ATTEMPTS: '0', REPORT_TALK_SECONDS: '1', ...env },
-    { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 1100 }, outboundBanPrefixes: ['38050777'] } },
+    { simulator: { timing: { agentAnswerMs: 10, visitorRingMs: 10, talkMs: 600 }, outboundBanPrefixes: ['38050777'] } },
   );
 
 const get = (s: System, path: string) => fetch(`${s.relayUrl}${path}`);

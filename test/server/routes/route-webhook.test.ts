@@ -164,8 +164,11 @@ describe('routing webhook, slow SIP status', () => {
   });
   afterAll(() => sys.close());
 
+  // The service's status comes late: well past ROUTE_STATUS_WAIT_MS (300 ms) and the scheme's timeout (2 s).
+  const LATE = { kind: 'delay', ms: 2_500 } as const;
+
   it('with no status seen yet, answers the fallback inside the scheme timeout', async () => {
-    sys.sim.faults.set('sipstatus', { kind: 'delay', ms: 4_000, times: 2 });
+    sys.sim.faults.set('sipstatus', { ...LATE, times: 2 });
     sys.sim.routing.configure({
       url: `${sys.relayUrl}/hooks/route/${TOKEN}`,
       method: 'POST',
@@ -182,7 +185,7 @@ describe('routing webhook, slow SIP status', () => {
     // Let the delayed status arrive, then make the service slow again.
     await expect.poll(async () => (await (await fetch(`${sys.relayUrl}/api/status`)).json()).source, { timeout: 10_000 }).not.toBe('unknown');
     // The webhook never asked while the service answered: the status /api/status fetched is enough.
-    sys.sim.faults.set('sipstatus', { kind: 'delay', ms: 4_000 });
+    sys.sim.faults.set('sipstatus', LATE);
     const result = await sys.sim.routing.simulateInboundCall({ from: caller });
     expect(result.reason).toBe('routed');
     expect(['manager1', 'manager2']).toContain(result.destination);
