@@ -8,7 +8,7 @@ import { heavyTestFiles, quickTestFiles } from './test/tools/tiers.ts';
 const SERVER_TESTS = ['test/server', 'test/simulator'];
 
 /** A project of node tests; they start servers and processes, so hooks and tests get 30 s. */
-function nodeProject(name: string, include: string[], more: { isolate?: boolean } = {}): TestProjectInlineConfiguration {
+function nodeProject(name: string, include: string[], more: { isolate?: boolean; globalSetup?: string[] } = {}): TestProjectInlineConfiguration {
   return { extends: true, test: { name, environment: 'node', include, testTimeout: 30_000, hookTimeout: 30_000, ...more } };
 }
 
@@ -74,7 +74,8 @@ export default defineConfig({
       nodeProject('system', heavyTestFiles(...SERVER_TESTS)),
       // The built widget (dist/, `npm run build` first) and real browsers.
       nodeProject('build', ['test/build/**/*.test.ts']),
-      nodeProject('e2e', ['test/e2e/**/*.test.ts']),
+      // One Firefox lent to one file at a time instead of one launched per file (firefox-pool.ts).
+      nodeProject('e2e', ['test/e2e/**/*.test.ts'], { globalSetup: ['test/support/engines/firefox-pool.ts'] }),
     ],
   },
 });

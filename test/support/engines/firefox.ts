@@ -1,9 +1,13 @@
 // Firefox ESR through puppeteer-core over WebDriver BiDi (Debian packages no geckodriver, and
 // Playwright's Firefox protocol needs Playwright's own patched build, which cannot be downloaded here).
+// In the e2e project a file leases a launched Firefox from the pool (firefox-pool.ts) and works in a
+// user context of its own; elsewhere it launches its own.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer from 'puppeteer-core';
+import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer-core';
+import { inject } from 'vitest';
 import { callSource, type Engine, type EnginePage, type KeyName } from './engine.ts';
 
 const candidates = [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox'];
@@ -14,17 +18,70 @@ export function firefoxPath(): string {
   return found;
 }
 
-export async function launchFirefoxEngine(): Promise<Engine> {
-  const profile = mkdtempSync(join(tmpdir(), 'dialback-firefox-'));
-  const browser = await puppeteer.launch({
+/** How every Firefox of the tests is launched, on a fresh `profile`. */
+export function firefoxOptions(profile: string): LaunchOptions {
+  return {
     browser: 'firefox',
     executablePath: firefoxPath(),
     protocol: 'webDriverBiDi',
     headless: true,
     userDataDir: profile,
-    // No update checks, telemetry or first-run pages: nothing but the test talks to the network.
-    extraPrefsFirefox: { 'app.update.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false, 'browser.shell.checkDefaultBrowser': false },
+    extraPrefsFirefox: {
+      // No update checks, telemetry or first-run pages: nothing but the test talks to the network.
+      'app.update.enabled': false,
+      'datareporting.policy.dataSubmissionEnabled': false,
+      'browser.shell.checkDefaultBrowser': false,
+      // No form history: a number one file submitted is never offered in another file's field
+      // (an Escape would then close the browser's drop-down, not the dialog).
+      'browser.formfill.enable': false,
+    },
+  };
+}
+
+/** A browser of the pool for this file: resolved once the pool lends one; `giveBack` after the session ended. */
+async function lease(port: number): Promise<{ browser: Browser; giveBack(): void }> {
+  const socket = connect(port, '127.0.0.1');
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) resolve(text.trim());
+    });
+    socket.once('error', reject);
+    socket.once('close', () => reject(new Error('the Firefox pool closed the lease before lending a browser')));
   });
+  const browser = await puppeteer.connect({ browserWSEndpoint: endpoint, protocol: 'webDriverBiDi' });
+  return { browser, giveBack: () => socket.end('done\n') };
+}
+
+/** This file's Firefox: leased from the pool in the e2e project, else launched on a fresh profile. */
+async function ownFirefox(): Promise<{ newPage: Browser['newPage']; close(): Promise<void> }> {
+  const port = inject('firefoxPool');
+  if (port) {
+    const { browser, giveBack } = await lease(port);
+    const context = await browser.createBrowserContext();
+    return {
+      newPage: () => context.newPage(),
+      async close() {
+        await context.close().catch(() => {});
+        await browser.disconnect();
+        giveBack();
+      },
+    };
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'dialback-firefox-'));
+  const browser = await puppeteer.launch(firefoxOptions(profile));
+  return {
+    newPage: () => browser.newPage(),
+    async close() {
+      await browser.close().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchFirefoxEngine(): Promise<Engine> {
+  const browser = await ownFirefox();
   return {
     name: 'firefox',
     async open(url, viewport) {
@@ -47,9 +104,6 @@ export async function launchFirefoxEngine(): Promise<Engine> {
       };
       return adapter;
     },
-    async close() {
-      await browser.close().catch(() => {});
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: () => browser.close(),
   };
 }
