@@ -3,13 +3,13 @@
 // 'relay listening' JSON log line; SIGKILL is a crash, SIGTERM a shutdown.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { killOnExit } from './child-processes.ts';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from './temp-dirs.ts';
 
 export interface RelayProcess {
   url: string;
   child: ChildProcess;
+  /** Its DATA_DIR: the one given in its environment, or one of its own (removed after the test, temp-dirs.ts). */
+  dataDir: string;
   /** Everything it wrote on stdout so far. */
   out(): string;
   /** Its JSON log lines so far. */
@@ -19,9 +19,10 @@ export interface RelayProcess {
 
 /** `cwd`: another copy of the relay (a previous version's files); this one by default. */
 export async function startRelay(env: Record<string, string>, options: { cwd?: string } = {}): Promise<RelayProcess> {
+  const dataDir = env.DATA_DIR ?? tempDir('data');
   const child = spawn(process.execPath, ['server/src/main.ts'], {
     ...(options.cwd && { cwd: options.cwd }),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-data-')), PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   killOnExit(child);
@@ -48,6 +49,7 @@ export async function startRelay(env: Record<string, string>, options: { cwd?: s
   return {
     url: `http://127.0.0.1:${port}`,
     child,
+    dataDir,
     out: () => stdout,
     lines,
     async kill(signal = 'SIGKILL') {
