@@ -7,8 +7,8 @@ import { heavyTestFiles, quickTestFiles } from './test/tools/tiers.ts';
 const SERVER_TESTS = ['test/server', 'test/simulator'];
 
 /** A project of node tests; they start servers and processes, so hooks and tests get 30 s. */
-function nodeProject(name: string, include: string[]): TestProjectInlineConfiguration {
-  return { extends: true, test: { name, environment: 'node', include, testTimeout: 30_000, hookTimeout: 30_000 } };
+function nodeProject(name: string, include: string[], globalSetup: string[] = []): TestProjectInlineConfiguration {
+  return { extends: true, test: { name, environment: 'node', include, globalSetup, testTimeout: 30_000, hookTimeout: 30_000 } };
 }
 
 // One config for two jobs:
@@ -64,8 +64,9 @@ export default defineConfig({
       // The quick tier (`npm run test:quick`): in-process server and simulator tests, no other process.
       nodeProject('unit', quickTestFiles(...SERVER_TESTS)),
       { extends: true, test: { name: 'widget', environment: 'jsdom', include: ['test/widget/**/*.test.{ts,tsx}'] } },
-      // Server and simulator tests that start redis-servers, relays, nginx or other processes, or run long.
-      nodeProject('system', heavyTestFiles(...SERVER_TESTS)),
+      // Server and simulator tests that start redis-servers, relays, nginx or other processes, or run
+      // long; Node's compile cache is filled first, for the relays they start.
+      nodeProject('system', heavyTestFiles(...SERVER_TESTS), ['test/tools/warm-compile-cache.ts']),
       // The built widget (dist/, `npm run build` first) and real browsers.
       nodeProject('build', ['test/build/**/*.test.ts']),
       nodeProject('e2e', ['test/e2e/**/*.test.ts']),

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { postCallback } from '../support/post-callback.ts';
 import { QUICK_CALLS } from '../support/system.ts';
 import { tempDir } from '../support/temp-dirs.ts';
+import { COMPILE_CACHE_ENV } from '../support/child-processes.ts';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -16,7 +17,7 @@ afterEach(() => {
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['server/src/main.ts'], {
     // Each process keeps its state in a fresh DATA_DIR of its own, never the repository's ./data.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: tempDir('data'), ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, DATA_DIR: tempDir('data'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

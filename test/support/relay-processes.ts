@@ -2,7 +2,7 @@
 // variables — sharing one Redis and one standalone simulator. Each relay's port is read from its
 // 'relay listening' JSON log line; SIGKILL is a crash, SIGTERM a shutdown.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { killOnExit } from './child-processes.ts';
+import { COMPILE_CACHE_ENV, killOnExit } from './child-processes.ts';
 import { tempDir } from './temp-dirs.ts';
 
 export interface RelayProcess {
@@ -22,7 +22,8 @@ export async function startRelay(env: Record<string, string>, options: { cwd?: s
   const dataDir = env.DATA_DIR ?? tempDir('data');
   const child = spawn(process.execPath, ['server/src/main.ts'], {
     ...(options.cwd && { cwd: options.cwd }),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ...env, DATA_DIR: dataDir },
+    // Another copy's modules are not cached: each copy is at a new path, and the cache is never pruned.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(!options.cwd && COMPILE_CACHE_ENV), PORT: '0', HOST: '127.0.0.1', ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   killOnExit(child);

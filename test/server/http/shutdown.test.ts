@@ -6,6 +6,7 @@ import { startSimulator } from '../../../server/simulator/index.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { callbackCalls, QUICK_CALLS, startSystem } from '../../support/system.ts';
 import { tempDir } from '../../support/temp-dirs.ts';
+import { COMPILE_CACHE_ENV } from '../../support/child-processes.ts';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -39,6 +40,7 @@ describe('graceful shutdown', () => {
           DATA_DIR: tempDir('data'),
           PATH: process.env.PATH,
           HOME: process.env.HOME,
+          ...COMPILE_CACHE_ENV,
           PORT: '0',
           CALLTRACKING_BASE_URL: sim.url,
           CALLTRACKING_AUTH_KEY: sim.authKey,

@@ -8,6 +8,7 @@ import { startSimulator } from '../../../server/simulator/index.ts';
 import { deadUrl } from '../../support/listen.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { tempDataDir } from '../../support/crash.ts';
+import { COMPILE_CACHE_ENV } from '../../support/child-processes.ts';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>> & { url: string; close(): Promise<void> };
 
@@ -19,7 +20,7 @@ interface Run {
 
 function check(env: Record<string, string>): Promise<Run> {
   const child = spawn(process.execPath, ['server/src/main.ts', '--check'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: tempDataDir(), ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, DATA_DIR: tempDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

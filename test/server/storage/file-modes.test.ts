@@ -11,6 +11,7 @@ import { afterEach, expect, it } from 'vitest';
 import { waitUntil } from '../../support/relay-processes.ts';
 import { postCallback } from '../../support/post-callback.ts';
 import { tempDir } from '../../support/temp-dirs.ts';
+import { COMPILE_CACHE_ENV } from '../../support/child-processes.ts';
 
 const ORIGIN = 'https://shop.example';
 const children: ChildProcess[] = [];
@@ -23,7 +24,7 @@ const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 /** The relay as `npm start` runs it in demo mode, under `umask`; its log lines, parsed. */
 function startRelay(env: Record<string, string>, umask: string) {
   const child = spawn('/bin/sh', ['-c', `umask ${umask} && exec "${process.execPath}" server/src/main.ts`], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ALLOWED_ORIGINS: ORIGIN, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, PORT: '0', HOST: '127.0.0.1', ALLOWED_ORIGINS: ORIGIN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
