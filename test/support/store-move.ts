@@ -5,6 +5,7 @@
 // Idempotency-Keys. Also the command itself as an operator runs it, and the lead report's figures.
 import { spawn } from 'node:child_process';
 import { COMPILE_CACHE_ENV } from './child-processes.ts';
+import { QUICK_CHECKS } from './relay-processes.ts';
 import { openEmbeddedStore } from '../../server/src/app/sqlite-stores.ts';
 import { leadReport } from '../../server/src/report/lead-report.ts';
 import { readPeriod } from '../../server/src/report/report-query.ts';
@@ -121,10 +122,10 @@ export interface StoreRun {
   err: string;
 }
 
-/** `npm run store -- <args>` with `env` (the relay's environment), as an operator runs it; `onErr` sees stderr as it comes. */
+/** `npm run store -- <args>` with `env` (the relays' environment, with their REDIS_CHECK_MS), as an operator runs it; `onErr` sees stderr as it comes. */
 export function storeCommand(args: string[], env: Record<string, string>, onErr: (text: string) => void = () => {}): Promise<StoreRun> {
   const child = spawn(process.execPath, ['server/src/store-admin/cli.ts', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, ...QUICK_CHECKS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
