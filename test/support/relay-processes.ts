@@ -21,7 +21,8 @@ export interface RelayProcess {
  * On Redis a relay does its write check every 100 ms (REDIS_CHECK_MS) rather than every second: a
  * relay started beside others of its prefix first watches their check key for twice that and half a
  * second (storage/redis/schema-guard.ts), 0.7 s instead of 2.5 s; and it is ready sooner after an
- * outage. The store command is given the same (support/store-move.ts): it watches the key as long.
+ * outage. A test that needs a running relay seen (a refusal) gives the watcher the default 1 s: on a
+ * loaded machine a relay may write nothing for 0.7 s.
  */
 export const QUICK_CHECKS = { REDIS_CHECK_MS: '100' };
 

@@ -5,7 +5,6 @@
 // Idempotency-Keys. Also the command itself as an operator runs it, and the lead report's figures.
 import { spawn } from 'node:child_process';
 import { COMPILE_CACHE_ENV } from './child-processes.ts';
-import { QUICK_CHECKS } from './relay-processes.ts';
 import { openEmbeddedStore } from '../../server/src/app/sqlite-stores.ts';
 import { leadReport } from '../../server/src/report/lead-report.ts';
 import { readPeriod } from '../../server/src/report/report-query.ts';
@@ -122,10 +121,15 @@ export interface StoreRun {
   err: string;
 }
 
-/** `npm run store -- <args>` with `env` (the relays' environment, with their REDIS_CHECK_MS), as an operator runs it; `onErr` sees stderr as it comes. */
+/**
+ * `npm run store -- <args>` with `env` (the relay's environment), as an operator runs it; `onErr` sees
+ * stderr as it comes. Its own REDIS_CHECK_MS stays 1 s unless `env` says otherwise: it watches the
+ * write-check key 2.5 s for a running relay, which (every 100 ms, support/relay-processes.ts) writes it
+ * many times meanwhile even on a loaded machine; watching 0.7 s once missed one there.
+ */
 export function storeCommand(args: string[], env: Record<string, string>, onErr: (text: string) => void = () => {}): Promise<StoreRun> {
   const child = spawn(process.execPath, ['server/src/store-admin/cli.ts', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, ...QUICK_CHECKS, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
