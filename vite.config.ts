@@ -70,8 +70,9 @@ export default defineConfig({
       // module and set no global; what a relay holds lives in the relay each test builds.
       nodeProject('unit', quickTestFiles(...SERVER_TESTS), { isolate: false }),
       { extends: true, test: { name: 'widget', environment: 'jsdom', include: ['test/widget/**/*.test.{ts,tsx}'] } },
-      // Server and simulator tests that start redis-servers, relays, nginx or other processes, or run long.
-      nodeProject('system', heavyTestFiles(...SERVER_TESTS)),
+      // Server and simulator tests that start redis-servers, relays, nginx or other processes, or run
+      // long; Node's compile cache is filled first, for the relays they start.
+      nodeProject('system', heavyTestFiles(...SERVER_TESTS), { globalSetup: ['test/tools/warm-compile-cache.ts'] }),
       // The built widget (dist/, `npm run build` first) and real browsers.
       nodeProject('build', ['test/build/**/*.test.ts']),
       // One Firefox lent to one file at a time instead of one launched per file (firefox-pool.ts).

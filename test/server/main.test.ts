@@ -1,12 +1,13 @@
 // The relay's entry point as an operator runs it: a real process, real environment variables.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postCallback } from '../support/post-callback.ts';
 import { QUICK_CALLS } from '../support/system.ts';
+import { tempDir } from '../support/temp-dirs.ts';
+import { COMPILE_CACHE_ENV } from '../support/child-processes.ts';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -16,7 +17,7 @@ afterEach(() => {
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['server/src/main.ts'], {
     // Each process keeps its state in a fresh DATA_DIR of its own, never the repository's ./data.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-data-')), ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, DATA_DIR: tempDir('data'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -93,7 +94,7 @@ describe('server/src/main.ts', () => {
   it('starts in production exactly as the README says (node server/src/main.ts), places a callback, and loads neither the simulator nor a devDependency', async () => {
     const { startSimulator } = await import('../../server/simulator/index.ts');
     const sim = await startSimulator({ port: 0, host: '127.0.0.1', timing: QUICK_CALLS });
-    const loaded = join(mkdtempSync(join(tmpdir(), 'dialback-modules-')), 'loaded.txt');
+    const loaded = join(tempDir('modules'), 'loaded.txt');
     try {
       // The README's production environment, pointed at a standalone simulator; the preload only records module URLs.
       const proc = start({

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { COMPILE_CACHE_ENV } from '../support/child-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const children = new Set<ChildProcess>();
@@ -13,7 +14,7 @@ const closed = new WeakMap<ChildProcess, Promise<number | null>>();
 function run(env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['server/simulator/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...COMPILE_CACHE_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

@@ -1,7 +1,7 @@
 // Departments for tests: DEPARTMENTS_FILE as an operator writes it, in a temporary file.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp-dirs.ts';
 
 /** Sales: the simulator's office line, Mon-Fri 09-18 in Kyiv, two agents online in the simulator. */
 export const SALES = {
@@ -14,7 +14,8 @@ export const SALES = {
   agents: ['manager1', 'manager2'],
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'dialback-departments-'));
+// Made at import: removed once the file that imported this module is over.
+const dir = tempDir('departments');
 let files = 0;
 
 /** A DEPARTMENTS_FILE holding `content` (an object as JSON, or text as it is); its path. */

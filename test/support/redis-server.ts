@@ -106,6 +106,10 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     persistent ? 'yes' : 'no',
     '--appendfsync',
     'always',
+    // A replica's first sync starts at once, not after Redis's default 5 s (a wait for more replicas
+    // to share one transfer): the Sentinel group and the REDIS_MIN_REPLICAS tests wait for it.
+    '--repl-diskless-sync-delay',
+    '0',
     '--daemonize',
     'no',
     '--protected-mode',

@@ -2,14 +2,14 @@
 // variables — sharing one Redis and one standalone simulator. Each relay's port is read from its
 // 'relay listening' JSON log line; SIGKILL is a crash, SIGTERM a shutdown.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { killOnExit } from './child-processes.ts';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { COMPILE_CACHE_ENV, killOnExit } from './child-processes.ts';
+import { tempDir } from './temp-dirs.ts';
 
 export interface RelayProcess {
   url: string;
   child: ChildProcess;
+  /** Its DATA_DIR: the one given in its environment, or one of its own (removed after the test, temp-dirs.ts). */
+  dataDir: string;
   /** Everything it wrote on stdout so far. */
   out(): string;
   /** Its JSON log lines so far. */
@@ -17,11 +17,22 @@ export interface RelayProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `cwd`: another copy of the relay (a previous version's files); this one by default. */
+/**
+ * On Redis a relay does its write check every 100 ms (REDIS_CHECK_MS) rather than every second: a
+ * relay started beside others of its prefix first watches their check key for twice that and half a
+ * second (storage/redis/schema-guard.ts), 0.7 s instead of 2.5 s; and it is ready sooner after an
+ * outage. A test that needs a running relay seen (a refusal) gives the watcher the default 1 s: on a
+ * loaded machine a relay may write nothing for 0.7 s.
+ */
+export const QUICK_CHECKS = { REDIS_CHECK_MS: '100' };
+
+/** `cwd`: another copy of the relay (a previous version's files); this one by default. `env` may set REDIS_CHECK_MS (QUICK_CHECKS by default). */
 export async function startRelay(env: Record<string, string>, options: { cwd?: string } = {}): Promise<RelayProcess> {
+  const dataDir = env.DATA_DIR ?? tempDir('data');
   const child = spawn(process.execPath, ['server/src/main.ts'], {
     ...(options.cwd && { cwd: options.cwd }),
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-data-')), PORT: '0', HOST: '127.0.0.1', ...env },
+    // Another copy's modules are not cached: each copy is at a new path, and the cache is never pruned.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(!options.cwd && COMPILE_CACHE_ENV), PORT: '0', HOST: '127.0.0.1', ...QUICK_CHECKS, ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   killOnExit(child);
@@ -48,6 +59,7 @@ export async function startRelay(env: Record<string, string>, options: { cwd?: s
   return {
     url: `http://127.0.0.1:${port}`,
     child,
+    dataDir,
     out: () => stdout,
     lines,
     async kill(signal = 'SIGKILL') {

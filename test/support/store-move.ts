@@ -4,6 +4,7 @@
 // owner's call-back, a year of report facts and dialog opens, the digest's leads and answered
 // Idempotency-Keys. Also the command itself as an operator runs it, and the lead report's figures.
 import { spawn } from 'node:child_process';
+import { COMPILE_CACHE_ENV } from './child-processes.ts';
 import { openEmbeddedStore } from '../../server/src/app/sqlite-stores.ts';
 import { leadReport } from '../../server/src/report/lead-report.ts';
 import { readPeriod } from '../../server/src/report/report-query.ts';
@@ -120,10 +121,15 @@ export interface StoreRun {
   err: string;
 }
 
-/** `npm run store -- <args>` with `env` (the relay's environment), as an operator runs it; `onErr` sees stderr as it comes. */
+/**
+ * `npm run store -- <args>` with `env` (the relay's environment), as an operator runs it; `onErr` sees
+ * stderr as it comes. Its own REDIS_CHECK_MS stays 1 s unless `env` says otherwise: it watches the
+ * write-check key 2.5 s for a running relay, which (every 100 ms, support/relay-processes.ts) writes it
+ * many times meanwhile even on a loaded machine; watching 0.7 s once missed one there.
+ */
 export function storeCommand(args: string[], env: Record<string, string>, onErr: (text: string) => void = () => {}): Promise<StoreRun> {
   const child = spawn(process.execPath, ['server/src/store-admin/cli.ts', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

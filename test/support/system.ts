@@ -10,9 +10,7 @@ import { listen } from './listen.ts';
 import { answerOf, type Answer } from './post-callback.ts';
 import type { Timers } from '../../server/src/lib/timers.ts';
 import { memoryStores, openEmbeddedStores } from '../../server/src/app/relay-stores.ts';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from './temp-dirs.ts';
 
 export interface System {
   relayUrl: string;
@@ -32,7 +30,8 @@ export interface SystemOptions {
   now?: () => Date;
   /**
    * Where the relay keeps its state: the embedded SQLite store in a fresh DATA_DIR (the default, as
-   * in production), or memory. DATA_DIR in `env` picks the directory (to restart on the same file).
+   * in production), or memory. DATA_DIR in `env` picks the directory (to restart on the same file);
+   * without it the relay gets one of its own, removed after the test that started it (temp-dirs.ts).
    */
   store?: 'embedded' | 'memory';
   /** The relay's background timers (log windows, webhook retries, held calls), for tests that move them on (manual-timers.ts). */
@@ -62,7 +61,7 @@ export async function startSystem(env: Record<string, string> = {}, options: Sys
   let log: Logger;
   try {
     config = loadConfig(
-      { PORT: '0', LOG_LEVEL: 'debug', STATUS_CACHE_MS: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-data-')), ...env },
+      { PORT: '0', LOG_LEVEL: 'debug', STATUS_CACHE_MS: '0', ...env, DATA_DIR: env.DATA_DIR ?? tempDir('data') },
       { baseUrl: sim.url, authKey: sim.authKey, projectId: sim.projectId, caller: sim.officeLine },
     );
     log = createLogger({

@@ -3,8 +3,7 @@
 // which site, to which sentence and privacy notice the visitor agreed, without ever storing the
 // number. With REQUIRE_CONSENT a record the store refuses stops the call.
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash, createHmac } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
@@ -12,6 +11,7 @@ import { DATABASE_FILE } from '../../../server/src/storage/sqlite/database.ts';
 import { deadUrl } from '../../support/listen.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { callbackCalls, errorOf, QUICK_CALLS, systemPerTest, type System } from '../../support/system.ts';
+import { tempDir } from '../../support/temp-dirs.ts';
 
 const TEXT = 'I agree to be called back about my order.';
 const PRIVACY = 'https://shop.example/privacy';
@@ -162,7 +162,7 @@ describe('the consent record of each admitted request', () => {
   });
 
   it('appends the same record to CONSENT_LOG_PATH as a JSON line, with hashes instead of the number', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'dialback-consent-')), 'consent.jsonl');
+    const path = join(tempDir('consent'), 'consent.jsonl');
     const s = await start({ REQUIRE_CONSENT: 'true', CONSENT_LOG_PATH: path });
     const res = await post(s, { phone: '050 123 45 67', ...agreed });
     expect(res.status).toBe(202);
@@ -252,7 +252,7 @@ describe('a record the store cannot write', () => {
   });
 
   it('with REQUIRE_CONSENT and CONSENT_LOG_PATH in a directory that is gone: 503 and no call, admitted once it is back', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'dialback-consent-')), 'gone');
+    const dir = join(tempDir('consent'), 'gone');
     const s = await start({ REQUIRE_CONSENT: 'true', CONSENT_LOG_PATH: join(dir, 'consent.jsonl') });
     const res = await post(s, { phone: '050 123 45 67', ...agreed });
     expect(await errorOf(res)).toMatchObject({ status: 503, code: 'temporarily_unavailable', retryAfter: 10 });

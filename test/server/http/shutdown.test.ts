@@ -1,13 +1,12 @@
 // Graceful shutdown: on SIGTERM the relay stops accepting, reports not ready, and finishes the
 // requests it has (a callback being placed must get its answer: the call is real).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startSimulator } from '../../../server/simulator/index.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { callbackCalls, QUICK_CALLS, startSystem } from '../../support/system.ts';
+import { tempDir } from '../../support/temp-dirs.ts';
+import { COMPILE_CACHE_ENV } from '../../support/child-processes.ts';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -38,9 +37,10 @@ describe('graceful shutdown', () => {
       sim.faults.set('callback', { kind: 'delay', ms: 800 });
       const child = spawn(process.execPath, ['server/src/main.ts'], {
         env: {
-          DATA_DIR: mkdtempSync(join(tmpdir(), 'dialback-data-')),
+          DATA_DIR: tempDir('data'),
           PATH: process.env.PATH,
           HOME: process.env.HOME,
+          ...COMPILE_CACHE_ENV,
           PORT: '0',
           CALLTRACKING_BASE_URL: sim.url,
           CALLTRACKING_AUTH_KEY: sim.authKey,

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger, maskPhone } from '../../../server/src/log/index.ts';
+import { tempDir } from '../../support/temp-dirs.ts';
 
 describe('logger', () => {
   it('writes one JSON object per line with level, message and fields', () => {
@@ -27,7 +27,7 @@ describe('logger', () => {
   });
 
   it('writes to its destination asynchronously, in order, each line masked, nothing lost on flush', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'dialback-log-')), 'out.log');
+    const file = join(tempDir('log'), 'out.log');
     const root = createLogger({ destination: file });
     const log = root.child({ requestId: 'r1' });
     log.info('one', { phone: '+380501234567' });

@@ -1,13 +1,11 @@
 // Under a flood, cheap answers (status, widget files, preflights, client errors and refusals) share
 // a summary line per kind and window (LOG_REPEAT_WINDOW_MS); lines that carry something of their
 // own are always written. Over real sockets; the windows run on timers the test moves on.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createManualTimers } from '../../support/manual-timers.ts';
 import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { systemPerTest, type System } from '../../support/system.ts';
+import { tempDir } from '../../support/temp-dirs.ts';
 
 const WINDOW_MS = 300;
 const clock = createManualTimers();
@@ -102,7 +100,7 @@ describe('repeated request lines', () => {
   });
 
   it('never folds a server error: every 5xx keeps its line', async () => {
-    const s = await start({ WIDGET_DIR: mkdtempSync(join(tmpdir(), 'dialback-empty-')) });
+    const s = await start({ WIDGET_DIR: tempDir('empty') });
     for (let i = 0; i < 5; i++) expect((await fetch(`${s.relayUrl}/widget.js`)).status).toBe(503);
     expect(requestLines(s, '/widget.js')).toHaveLength(5);
     await windowEnds();

@@ -2,13 +2,13 @@
 // rules and runs their unit tests, checks the dashboard's queries as PromQL, and every metric either
 // names is one a real relay (on Redis, so the Redis families are there too) exports.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { startRelay, type RelayProcess } from '../../support/relay-processes.ts';
+import { tempDir } from '../../support/temp-dirs.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../../../docs/examples/', import.meta.url));
 const RULES = readFileSync(join(EXAMPLES, 'prometheus-alerts.yml'), 'utf8');
@@ -83,7 +83,7 @@ describe('Grafana dashboard', () => {
     const exprs = DASHBOARD.panels.flatMap((p) => p.targets.map((t) => t.expr));
     expect(exprs.every((e) => e.length > 0)).toBe(true);
     // promtool parses recording rules: one per query, with Grafana's interval as a fixed range.
-    const dir = mkdtempSync(join(tmpdir(), 'dialback-dashboard-'));
+    const dir = tempDir('dashboard');
     const rules = `groups:\n  - name: dashboard\n    rules:\n${exprs.map((e, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(e.replaceAll('$__rate_interval', '5m'))}\n`).join('')}`;
     writeFileSync(join(dir, 'dashboard.yml'), rules);
     const check = promtool(['check', 'rules', 'dashboard.yml'], dir);

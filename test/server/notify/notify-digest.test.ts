@@ -2,13 +2,11 @@
 // leads of the 24 hours before it by utm source (answered, missed, failed, pending, other), sent
 // once by email and Telegram; not again by the same relay or by one restarted on the same store;
 // and by a relay that was down at the time, once it starts.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callsSettled } from '../../support/held-calls.ts';
 import { arrived, notifyRelayPerTest, type NotifyRig } from '../../support/notify-relay.ts';
 import { postCallback } from '../../support/post-callback.ts';
+import { tempDir } from '../../support/temp-dirs.ts';
 
 // Monday 2026-11-23 10:00 in Kyiv: the office (Mon-Fri 09-18) is open.
 const MONDAY_10 = new Date('2026-11-23T08:00:00Z');
@@ -26,7 +24,7 @@ async function callNow(rig: NotifyRig, phone: string, utmSource?: string) {
 
 describe('daily digest', () => {
   it("counts the day's leads by source, is sent once at its time, and once only across a restart", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dialback-digest-'));
+    const dataDir = tempDir('digest');
     const env = { NOTIFY_DIGEST_AT: '18:00', REDIAL_ATTEMPTS: '0', DATA_DIR: dataDir };
     const rig = await start(env);
     const digest = rig.s.relay.app.notifier!.digest!;

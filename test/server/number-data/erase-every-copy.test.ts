@@ -3,8 +3,7 @@
 // (GET lists none afterwards), the lead report's visitor values that mention the number in any
 // written form become "(erased)" with their counts kept, the Idempotency-Key answers of its
 // requests are forgotten, and so is what the relay remembers of its calls in memory.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../server/src/app/app-context.ts';
@@ -18,6 +17,7 @@ import { redisContents } from '../../support/redis-contents.ts';
 import { redisRelaysPerTest } from '../../support/redis-relays.ts';
 import { redisForTests } from '../../support/redis-test-connection.ts';
 import { QUICK_CALLS, startSystem, type System } from '../../support/system.ts';
+import { tempDir } from '../../support/temp-dirs.ts';
 
 const ERASED = '+380501234599';
 const OTHER = '+380671112233';
@@ -82,7 +82,7 @@ const consentLines = (file: string) => readFileSync(file, 'utf8').trim().split('
 
 describe.each(['memory', 'embedded', 'redis'] as const)('erasure covers every copy (%s store)', (kind) => {
   it('the consent file and memory, the report values naming the number, the stored answers, the calls remembered', async () => {
-    const consentFile = join(mkdtempSync(join(tmpdir(), 'dialback-consent-')), 'consent.jsonl');
+    const consentFile = join(tempDir('consent'), 'consent.jsonl');
     const r = await startRelay(kind, consentFile);
     const agreed = { consent: true, consentText: 'Call me back.' };
     const placed: string[] = [];
@@ -163,7 +163,7 @@ describe.each(['memory', 'embedded', 'redis'] as const)('erasure covers every co
 
 describe('erasure on one of two relays sharing Redis', () => {
   it('the other relay forgets the number too: its own consent file and what it holds in memory', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dialback-consent-'));
+    const dir = tempDir('consent');
     const s = (system = await startSystem({ ALLOWED_ORIGINS: ORIGIN, HASH_SECRET: SECRET, OWNER_TOKEN: TOKEN }, { simulator: { timing: QUICK_CALLS }, store: 'memory' }));
     const prefix = `erase-two${Date.now()}:`;
     const relayWith = async (consentFile: string): Promise<Relay> => {

@@ -8,6 +8,7 @@ import { startSimulator } from '../../../server/simulator/index.ts';
 import { deadUrl } from '../../support/listen.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { tempDataDir } from '../../support/crash.ts';
+import { COMPILE_CACHE_ENV } from '../../support/child-processes.ts';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>> & { url: string; close(): Promise<void> };
 
@@ -19,7 +20,7 @@ interface Run {
 
 function check(env: Record<string, string>): Promise<Run> {
   const child = spawn(process.execPath, ['server/src/main.ts', '--check'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: tempDataDir(), ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, DATA_DIR: tempDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -100,45 +101,45 @@ describe('the pre-flight (--check)', () => {
   });
 
   it('checks Redis: passes noeviction, fails allkeys-lru and replicas that are not there', async () => {
-    const good = await check({ ...service, REDIS_URL: redis.url });
+    const lru = await startRedisServer({ persistent: false, config: { 'maxmemory-policy': 'allkeys-lru' } });
+    const deadRedis = `redis://127.0.0.1:${new URL(await deadUrl()).port}`;
+    // Four processes at once, not one after another: each is mostly a start of node and a wait (the
+    // one for no Redis waits out its connection's 3 s).
+    const [good, replicas, run, gone] = await Promise.all([
+      check({ ...service, REDIS_URL: redis.url }),
+      check({ ...service, REDIS_URL: redis.url, REDIS_MIN_REPLICAS: '1' }),
+      check({ ...service, REDIS_URL: lru.url }),
+      check({ ...service, REDIS_URL: deadRedis }),
+    ]).finally(() => lru.stop());
     expect(good.code, good.out + good.err).toBe(0);
     expect(lineOf(good, 'redis')).toMatch(/^ok {4}redis +connected \(standalone/);
     expect(lineOf(good, 'redis-eviction')).toMatch(/^ok/);
     expect(lineOf(good, 'redis-replicas')).toMatch(/^ok/);
 
-    const replicas = await check({ ...service, REDIS_URL: redis.url, REDIS_MIN_REPLICAS: '1' });
     expect(replicas.code).toBe(1);
     expect(lineOf(replicas, 'redis-replicas')).toMatch(/^FAIL {2}redis-replicas +REDIS_MIN_REPLICAS is 1 but a primary has 0 replica/);
 
-    const lru = await startRedisServer({ persistent: false, config: { 'maxmemory-policy': 'allkeys-lru' } });
-    try {
-      const run = await check({ ...service, REDIS_URL: lru.url });
-      expect(run.code).toBe(1);
-      expect(lineOf(run, 'redis-eviction')).toMatch(/^FAIL {2}redis-eviction +maxmemory-policy is allkeys-lru: .*set maxmemory-policy noeviction/);
-    } finally {
-      await lru.stop();
-    }
-    const gone = await check({ ...service, REDIS_URL: `redis://127.0.0.1:${new URL(await deadUrl()).port}` });
+    expect(run.code).toBe(1);
+    expect(lineOf(run, 'redis-eviction')).toMatch(/^FAIL {2}redis-eviction +maxmemory-policy is allkeys-lru: .*set maxmemory-policy noeviction/);
+
     expect(gone.code).toBe(1);
     expect(lineOf(gone, 'redis')).toMatch(/^FAIL {2}redis +cannot reach Redis/);
-  });
+  }, 60_000);
 
   it('fails the settings a relay on the internet must not start with', async () => {
-    const run = await check({
-      ...service,
-      PUBLIC_URL: 'http://calls.example.com',
-      ALLOWED_ORIGINS: 'http://shop.example.com',
-    });
+    const [run, fixed, weak] = await Promise.all([
+      check({ ...service, PUBLIC_URL: 'http://calls.example.com', ALLOWED_ORIGINS: 'http://shop.example.com' }),
+      check({ ...service, PUBLIC_URL: 'https://calls.example.com', TRUSTED_PROXIES: '127.0.0.1', OWNER_TOKEN: 'owner_0123456789abcdef0123456789abcdef' }),
+      check({ ...service, OWNER_TOKEN: 'a'.repeat(40) }),
+    ]);
     expect(run.code).toBe(1);
     expect(lineOf(run, 'public-url')).toMatch(/^FAIL {2}public-url +PUBLIC_URL is http:\/\/calls\.example\.com/);
     expect(lineOf(run, 'trusted-proxies')).toMatch(/^FAIL {2}trusted-proxies +the relay listens on 127\.0\.0\.1 and is reached as calls\.example\.com.*TRUSTED_PROXIES/);
     expect(lineOf(run, 'allowed-origins')).toMatch(/^FAIL/);
 
-    const fixed = await check({ ...service, PUBLIC_URL: 'https://calls.example.com', TRUSTED_PROXIES: '127.0.0.1', OWNER_TOKEN: 'owner_0123456789abcdef0123456789abcdef' });
     expect(fixed.code, fixed.out + fixed.err).toBe(0);
     expect(lineOf(fixed, 'owner-token')).toMatch(/^ok {4}owner-token +38 characters/);
 
-    const weak = await check({ ...service, OWNER_TOKEN: 'a'.repeat(40) });
     expect(weak.code).toBe(1);
     expect(weak.out + weak.err).toMatch(/OWNER_TOKEN/);
   });

@@ -25,8 +25,8 @@ const quiet = { info() {}, warn() {}, error() {} };
 const settings = { prefix: 'held:', commandTimeoutMs: 2_000, connectTimeoutMs: 3_000 };
 /** The relays' lease on a claimed call: several of their looks at the store (every 2 s) long. */
 const LEASE_SECONDS = 10;
-/** How far ahead the call is booked: every relay has looked at the store a few times before it is due. */
-const AHEAD_MS = 8_000;
+/** How far ahead the call is booked: every relay (ready when it is booked) has looked at the store (every 2 s) before it is due. */
+const AHEAD_MS = 4_000;
 
 async function oneRedis(): Promise<SharedRedis> {
   const redis = await startRedisServer();

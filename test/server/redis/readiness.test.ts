@@ -55,7 +55,9 @@ const alerts = (r: RelayProcess, alert: string) => r.lines().filter((l) => l.ale
 const recoveries = (r: RelayProcess, alert: string) => r.lines().filter((l) => l.alert === alert && l.resolved === true);
 
 async function relayOn(url: string, extra: Record<string, string> = {}): Promise<RelayProcess> {
-  relay = await startRelay(relayEnv(sim, { REDIS_URL: url, REDIS_CHECK_MS: '200', ...extra }));
+  // A command deadline no load here reaches (1 s by default): a command late on a loaded machine
+  // would be an episode of its own (redis_unreachable), beside the one a case makes.
+  relay = await startRelay(relayEnv(sim, { REDIS_URL: url, REDIS_CHECK_MS: '200', REDIS_TIMEOUT_MS: '5000', ...extra }));
   return relay;
 }
 
@@ -150,8 +152,8 @@ describe('REDIS_MIN_REPLICAS: the writes that prevent a second call wait for a r
     const primary = await redisServer();
     const replica = await startRedisServer({ persistent: false, config: { replicaof: `127.0.0.1 ${primary.port}` } });
     servers.push(replica);
-    // WAIT counts a replica only once its first sync is over, which Redis starts after its
-    // diskless-sync delay (5 s by default). A relay started before then is rightly not ready, with an
+    // WAIT counts a replica only once its first sync is over (which Redis starts after its
+    // diskless-sync delay: 5 s by default, none here). A relay started before then is rightly not ready, with an
     // ALERT and a resolved line of its own: that episode (seconds long) was once mistaken for the
     // paused replica acknowledging a write. Started once the replica is in sync, it has none.
     await waitUntil(async () => /^slave0:.*state=online/m.test(String(await command(primary.url, 'INFO', 'replication'))), 'the replica in sync');
@@ -189,7 +191,7 @@ describe('REDIS_MIN_REPLICAS: the writes that prevent a second call wait for a r
     const r = await relayOn(primary.url, { REDIS_MIN_REPLICAS: '1', REDIS_REPLICA_WAIT_MS: '1000', REDIS_TIMEOUT_MS: '3000', REDIS_PREFIX: 'late:' });
     await expectRefusing(r, 'redis_not_replicated');
     servers.push(await startRedisServer({ persistent: false, config: { replicaof: `127.0.0.1 ${primary.port}` } }));
-    // The sync starts after Redis's diskless-sync delay (5 s): many refused write checks, one episode.
+    // Refused write checks from the relay's start until the replica's first sync is over: one episode.
     await waitUntil(async () => (await readyz(r)) === 200, 'ready once the replica is in sync', 30_000);
     await expectRecovered(r, 'redis_not_replicated');
   });

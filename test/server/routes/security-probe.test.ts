@@ -3,13 +3,13 @@
 // not reveal themselves, demo mode refuses a real service without a token, and the demo folder
 // serves neither dotfiles nor the owner view.
 import { connect, type Socket } from 'node:net';
-import { mkdtempSync, writeFileSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/src/config/index.ts';
 import { postCallback } from '../../support/post-callback.ts';
 import { startSystem, type System } from '../../support/system.ts';
+import { tempDir } from '../../support/temp-dirs.ts';
 
 const OWNER_TOKEN = 'owner_0123456789abcdef0123456789abcdef';
 let system: System | undefined;
@@ -151,7 +151,7 @@ describe('demo mode with a real service', () => {
 
 describe('the demo folder', () => {
   it("serves neither dotfiles nor the owner view's files, which only /owner serves with its headers", async () => {
-    const demoDir = mkdtempSync(join(tmpdir(), 'dialback-demo-'));
+    const demoDir = tempDir('demo');
     cpSync('demo', demoDir, { recursive: true });
     writeFileSync(join(demoDir, '.env'), 'CALLTRACKING_AUTH_KEY=leak');
     const s = (system = await startSystem({ DEMO_DIR: demoDir }));

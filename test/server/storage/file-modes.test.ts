@@ -4,13 +4,14 @@
 // relay's files (DATA_DIR 0755, files 0644) tightens them and logs a line for each, and says at
 // every start that a backup of DATA_DIR holds the hashes together with their key.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, expect, it } from 'vitest';
-import { until } from '../../support/held-calls.ts';
+import { waitUntil } from '../../support/relay-processes.ts';
 import { postCallback } from '../../support/post-callback.ts';
+import { tempDir } from '../../support/temp-dirs.ts';
+import { COMPILE_CACHE_ENV } from '../../support/child-processes.ts';
 
 const ORIGIN = 'https://shop.example';
 const children: ChildProcess[] = [];
@@ -23,7 +24,7 @@ const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 /** The relay as `npm start` runs it in demo mode, under `umask`; its log lines, parsed. */
 function startRelay(env: Record<string, string>, umask: string) {
   const child = spawn('/bin/sh', ['-c', `umask ${umask} && exec "${process.execPath}" server/src/main.ts`], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ALLOWED_ORIGINS: ORIGIN, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...COMPILE_CACHE_ENV, PORT: '0', HOST: '127.0.0.1', ALLOWED_ORIGINS: ORIGIN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -34,11 +35,13 @@ function startRelay(env: Record<string, string>, umask: string) {
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { lines, port: () => until(() => lines().find((l) => l.msg === 'relay listening')?.port as number | undefined, 'the relay to listen') };
+  const port = () => lines().find((l) => l.msg === 'relay listening')?.port as number | undefined;
+  // Generous, as support/relay-processes.ts: on a loaded machine a relay may take seconds to start.
+  return { lines, port: () => waitUntil(() => port() !== undefined, 'the relay to listen', 60_000).then(() => port()!) };
 }
 
 it('a new relay makes DATA_DIR 0700 and every file it keeps 0600, under umask 000', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'dialback-modes-'));
+  const root = tempDir('modes');
   const dataDir = join(root, 'data');
   const consent = join(root, 'consent.jsonl');
   const relay = startRelay({ DATA_DIR: dataDir, CONSENT_LOG_PATH: consent }, '000');
@@ -53,7 +56,7 @@ it('a new relay makes DATA_DIR 0700 and every file it keeps 0600, under umask 00
 });
 
 it('an older relay’s looser DATA_DIR and files are tightened at startup, one log line each', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'dialback-modes-'));
+  const root = tempDir('modes');
   const dataDir = join(root, 'data');
   const consent = join(root, 'consent.jsonl');
   mkdirSync(dataDir);
