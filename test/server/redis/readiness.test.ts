@@ -157,7 +157,9 @@ describe('REDIS_MIN_REPLICAS: the writes that prevent a second call wait for a r
     // ALERT and a resolved line of its own: that episode (seconds long) was once mistaken for the
     // paused replica acknowledging a write. Started once the replica is in sync, it has none.
     await waitUntil(async () => /^slave0:.*state=online/m.test(String(await command(primary.url, 'INFO', 'replication'))), 'the replica in sync');
-    const r = await relayOn(primary.url, { REDIS_MIN_REPLICAS: '1', REDIS_REPLICA_WAIT_MS: '200', REDIS_PREFIX: 'wait:' });
+    // A replica in sync acknowledges within a second however loaded the machine (200 ms was missed
+    // now and then under load: an episode of its own before the pause).
+    const r = await relayOn(primary.url, { REDIS_MIN_REPLICAS: '1', REDIS_REPLICA_WAIT_MS: '1000', REDIS_PREFIX: 'wait:' });
     await waitUntil(async () => (await readyz(r)) === 200, 'ready with its replica');
     expect(alerts(r, 'redis_not_replicated')).toHaveLength(0);
     const answer = await postCallback(r, { consent: true, phone: phoneOf(++n) }, { forwardedFor: clientIp(n), idempotencyKey: 'wait-key-0001' });
@@ -169,10 +171,10 @@ describe('REDIS_MIN_REPLICAS: the writes that prevent a second call wait for a r
     await replica.pause();
     try {
       await expectRefusing(r, 'redis_not_replicated');
-      // Past the ~3.5 s at which that early end was seen: 25 more write checks (SET, WAIT), each
-      // refused, and still the one ALERT, no resolved line, nothing placed.
+      // Past the ~3.5 s at which that early end was seen: 6 more write checks (SET, then WAIT for
+      // 1 s each, every 200 ms), each refused, and still the one ALERT, no resolved line, nothing placed.
       const refused = await refusedChecks(r);
-      await waitUntil(async () => (await refusedChecks(r)) >= refused + 25, '25 more refused write checks', 30_000);
+      await waitUntil(async () => (await refusedChecks(r)) >= refused + 6, '6 more refused write checks', 30_000);
       expect(alerts(r, 'redis_not_replicated')).toHaveLength(1);
       expect(recoveries(r, 'redis_not_replicated')).toHaveLength(0);
       expect(await readyz(r)).toBe(503);
