@@ -2,7 +2,7 @@
 // (`chunks/progress-<H>.js`, `chunks/mount-<H>.js`, …). The chunks name each other (the UI chunk
 // names eleven, each lazy chunk the UI chunk it imports from), and six characters of hash are six
 // characters brotli cannot predict; one hash repeated compresses to a reference after its first use
-// in a file: ~70 B on one visitor's everything, as sent.
+// in a file: 131 B on one visitor's everything, as sent (25,155 → 25,024 B when it came).
 //
 // Still safe to cache forever (the relay sends chunks as immutable): H is taken over every file's
 // content as the bundler wrote it, each naming the others by their own content hashes, so a change

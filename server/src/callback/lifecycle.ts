@@ -54,19 +54,13 @@ export interface LifecycleDeps {
 }
 
 /** The job as a step leaves it. */
-const after = (job: CallbackJob, step: JobStep): CallbackJob =>
-  'progress' in step ? { ...job, stage: step.stage, dueAt: step.dueAt, progress: step.progress } : { ...job, stage: step.stage, outcome: step.outcome };
+/** A job, new or stored, as `step` leaves it. (No step leaves a final stage, so a waiting step never meets an outcome.) */
+const after = <J extends CallbackJob | NewCallbackJob>(job: J, step: JobStep): J =>
+  ('progress' in step ? { ...job, stage: step.stage, dueAt: step.dueAt, progress: step.progress } : { ...job, stage: step.stage, outcome: step.outcome }) as J;
 
 /** A new job's first stage as a step. */
 const firstStep = (job: NewCallbackJob): JobStep =>
   'outcome' in job ? { stage: job.stage, outcome: job.outcome } : { stage: job.stage, dueAt: job.dueAt, progress: job.progress };
-
-/** A new job as `steps` leave it, before it is stored. */
-const newAfter = (job: NewCallbackJob, steps: readonly JobStep[]): NewCallbackJob =>
-  steps.reduce<NewCallbackJob>((at, step) => {
-    const { outcome: _o, ...rest } = at as NewCallbackJob & { outcome?: string };
-    return 'progress' in step ? { ...rest, stage: step.stage, dueAt: step.dueAt, progress: step.progress } : { ...rest, stage: step.stage, outcome: step.outcome };
-  }, job);
 
 /** Throws unless each of `steps` may follow the one before, from `stage`. */
 const checkPath = (stage: Stage, steps: readonly JobStep[]): void => {
@@ -103,7 +97,7 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       if (!mayStartIn(job.requestedAs, job.stage)) throw new StageTransitionError(null, job.stage);
       checkPath(job.stage, then);
       const at = deps.now();
-      const added = await deps.store.add(newAfter(job, then), at);
+      const added = await deps.store.add(then.reduce(after, job), at);
       // Told after the store took it: a job refused (a second booking) never existed.
       if (added.ok) {
         const first = storedJob(job, at);
