@@ -77,6 +77,10 @@ export async function waitUntil(probe: () => boolean | Promise<boolean>, what: s
   }
 }
 
+/** Until `relay` answers /readyz with 200: connected, and its write check written (so a watcher of the check key sees it run). */
+export const untilReady = (relay: { url: string }, what = 'a relay ready', ms = 20_000): Promise<void> =>
+  waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, what, ms);
+
 /** What a relay needs to talk to `service` (a simulator) for the test site, sharing `redis` settings. */
 export function relayEnv(service: { url: string; authKey: string; projectId: string; officeLine: string }, redis: Record<string, string>): Record<string, string> {
   return {

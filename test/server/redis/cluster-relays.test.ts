@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../server/simulator/index.ts';
 import { postCallback } from '../../support/post-callback.ts';
 import { startRedisCluster, type RedisCluster } from '../../support/redis-cluster.ts';
-import { clientIp, phoneOf, relayEnv, startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
+import { clientIp, phoneOf, relayEnv, startRelay, waitUntil, type RelayProcess, untilReady } from '../../support/relay-processes.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 
 let cluster: RedisCluster;
@@ -45,7 +45,7 @@ async function startRelays(n: number): Promise<RelayProcess[]> {
       ),
     ),
   );
-  for (const relay of relays) await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'ready on the cluster', 20_000);
+  for (const relay of relays) await untilReady(relay, 'ready on the cluster', 20_000);
   return relays;
 }
 
@@ -110,7 +110,7 @@ describe('three relays on a 3-primary Redis Cluster', { timeout: 120_000 }, () =
     for (const relay of three) await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 503, 'not ready while a node is down');
     await node.restart();
     const backAt = Date.now();
-    for (const relay of three) await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'ready again', 30_000);
+    for (const relay of three) await untilReady(relay, 'ready again', 30_000);
     await waitUntil(() => results.filter((r) => r.at > backAt && r.status === 202).length >= 15, 'calls after the node returned', 30_000);
     stop = true;
     await Promise.all(workers);

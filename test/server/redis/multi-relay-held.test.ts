@@ -12,7 +12,7 @@ import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { relayFleet } from '../../support/relay-fleet.ts';
 import { startRedisCluster } from '../../support/redis-cluster.ts';
 import { startRedisServer } from '../../support/redis-server.ts';
-import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
+import { startRelay, waitUntil, type RelayProcess, untilReady } from '../../support/relay-processes.ts';
 
 /** What the relays are pointed at, and a connection of the test's own to look at the jobs. */
 interface SharedRedis {
@@ -92,7 +92,7 @@ describe.each([
     );
     fleet.relays.push(...started);
     // A relay refuses callbacks until its first write check passed (a Cluster: every group's slot).
-    for (const relay of started) await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'a relay ready on Redis', 20_000);
+    for (const relay of started) await untilReady(relay, 'a relay ready on Redis', 20_000);
     return started;
   }
 

@@ -6,7 +6,7 @@ import { ORIGIN, postCallback } from '../../support/post-callback.ts';
 import { relayFleet, type StandaloneSimulator } from '../../support/relay-fleet.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { createClient } from 'redis';
-import { startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
+import { startRelay, waitUntil, type RelayProcess, untilReady } from '../../support/relay-processes.ts';
 
 let redis: RedisServer;
 const fleet = relayFleet();
@@ -247,7 +247,7 @@ describe('Redis stopped and restarted under load', () => {
     const acceptedBefore = results.filter((r) => r.status === 202).length;
     await waitUntil(() => results.filter((r) => r.status === 202).length >= acceptedBefore + 15, 'calls after Redis returned');
     for (const relay of three) {
-      await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'ready again');
+      await untilReady(relay, 'ready again');
       expect(await (await fetch(`${relay.url}/metrics`)).text()).toMatch(/^dialback_redis_up 1$/m);
     }
     stop = true;

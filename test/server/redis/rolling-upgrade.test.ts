@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../server/simulator/index.ts';
 import { postCallback } from '../../support/post-callback.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
-import { clientIp, relayEnv, startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
+import { clientIp, relayEnv, startRelay, waitUntil, type RelayProcess, untilReady } from '../../support/relay-processes.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 
 const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
@@ -43,7 +43,7 @@ afterAll(async () => {
   if (previous) rmSync(previous.dir, { recursive: true, force: true });
 });
 
-const ready = (relay: RelayProcess) => waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'a relay ready on Redis', 20_000);
+const ready = (relay: RelayProcess) => untilReady(relay, 'a relay ready on Redis');
 
 describe('a rolling upgrade on one Redis', () => {
   it('the new relay refuses to start beside a relay of the previous version; once it is stopped, new relays place each call it booked once', async () => {

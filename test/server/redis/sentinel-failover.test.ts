@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../server/simulator/index.ts';
 import { postCallback } from '../../support/post-callback.ts';
 import { MASTER_NAME, startSentinelGroup, type SentinelGroup } from '../../support/redis-sentinel.ts';
-import { clientIp, phoneOf, relayEnv, startRelay, waitUntil, type RelayProcess } from '../../support/relay-processes.ts';
+import { clientIp, phoneOf, relayEnv, startRelay, waitUntil, type RelayProcess, untilReady } from '../../support/relay-processes.ts';
 import { QUICK_CALLS } from '../../support/system.ts';
 
 let group: SentinelGroup;
@@ -68,7 +68,7 @@ describe('Redis Sentinel failover under load', () => {
         ),
       ),
     );
-    for (const relay of relays) await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'ready', 20_000);
+    for (const relay of relays) await untilReady(relay, 'ready', 20_000);
 
     const results: Result[] = [];
     let next = 0;
@@ -98,7 +98,7 @@ describe('Redis Sentinel failover under load', () => {
     console.info(`sentinel failover: promoted after ${failoverMs} ms, relays taking calls again after ${serviceBackMs} ms`);
     // Within the failover time plus a few seconds (the client's reconnection and the write check).
     expect(serviceBackMs).toBeLessThan(failoverMs + 5_000);
-    for (const relay of relays) await waitUntil(async () => (await fetch(`${relay.url}/readyz`)).status === 200, 'ready after the failover');
+    for (const relay of relays) await untilReady(relay, 'ready after the failover');
 
     // The old primary comes back with its old data, a lone master until the sentinels demote it.
     await group.primary.restart();

@@ -13,7 +13,7 @@ import { connectRedis, type RedisConnection } from '../../../server/src/storage/
 import { tempDataDir } from '../../support/crash.ts';
 import { redisContents } from '../../support/redis-contents.ts';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.ts';
-import { relayEnv, startRelay } from '../../support/relay-processes.ts';
+import { relayEnv, startRelay, untilReady } from '../../support/relay-processes.ts';
 import { HASH_SECRET, reportFigures, seedEmbedded, storeCommand } from '../../support/store-move.ts';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -155,6 +155,9 @@ describe('npm run store -- move: refusals and --merge', () => {
     cleanup.push(() => sim.close());
     const relay = await startRelay({ ...relayEnv(sim, env), ...env, DATA_DIR: tempDataDir() });
     cleanup.push(() => relay.kill());
+    // Running on Redis means its write check written: a relay listening but not yet connected is
+    // one no watcher of the key can see (under load it once was, and the move went ahead).
+    await untilReady(relay, 'the relay ready on Redis');
     const running = await storeCommand(['move', 'embedded', 'redis'], env);
     expect(running).toMatchObject({ code: 1, err: expect.stringContaining(`a relay is running on this Redis (REDIS_PREFIX ${env.REDIS_PREFIX})`) });
     await relay.kill('SIGTERM');
